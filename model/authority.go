@@ -1,0 +1,146 @@
+package model
+
+import (
+	"crypto/rsa"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Severity of a validation issue.
+type Severity string
+
+// Severities.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Issue is one problem an authority's rules found in an invoice payload.
+// Path is a JSON Pointer into the payload ("/accounting_supplier_party/tin");
+// Loc is the same location as segments (strings and ints), relative to the
+// payload: transports prefix it with where the payload sits in the request.
+type Issue struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Path     string   `json:"path"`
+	Loc      []any    `json:"loc"`
+	Message  string   `json:"message"`
+}
+
+// ValidationReport is the outcome of validating one invoice payload. An
+// invalid invoice is a report with Valid false, not an error.
+type ValidationReport struct {
+	Valid            bool    `json:"valid"`
+	TaxAuthorityCode string  `json:"tax_authority_code"`
+	SchemaVersion    string  `json:"schema_version"`
+	Ruleset          string  `json:"ruleset"`
+	Errors           []Issue `json:"errors"`
+	Warnings         []Issue `json:"warnings"`
+}
+
+// ValidateInput is what an authority validates.
+type ValidateInput struct {
+	// SchemaVersion selects the schema; "" means the authority's default.
+	SchemaVersion string
+	// InvoiceTypeCode is the caller's declared type: "" (take the payload's),
+	// an invoice kind (B2B, B2C, B2G) or a document type code ("381").
+	InvoiceTypeCode string
+	// Payload is the decoded JSON payload (numbers as json.Number).
+	Payload any
+}
+
+// IRNCheck is one check made while validating an IRN.
+type IRNCheck struct {
+	Name    string `json:"name"`
+	Passed  bool   `json:"passed"`
+	Message string `json:"message"`
+}
+
+// IRNValidation is the outcome of validating an IRN.
+type IRNValidation struct {
+	Valid  bool       `json:"valid"`
+	IRN    string     `json:"irn"`
+	Checks []IRNCheck `json:"checks"`
+}
+
+// QREncryption names the public-key encryption used for QR payloads.
+type QREncryption string
+
+// QR encryption schemes.
+const (
+	QREncryptionPKCS1v15   QREncryption = "RSA-PKCS1-v1_5"
+	QREncryptionOAEPSHA256 QREncryption = "RSA-OAEP-SHA256"
+)
+
+// QRInput is what an authority needs to build a QR payload.
+type QRInput struct {
+	IRN         string
+	Timestamp   int64 // Unix seconds
+	PublicKey   *rsa.PublicKey
+	Certificate string
+	Encryption  QREncryption
+	Rand        io.Reader // nil means crypto/rand
+}
+
+// Authority is the rule set of one tax authority: pure code, no HTTP and no
+// database. A second authority is a new package implementing this interface
+// and one more entry in the registry built in cmd.
+type Authority interface {
+	// Code is the canonical tax_authority_code ("NRS").
+	Code() string
+	// SchemaVersions lists the supported schema versions, oldest first.
+	SchemaVersions() []string
+	// DefaultSchemaVersion is used when a request names none.
+	DefaultSchemaVersion() string
+	// Schema returns the JSON Schema document of a version.
+	Schema(version string) ([]byte, bool)
+	// Validate checks a payload against the schema and the business rules.
+	// It returns an invalid *Error only for an unusable request (unknown
+	// schema version, payload not an object); an invalid invoice is a report.
+	Validate(in ValidateInput) (*ValidationReport, error)
+	// GenerateIRN builds the IRN of an invoice. issueDate is YYYY-MM-DD.
+	// Bad input is an invalid *Error with locations named after the
+	// arguments ("invoice_reference", "service_id", "issue_date").
+	GenerateIRN(invoiceReference, serviceID, issueDate string) (string, error)
+	// ValidateIRN checks an IRN against the invoice reference and the
+	// business's service id, reporting every check.
+	ValidateIRN(irn, invoiceReference, serviceID string) IRNValidation
+	// QRPayload builds the encrypted QR content for an IRN.
+	QRPayload(in QRInput) (string, error)
+}
+
+// Authorities is the registry of tax authorities keyed by upper-case
+// tax_authority_code, aliases included.
+type Authorities map[string]Authority
+
+// NewAuthorities builds a registry. aliases maps an extra code to a canonical
+// one ("FIRS" -> "NRS").
+func NewAuthorities(list []Authority, aliases map[string]string) Authorities {
+	r := Authorities{}
+	for _, a := range list {
+		r[strings.ToUpper(a.Code())] = a
+	}
+	for alias, canonical := range aliases {
+		if a, ok := r[strings.ToUpper(canonical)]; ok {
+			r[strings.ToUpper(alias)] = a
+		}
+	}
+	return r
+}
+
+// Lookup finds an authority by code, case-insensitively.
+func (r Authorities) Lookup(code string) (Authority, bool) {
+	a, ok := r[strings.ToUpper(strings.TrimSpace(code))]
+	return a, ok
+}
+
+// Codes lists every accepted code, aliases included, sorted.
+func (r Authorities) Codes() []string {
+	out := make([]string, 0, len(r))
+	for c := range r {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
