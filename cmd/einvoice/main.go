@@ -1,0 +1,67 @@
+// Command einvoice is the one binary of the einvoice service. Subcommands:
+//
+//	einvoice dev      run everything on embedded defaults (SQLite under --data-dir)
+//	einvoice api      run the production API server, configured from the environment
+//	einvoice migrate  up | down | status
+//	einvoice version  print the version
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "einvoice:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `einvoice: e-invoicing infrastructure API for the Nigeria Revenue Service (NRS)
+
+Usage:
+  einvoice dev [--addr 127.0.0.1:8080] [--data-dir ./data]
+        run the whole service on embedded defaults
+  einvoice api
+        run the API server configured from EINVOICE_* environment variables
+  einvoice migrate up|down|status
+        manage the database schema (EINVOICE_DATABASE_URL)
+  einvoice version
+        print the version
+`
+
+// run dispatches a subcommand. It returns when ctx is cancelled (servers
+// shut down gracefully) or the subcommand ends.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("missing subcommand")
+	}
+	switch args[0] {
+	case "dev":
+		return runDev(ctx, args[1:], getenv, stdout, stderr)
+	case "api":
+		return runAPI(ctx, args[1:], getenv, stdout, stderr)
+	case "migrate":
+		return runMigrate(ctx, args[1:], getenv, stdout)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, version)
+		return nil
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown subcommand %q", args[0])
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/rest"
+)
+
+// newLogger builds the structured JSON logger.
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil || level == "" {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+// authorities builds the registry of tax authorities.
+func authorities() (model.Authorities, error) {
+	return model.NewAuthorities(nil, nil), nil
+}
+
+// app is a running server's parts.
+type app struct {
+	store   *store.Store
+	service *service.Service
+	handler http.Handler
+}
+
+// buildApp opens the database, migrates it when asked and wires the service
+// and the router.
+func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Options) (*app, error) {
+	st, err := store.Open(ctx, c.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if c.AutoMigrate {
+		applied, err := st.MigrateUp(ctx)
+		if err != nil {
+			_ = st.Close()
+			return nil, err
+		}
+		if len(applied) > 0 {
+			log.Info("migrations applied", "names", applied)
+		}
+	}
+	box, err := secret.NewBox(c.EncryptionKey)
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	reg, err := authorities()
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	svc, err := service.New(st, service.Config{
+		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper),
+		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL,
+	})
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	opts := mount
+	opts.Version, opts.Logger, opts.TrustProxyHeaders = version, log, c.TrustProxy
+	return &app{store: st, service: svc, handler: rest.New(svc, opts)}, nil
+}
+
+// close flushes usage and closes the database.
+func (a *app) close(ctx context.Context) error {
+	return errors.Join(a.service.Close(ctx), a.store.Close())
+}
+
+// listen opens the HTTP listener (so the banner can print the real address).
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// serveHTTP serves h on ln until ctx ends, then shuts down gracefully.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+package model
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// Project is one integration of an organization with a tax authority, in one
+// environment. Its authority settings say which business it issues for.
+type Project struct {
+	bun.BaseModel `bun:"table:projects"`
+
+	ID             uuid.UUID   `bun:"id,pk"`
+	OrganizationID uuid.UUID   `bun:"organization_id"`
+	Name           string      `bun:"name"`
+	Environment    Environment `bun:"environment"`
+	CreatedAt      time.Time   `bun:"created_at"`
+	UpdatedAt      time.Time   `bun:"updated_at"`
+
+	// Authority settings. Secret material is sealed (AES-256-GCM) and only
+	// ever opened by the service.
+	TaxAuthorityCode string       `bun:"tax_authority_code"`
+	BusinessID       string       `bun:"business_id,nullzero"`
+	ServiceID        string       `bun:"service_id,nullzero"`
+	PublicKey        string       `bun:"public_key,nullzero"` // PEM
+	CertificateEnc   []byte       `bun:"certificate_enc,nullzero"`
+	PrivateKeyEnc    []byte       `bun:"private_key_enc,nullzero"` // sandbox only
+	APIKeyEnc        []byte       `bun:"api_key_enc,nullzero"`
+	APISecretEnc     []byte       `bun:"api_secret_enc,nullzero"`
+	BaseURL          string       `bun:"base_url,nullzero"`
+	QREncryption     QREncryption `bun:"qr_encryption"`
+	Configured       bool         `bun:"configured"`
+}

@@ -1,0 +1,237 @@
+package service
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/store"
+)
+
+var slugRE = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// SignupInput creates a user and their first organization.
+type SignupInput struct {
+	Email            string `json:"email" required:"true"`
+	Password         string `json:"password" required:"true"`
+	OrganizationName string `json:"organization_name" required:"true"`
+	OrganizationSlug string `json:"organization_slug" required:"true"`
+}
+
+// Validate normalizes the input and records every problem.
+func (in *SignupInput) Validate(p *model.Problems) {
+	in.Email = model.NormalizeEmail(in.Email)
+	p.CheckEmail(in.Email, "email")
+	p.CheckLength(in.Password, 8, 128, "password")
+	in.OrganizationName = strings.TrimSpace(in.OrganizationName)
+	p.CheckLength(in.OrganizationName, 2, 100, "organization_name")
+	checkSlug(p, in.OrganizationSlug, "organization_slug")
+}
+
+func checkSlug(p *model.Problems, slug string, loc ...any) {
+	if p.CheckLength(slug, 2, 63, loc...) {
+		p.CheckPattern(slug, slugRE, loc...)
+	}
+}
+
+// LoginInput signs a user in.
+type LoginInput struct {
+	Email    string `json:"email" required:"true"`
+	Password string `json:"password" required:"true"`
+}
+
+// Validate normalizes the input and records every problem.
+func (in *LoginInput) Validate(p *model.Problems) {
+	in.Email = model.NormalizeEmail(in.Email)
+	p.CheckLength(in.Email, 1, 254, "email")
+	p.CheckLength(in.Password, 1, 128, "password")
+}
+
+// Signup creates a user, an organization they own, and their first token.
+func (s *Service) Signup(ctx context.Context, in SignupInput) (*AuthPayload, error) {
+	var p model.Problems
+	in.Validate(&p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	hash, err := secret.HashPassword(in.Password, s.cfg.PasswordParams)
+	if err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	now := s.now()
+	u := &model.User{ID: newID(), Email: in.Email, PasswordHash: hash, CreatedAt: now}
+	o := &model.Organization{ID: newID(), Name: in.OrganizationName, Slug: in.OrganizationSlug, CreatedAt: now, Role: model.RoleOwner}
+	err = s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		if err := tx.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		if err := tx.CreateOrganization(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now}); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, &o.ID, userActor(u.ID), model.ActionSignup, "user", u.ID.String())
+	})
+	if err != nil {
+		return nil, err
+	}
+	token, ttl, err := s.issueToken(u.ID)
+	if err != nil {
+		return nil, err
+	}
+	ov := orgView(o)
+	return &AuthPayload{AccessToken: token, TokenType: "bearer", ExpiresIn: ttl, User: userView(u), Organization: &ov}, nil
+}
+
+// dummyHash is checked against when the e-mail is unknown, so that a login
+// takes the same time whether or not the address has an account.
+var dummyHash, _ = secret.HashPassword("not a real password", secret.DefaultPasswordParams)
+
+const badLogin = "incorrect email or password"
+
+// Login checks a password and issues a token. Wrong e-mail and wrong
+// password get the same answer; failures are audited.
+func (s *Service) Login(ctx context.Context, in LoginInput) (*AuthPayload, error) {
+	var p model.Problems
+	in.Validate(&p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	u, err := s.store.UserByEmail(ctx, in.Email)
+	if err != nil && model.ErrorCodeOf(err) != model.CodeNotFound {
+		return nil, err
+	}
+	if u == nil || u.ID == uuid.Nil {
+		_, _ = secret.CheckPassword(in.Password, dummyHash)
+		if err := s.auditLogin(ctx, nil, model.ActionLoginFailed, "email", in.Email); err != nil {
+			return nil, err
+		}
+		return nil, model.Errorf(model.CodeUnauthenticated, badLogin)
+	}
+	ok, err := secret.CheckPassword(in.Password, u.PasswordHash)
+	if err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	action := model.ActionLogin
+	if !ok {
+		action = model.ActionLoginFailed
+	}
+	if err := s.auditLogin(ctx, u, action, "user", u.ID.String()); err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, model.Errorf(model.CodeUnauthenticated, badLogin)
+	}
+	orgs, err := s.allOrganizations(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	token, ttl, err := s.issueToken(u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &AuthPayload{AccessToken: token, TokenType: "bearer", ExpiresIn: ttl, User: userView(u), Organizations: orgs}, nil
+}
+
+// auditLogin records a login outcome in every organization of the user, or
+// in the system chain when the e-mail has no account.
+func (s *Service) auditLogin(ctx context.Context, u *model.User, action, targetType, targetID string) error {
+	return s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		if u == nil {
+			return s.audit(ctx, tx, nil, Ref{Type: "anonymous", ID: ""}, action, targetType, targetID)
+		}
+		ids, err := tx.AllOrganizationIDsForUser(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return s.audit(ctx, tx, nil, userActor(u.ID), action, targetType, targetID)
+		}
+		for _, id := range ids {
+			if err := s.audit(ctx, tx, &id, userActor(u.ID), action, targetType, targetID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (s *Service) allOrganizations(ctx context.Context, userID uuid.UUID) ([]OrganizationView, error) {
+	out := []OrganizationView{}
+	page := model.Page{Limit: model.MaxPageLimit}
+	for {
+		orgs, more, err := s.store.OrganizationsForUser(ctx, userID, page)
+		if err != nil {
+			return nil, err
+		}
+		for i := range orgs {
+			out = append(out, orgView(&orgs[i]))
+		}
+		if !more {
+			return out, nil
+		}
+		page.After = orgs[len(orgs)-1].ID
+	}
+}
+
+const tokenIssuer = "einvoice"
+
+func (s *Service) issueToken(userID uuid.UUID) (string, int, error) {
+	now := s.now()
+	claims := jwt.RegisteredClaims{
+		Issuer:    tokenIssuer,
+		Subject:   userID.String(),
+		IssuedAt:  jwt.NewNumericDate(now),
+		ExpiresAt: jwt.NewNumericDate(now.Add(s.cfg.TokenTTL)),
+		ID:        newID().String(),
+	}
+	token, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.cfg.JWTSecret)
+	if err != nil {
+		return "", 0, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	return token, int(s.cfg.TokenTTL / time.Second), nil
+}
+
+// UserPrincipal is an authenticated portal user.
+type UserPrincipal struct {
+	UserID uuid.UUID
+}
+
+// AuthenticateToken verifies a portal access token (HS256 only, issuer and
+// expiry checked) and returns its user.
+func (s *Service) AuthenticateToken(ctx context.Context, token string) (*UserPrincipal, error) {
+	claims := new(jwt.RegisteredClaims)
+	_, err := jwt.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return s.cfg.JWTSecret, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithIssuer(tokenIssuer),
+		jwt.WithExpirationRequired(),
+		jwt.WithTimeFunc(s.cfg.Now),
+	)
+	if err != nil {
+		return nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
+	}
+	id, err := uuid.Parse(claims.Subject)
+	if err != nil {
+		return nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
+	}
+	return &UserPrincipal{UserID: id}, nil
+}
+
+// Me returns the authenticated user.
+func (s *Service) Me(ctx context.Context, u *UserPrincipal) (*UserView, error) {
+	usr, err := s.store.UserByID(ctx, u.UserID)
+	if err != nil {
+		if model.ErrorCodeOf(err) == model.CodeNotFound {
+			return nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
+		}
+		return nil, err
+	}
+	v := userView(usr)
+	return &v, nil
+}
+
+func userActor(id uuid.UUID) Ref { return Ref{Type: "user", ID: id.String()} }

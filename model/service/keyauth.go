@@ -1,0 +1,120 @@
+package service
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
+)
+
+// keyCache keeps recently read keys by client id so that authentication
+// costs one keyed hash, not a query. Entries expire after ttl, which bounds
+// how late another process's revocation is seen; this process forgets a key
+// at once when it rotates or revokes it.
+type keyCache struct {
+	ttl   time.Duration
+	mu    sync.RWMutex
+	items map[string]cachedKey
+	group singleflight.Group
+}
+
+type cachedKey struct {
+	auth    *store.KeyAuth // nil: no such client id
+	fetched time.Time
+}
+
+// maxCachedKeys bounds memory under a flood of made-up client ids.
+const maxCachedKeys = 50000
+
+func newKeyCache(ttl time.Duration) *keyCache {
+	return &keyCache{ttl: ttl, items: make(map[string]cachedKey)}
+}
+
+func (c *keyCache) get(clientID string, now time.Time) (cachedKey, bool) {
+	c.mu.RLock()
+	e, ok := c.items[clientID]
+	c.mu.RUnlock()
+	if !ok || now.Sub(e.fetched) >= c.ttl {
+		return cachedKey{}, false
+	}
+	return e, true
+}
+
+func (c *keyCache) put(clientID string, e cachedKey) {
+	c.mu.Lock()
+	if len(c.items) >= maxCachedKeys {
+		for k := range c.items { // drop an arbitrary entry
+			delete(c.items, k)
+			break
+		}
+	}
+	c.items[clientID] = e
+	c.mu.Unlock()
+}
+
+func (c *keyCache) forget(clientID string) {
+	c.mu.Lock()
+	delete(c.items, clientID)
+	c.mu.Unlock()
+}
+
+const badKey = "invalid client id or secret"
+
+// AuthenticateKey checks a client id and secret and returns the key's
+// principal. Unknown ids, wrong or rotated-out secrets and revoked keys all
+// get the same unauthenticated error.
+func (s *Service) AuthenticateKey(ctx context.Context, clientID, clientSecret string) (*model.KeyPrincipal, error) {
+	if !strings.HasPrefix(clientID, "ck_") || !strings.HasPrefix(clientSecret, "cs_") || len(clientID) > 100 || len(clientSecret) > 200 {
+		return nil, model.Errorf(model.CodeUnauthenticated, badKey)
+	}
+	now := s.cfg.Now()
+	e, ok := s.keys.get(clientID, now)
+	if !ok {
+		v, err, _ := s.keys.group.Do(clientID, func() (any, error) {
+			a, err := s.store.KeyByClientID(context.WithoutCancel(ctx), clientID)
+			if err != nil && model.ErrorCodeOf(err) != model.CodeNotFound {
+				return nil, err
+			}
+			if err != nil {
+				a = nil
+			}
+			e := cachedKey{auth: a, fetched: s.cfg.Now()}
+			s.keys.put(clientID, e)
+			return e, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		e = v.(cachedKey)
+	}
+	a := e.auth
+	if a == nil || a.Key.Status != model.KeyActive {
+		return nil, model.Errorf(model.CodeUnauthenticated, badKey)
+	}
+	ok = s.cfg.Hasher.Equal(clientSecret, a.Key.SecretHash)
+	if !ok && a.Key.PrevSecretExpiresAt != nil && now.Before(*a.Key.PrevSecretExpiresAt) {
+		ok = s.cfg.Hasher.Equal(clientSecret, a.Key.PrevSecretHash)
+	}
+	if !ok {
+		return nil, model.Errorf(model.CodeUnauthenticated, badKey)
+	}
+	return &model.KeyPrincipal{
+		KeyID: a.Key.ID, ProjectID: a.Key.ProjectID, OrganizationID: a.OrganizationID,
+		Environment: a.Environment, Scopes: model.ParseScopes(a.Key.Scopes),
+	}, nil
+}
+
+// Authorize checks that a key holds scope and counts the call as op in the
+// project's usage, without waiting for a database write.
+func (s *Service) Authorize(k *model.KeyPrincipal, scope model.Scope, op string) error {
+	if !k.Scopes.Has(scope) {
+		return model.Errorf(model.CodeForbidden, "this API key lacks the %q scope", scope)
+	}
+	s.usage.record(k.ProjectID, k.KeyID, op, s.cfg.Now())
+	return nil
+}

@@ -1,0 +1,258 @@
+package service
+
+import (
+	"context"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
+)
+
+type usageKey struct {
+	project, key uuid.UUID
+	op, day      string
+}
+
+// meter buffers usage counts and last-use times in memory and writes them in
+// batches, so that the request path never waits on the database.
+type meter struct {
+	store    *store.Store
+	interval time.Duration
+	now      func() time.Time
+	log      *slog.Logger
+
+	mu      sync.Mutex
+	counts  map[usageKey]int64
+	used    map[uuid.UUID]time.Time
+	flushMu sync.Mutex // one flush at a time
+	// lastFlush is when buffered usage was last written successfully.
+	lastFlush time.Time
+
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
+}
+
+func newMeter(st *store.Store, interval time.Duration, now func() time.Time, log *slog.Logger) *meter {
+	m := &meter{
+		store: st, interval: interval, now: now, log: log,
+		counts: map[usageKey]int64{}, used: map[uuid.UUID]time.Time{},
+		stop: make(chan struct{}), done: make(chan struct{}), lastFlush: now(),
+	}
+	go m.loop()
+	return m
+}
+
+func (m *meter) record(project, key uuid.UUID, op string, at time.Time) {
+	at = at.UTC()
+	k := usageKey{project: project, key: key, op: op, day: at.Format(time.DateOnly)}
+	m.mu.Lock()
+	m.counts[k]++
+	if at.After(m.used[key]) {
+		m.used[key] = at
+	}
+	m.mu.Unlock()
+}
+
+func (m *meter) lastUsed(key uuid.UUID) (time.Time, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	at, ok := m.used[key]
+	return at, ok
+}
+
+// pending returns buffered counts of a project not yet written.
+func (m *meter) pending(project, key uuid.UUID, from, to string) []model.UsageCounter {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []model.UsageCounter
+	for k, n := range m.counts {
+		if k.project == project && (key == uuid.Nil || k.key == key) && k.day >= from && k.day <= to {
+			out = append(out, model.UsageCounter{ProjectID: k.project, KeyID: k.key, Operation: k.op, Day: k.day, Count: n})
+		}
+	}
+	return out
+}
+
+func (m *meter) loop() {
+	defer close(m.done)
+	t := time.NewTicker(m.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if err := m.flush(ctx); err != nil {
+				m.log.Error("usage flush failed; counts kept for the next attempt", "error", err)
+			}
+			cancel()
+		}
+	}
+}
+
+// flush writes buffered counts. On failure they are put back.
+func (m *meter) flush(ctx context.Context) error {
+	m.flushMu.Lock()
+	defer m.flushMu.Unlock()
+	m.mu.Lock()
+	counts, used := m.counts, m.used
+	m.counts, m.used = map[usageKey]int64{}, map[uuid.UUID]time.Time{}
+	m.mu.Unlock()
+	if len(counts) == 0 && len(used) == 0 {
+		m.mu.Lock()
+		m.lastFlush = m.now()
+		m.mu.Unlock()
+		return nil
+	}
+	rows := make([]model.UsageCounter, 0, len(counts))
+	for k, n := range counts {
+		rows = append(rows, model.UsageCounter{ProjectID: k.project, KeyID: k.key, Operation: k.op, Day: k.day, Count: n})
+	}
+	// A stable order keeps concurrent flushers from deadlocking on PostgreSQL.
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.ProjectID != b.ProjectID {
+			return a.ProjectID.String() < b.ProjectID.String()
+		}
+		if a.KeyID != b.KeyID {
+			return a.KeyID.String() < b.KeyID.String()
+		}
+		if a.Operation != b.Operation {
+			return a.Operation < b.Operation
+		}
+		return a.Day < b.Day
+	})
+	err := m.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		if err := tx.AddUsage(ctx, rows); err != nil {
+			return err
+		}
+		return tx.TouchKeys(ctx, used)
+	})
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err != nil {
+		for k, n := range counts {
+			m.counts[k] += n
+		}
+		for k, at := range used {
+			if at.After(m.used[k]) {
+				m.used[k] = at
+			}
+		}
+		return err
+	}
+	m.lastFlush = m.now()
+	return nil
+}
+
+// lag is how long ago buffered usage was last written.
+func (m *meter) lag() time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.now().Sub(m.lastFlush)
+}
+
+func (m *meter) close(ctx context.Context) error {
+	m.once.Do(func() { close(m.stop) })
+	<-m.done
+	return m.flush(ctx)
+}
+
+// FlushUsage writes buffered usage now.
+func (s *Service) FlushUsage(ctx context.Context) error { return s.usage.flush(ctx) }
+
+// UsageFlushLag is how long ago buffered usage was last written.
+func (s *Service) UsageFlushLag() time.Duration { return s.usage.lag() }
+
+// UsageInput asks for a project's usage between two days.
+type UsageInput struct {
+	From  string
+	To    string
+	KeyID string
+}
+
+// DailyUsage is one operation's count on one day.
+type DailyUsage struct {
+	Date      string `json:"date"`
+	Operation string `json:"operation"`
+	Count     int64  `json:"count"`
+}
+
+// UsageReport answers a usage query.
+type UsageReport struct {
+	ProjectID   uuid.UUID        `json:"project_id"`
+	KeyID       *uuid.UUID       `json:"key_id"`
+	From        string           `json:"from"`
+	To          string           `json:"to"`
+	Total       int64            `json:"total"`
+	ByOperation map[string]int64 `json:"by_operation"`
+	Daily       []DailyUsage     `json:"daily"`
+}
+
+// maxUsageDays bounds a usage query's range.
+const maxUsageDays = 366
+
+// Usage reports the calling key's project usage per operation and day
+// (default: the last 30 days), including counts not yet written.
+func (s *Service) Usage(ctx context.Context, k *model.KeyPrincipal, in UsageInput) (*UsageReport, error) {
+	var p model.Problems
+	today := s.now().Truncate(24 * time.Hour)
+	to, from := today, today.AddDate(0, 0, -29)
+	toOK, fromOK := true, true
+	if in.To != "" {
+		to, toOK = p.CheckDate(in.To, "to")
+	}
+	if in.From != "" {
+		from, fromOK = p.CheckDate(in.From, "from")
+	} else if toOK {
+		from = to.AddDate(0, 0, -29)
+	}
+	if toOK && fromOK {
+		if from.After(to) {
+			p.Add(model.ProblemValueError, "from must not be after to", "from")
+		} else if to.Sub(from) > maxUsageDays*24*time.Hour {
+			p.Add(model.ProblemValueError, "the range must not exceed 366 days", "from")
+		}
+	}
+	var keyID uuid.UUID
+	if in.KeyID != "" {
+		keyID = p.CheckUUID(in.KeyID, "key_id")
+	}
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	f, t := from.Format(time.DateOnly), to.Format(time.DateOnly)
+	rows, err := s.store.Usage(ctx, k.ProjectID, keyID, f, t)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, s.usage.pending(k.ProjectID, keyID, f, t)...)
+	type dayOp struct{ day, op string }
+	daily := map[dayOp]int64{}
+	rep := &UsageReport{ProjectID: k.ProjectID, From: f, To: t, ByOperation: map[string]int64{}, Daily: []DailyUsage{}}
+	if keyID != uuid.Nil {
+		rep.KeyID = &keyID
+	}
+	for _, r := range rows {
+		rep.Total += r.Count
+		rep.ByOperation[r.Operation] += r.Count
+		daily[dayOp{r.Day, r.Operation}] += r.Count
+	}
+	for k, n := range daily {
+		rep.Daily = append(rep.Daily, DailyUsage{Date: k.day, Operation: k.op, Count: n})
+	}
+	sort.Slice(rep.Daily, func(i, j int) bool {
+		if rep.Daily[i].Date != rep.Daily[j].Date {
+			return rep.Daily[i].Date < rep.Daily[j].Date
+		}
+		return rep.Daily[i].Operation < rep.Daily[j].Operation
+	})
+	return rep, nil
+}

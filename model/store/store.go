@@ -1,0 +1,260 @@
+// Package store holds every database query of einvoice. It speaks to SQLite
+// (embedded default) and PostgreSQL through bun, maps driver errors to
+// model.Error (no rows -> not_found, unique violation -> conflict) and offers
+// RunInTx so that multi-row writes are atomic.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/migrate"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/einvoice-ng/einvoice/migrations"
+	"github.com/einvoice-ng/einvoice/model"
+)
+
+// Store runs queries against one database, or inside one transaction when it
+// was handed out by RunInTx.
+type Store struct {
+	db      *bun.DB
+	idb     bun.IDB
+	dialect string
+}
+
+// Open connects to dsn: a postgres:// or postgresql:// URL, or else a SQLite
+// file path (created if missing). It does not migrate.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	var (
+		db      *bun.DB
+		dialect string
+	)
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		sqldb, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("store: open postgres: %w", err)
+		}
+		sqldb.SetMaxOpenConns(20)
+		sqldb.SetMaxIdleConns(10)
+		sqldb.SetConnMaxIdleTime(5 * time.Minute)
+		db = bun.NewDB(sqldb, pgdialect.New())
+		dialect = migrations.Postgres
+	default:
+		path := strings.TrimPrefix(dsn, "sqlite://")
+		path = strings.TrimPrefix(path, "file:")
+		if i := strings.IndexByte(path, '?'); i >= 0 {
+			path = path[:i]
+		}
+		if path == "" || path == ":memory:" {
+			return nil, errors.New("store: an in-memory SQLite database is not supported; give a file path")
+		}
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return nil, fmt.Errorf("store: create %s: %w", dir, err)
+			}
+		}
+		q := url.Values{}
+		q.Add("_pragma", "foreign_keys(1)")
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "busy_timeout(10000)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Set("_txlock", "immediate")
+		q.Set("_time_format", "sqlite")
+		sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+		if err != nil {
+			return nil, fmt.Errorf("store: open sqlite: %w", err)
+		}
+		sqldb.SetMaxOpenConns(8)
+		sqldb.SetMaxIdleConns(8)
+		db = bun.NewDB(sqldb, sqlitedialect.New())
+		dialect = migrations.SQLite
+	}
+	s := &Store{db: db, idb: db, dialect: dialect}
+	if err := s.Ping(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Dialect names the database: "postgres" or "sqlite".
+func (s *Store) Dialect() string { return s.dialect }
+
+// Close closes the connection pool.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return model.Wrap(model.CodeUnavailable, err, "database unavailable")
+	}
+	return nil
+}
+
+// RunInTx runs fn inside one transaction; fn's Store sees only that
+// transaction. An error from fn rolls everything back.
+func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *Store) error) error {
+	if _, ok := s.idb.(bun.Tx); ok {
+		return fn(ctx, s) // already in a transaction
+	}
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect})
+	})
+}
+
+// migrator builds bun's migrator over the dialect's embedded migrations.
+func (s *Store) migrator() (*migrate.Migrator, error) {
+	m, err := migrations.For(s.dialect)
+	if err != nil {
+		return nil, err
+	}
+	return migrate.NewMigrator(s.db, m, migrate.WithMarkAppliedOnSuccess(true)), nil
+}
+
+// MigrateUp applies every pending migration and returns their names.
+func (s *Store) MigrateUp(ctx context.Context) ([]string, error) {
+	m, err := s.migrator()
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Init(ctx); err != nil {
+		return nil, fmt.Errorf("store: init migrations: %w", err)
+	}
+	if err := lock(ctx, m); err != nil {
+		return nil, err
+	}
+	defer m.Unlock(context.WithoutCancel(ctx)) //nolint:errcheck // best effort
+	group, err := m.Migrate(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: migrate: %w", err)
+	}
+	return names(group), nil
+}
+
+// MigrateDown rolls back the last group of migrations and returns their names.
+func (s *Store) MigrateDown(ctx context.Context) ([]string, error) {
+	m, err := s.migrator()
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Init(ctx); err != nil {
+		return nil, fmt.Errorf("store: init migrations: %w", err)
+	}
+	if err := lock(ctx, m); err != nil {
+		return nil, err
+	}
+	defer m.Unlock(context.WithoutCancel(ctx)) //nolint:errcheck // best effort
+	group, err := m.Rollback(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: rollback: %w", err)
+	}
+	return names(group), nil
+}
+
+func names(g *migrate.MigrationGroup) []string {
+	out := make([]string, 0, len(g.Migrations))
+	for _, mg := range g.Migrations {
+		out = append(out, mg.Name)
+	}
+	return out
+}
+
+// lock takes the migration lock, waiting up to 30 s for another process
+// that is migrating the same database.
+func lock(ctx context.Context, m *migrate.Migrator) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := m.Lock(ctx)
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("store: %w (if no other process is migrating, remove the row from bun_migration_locks)", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// MigrationStatus lists every known migration and whether it is applied.
+type MigrationStatus struct {
+	Name    string
+	Applied bool
+}
+
+// MigrateStatus reports the state of every migration.
+func (s *Store) MigrateStatus(ctx context.Context) ([]MigrationStatus, error) {
+	m, err := s.migrator()
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Init(ctx); err != nil {
+		return nil, fmt.Errorf("store: init migrations: %w", err)
+	}
+	ms, err := m.MigrationsWithStatus(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: migration status: %w", err)
+	}
+	out := make([]MigrationStatus, 0, len(ms))
+	for _, mg := range ms {
+		out = append(out, MigrationStatus{Name: mg.Name, Applied: mg.IsApplied()})
+	}
+	return out, nil
+}
+
+// wrap maps a driver error to a model.Error. what names the object for
+// not-found and conflict messages.
+func (s *Store) wrap(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var me *model.Error
+	if errors.As(err, &me) {
+		return err
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return model.NotFound(what)
+	}
+	if isUniqueViolation(err) {
+		return &model.Error{Code: model.CodeConflict, Message: what + " already exists", Err: err}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return model.Wrap(model.CodeUnavailable, err, "request cancelled")
+	}
+	return model.Wrap(model.CodeInternal, err, "Internal Server Error")
+}
+
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23505"
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		c := sqErr.Code()
+		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}
+
+// IsUniqueViolation reports whether err (possibly wrapped in a model.Error)
+// came from a unique constraint.
+func IsUniqueViolation(err error) bool { return isUniqueViolation(err) }

@@ -1,0 +1,257 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+)
+
+// decodeJSON reads a JSON object body into dst (a pointer to a struct with
+// json tags; fields tagged required:"true" must be present). It checks the
+// JSON and each field's type, and when anything is wrong it also runs
+// validate, so that every problem is reported at once. With no type
+// problems it returns nil and leaves the semantic checks to the service.
+func decodeJSON(r *http.Request, dst any, validate func(*model.Problems)) error {
+	raw, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	obj, err := parseObject(raw)
+	if err != nil {
+		return err
+	}
+	var p model.Problems
+	assignStruct(&p, obj, reflect.ValueOf(dst).Elem(), nil)
+	if p.Len() == 0 {
+		return nil
+	}
+	list := p.List()
+	if validate != nil {
+		var more model.Problems
+		validate(&more)
+		for _, f := range more.List() {
+			if len(f.Loc) > 0 && !p.Has(f.Loc[0]) {
+				list = append(list, f)
+			}
+		}
+	}
+	// Report in the order the fields are declared, as a reader expects.
+	order := fieldOrder(reflect.TypeOf(dst).Elem())
+	sort.SliceStable(list, func(i, j int) bool { return order[locHead(list[i])] < order[locHead(list[j])] })
+	var out model.Problems
+	out.AddAll([]any{"body"}, list)
+	return out.Err()
+}
+
+func locHead(f model.FieldError) string {
+	if len(f.Loc) == 0 {
+		return ""
+	}
+	s, _ := f.Loc[0].(string)
+	return s
+}
+
+// fieldOrder maps JSON field names to their declaration order.
+func fieldOrder(t reflect.Type) map[string]int {
+	out := map[string]int{}
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out[name] = i
+		}
+	}
+	return out
+}
+
+// readBody reads the whole body, which the body-limit middleware bounds.
+func readBody(r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &model.Error{Code: model.CodeInvalid, Message: "request body too large",
+				Fields: []model.FieldError{{Loc: []any{"body"}, Msg: "Request body exceeds " + strconv.FormatInt(mbe.Limit, 10) + " bytes", Type: model.ProblemValueError}}}
+		}
+		return nil, model.Wrap(model.CodeInvalid, err, "cannot read request body")
+	}
+	return b, nil
+}
+
+// parseObject parses raw as one JSON object, numbers kept as json.Number.
+func parseObject(raw []byte) (map[string]any, error) {
+	v, err := parseJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, model.Invalid(model.ProblemDictType, "Input should be a valid dictionary or object", "body")
+	}
+	return obj, nil
+}
+
+// parseJSON parses raw as exactly one JSON value.
+func parseJSON(raw []byte) (any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, model.Invalid(model.ProblemMissing, "Field required", "body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, jsonError(err, int64(len(raw)))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, model.Invalid(model.ProblemJSONInvalid, "JSON decode error: unexpected data after the JSON value", "body", int(dec.InputOffset()))
+	}
+	return v, nil
+}
+
+func jsonError(err error, offset int64) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		offset = se.Offset
+	}
+	msg := "JSON decode error"
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		msg += ": unexpected end of input"
+	} else if se != nil {
+		msg += ": " + se.Error()
+	}
+	return model.Invalid(model.ProblemJSONInvalid, msg, "body", int(offset))
+}
+
+var (
+	uuidType = reflect.TypeOf(uuid.UUID{})
+	anyType  = reflect.TypeOf((*any)(nil)).Elem()
+)
+
+// assignStruct copies obj's fields into the struct v, checking presence and
+// types; loc is the location of v.
+func assignStruct(p *model.Problems, obj map[string]any, v reflect.Value, loc []any) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			assignStruct(p, obj, v.Field(i), loc)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		floc := append(append([]any(nil), loc...), name)
+		val, present := obj[name]
+		if !present {
+			if f.Tag.Get("required") == "true" {
+				p.Add(model.ProblemMissing, "Field required", floc...)
+			}
+			continue
+		}
+		assignValue(p, val, v.Field(i), floc)
+	}
+}
+
+// assignValue stores val into v when its JSON type fits v's Go type.
+func assignValue(p *model.Problems, val any, v reflect.Value, loc []any) {
+	if v.Type() == anyType {
+		if val != nil {
+			v.Set(reflect.ValueOf(val))
+		}
+		return
+	}
+	if v.Kind() == reflect.Pointer {
+		if val == nil {
+			return // null is "not given" for optional fields
+		}
+		ptr := reflect.New(v.Type().Elem())
+		before := p.Len()
+		assignValue(p, val, ptr.Elem(), loc)
+		if p.Len() == before {
+			v.Set(ptr)
+		}
+		return
+	}
+	if v.Type() == uuidType {
+		s, ok := val.(string)
+		if !ok {
+			p.Add(model.ProblemUUIDParsing, "Input should be a valid UUID", loc...)
+			return
+		}
+		id, err := model.ParseUUID(s)
+		if err != nil {
+			p.Add(model.ProblemUUIDParsing, "Input should be a valid UUID", loc...)
+			return
+		}
+		v.Set(reflect.ValueOf(id))
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		s, ok := val.(string)
+		if !ok {
+			p.Add(model.ProblemStringType, "Input should be a valid string", loc...)
+			return
+		}
+		v.SetString(s)
+	case reflect.Bool:
+		b, ok := val.(bool)
+		if !ok {
+			p.Add(model.ProblemBoolType, "Input should be a valid boolean", loc...)
+			return
+		}
+		v.SetBool(b)
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		n, ok := val.(json.Number)
+		var i int64
+		var err error
+		if ok {
+			i, err = strconv.ParseInt(n.String(), 10, 64)
+		}
+		if !ok || err != nil || v.OverflowInt(i) {
+			p.Add(model.ProblemIntType, "Input should be a valid integer", loc...)
+			return
+		}
+		v.SetInt(i)
+	case reflect.Slice:
+		arr, ok := val.([]any)
+		if !ok {
+			p.Add(model.ProblemListType, "Input should be a valid list", loc...)
+			return
+		}
+		out := reflect.MakeSlice(v.Type(), len(arr), len(arr))
+		for i, el := range arr {
+			assignValue(p, el, out.Index(i), append(append([]any(nil), loc...), i))
+		}
+		v.Set(out)
+	case reflect.Struct:
+		m, ok := val.(map[string]any)
+		if !ok {
+			p.Add(model.ProblemDictType, "Input should be a valid dictionary or object", loc...)
+			return
+		}
+		assignStruct(p, m, v, loc)
+	case reflect.Map:
+		m, ok := val.(map[string]any)
+		if !ok {
+			p.Add(model.ProblemDictType, "Input should be a valid dictionary or object", loc...)
+			return
+		}
+		v.Set(reflect.ValueOf(m))
+	default:
+		p.Add(model.ProblemValueError, "unsupported field", loc...)
+	}
+}

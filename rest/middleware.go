@@ -1,0 +1,195 @@
+package rest
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service"
+)
+
+type ctxKey int
+
+const (
+	keyRequestID ctxKey = iota
+	keyUser
+	keyAPIKey
+)
+
+var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// requestID echoes a sane incoming X-Request-ID or makes one, and puts it
+// and the client's address in the context for the audit log.
+func (a *api) requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-ID")
+		if !requestIDRE.MatchString(id) {
+			id = uuid.NewString()
+		}
+		w.Header().Set("X-Request-ID", id)
+		ctx := context.WithValue(r.Context(), keyRequestID, id)
+		ctx = model.WithRequestMeta(ctx, model.RequestMeta{IP: a.clientIP(r), UserAgent: r.UserAgent(), RequestID: id})
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(keyRequestID).(string)
+	return id
+}
+
+func (a *api) clientIP(r *http.Request) string {
+	if a.opts.TrustProxyHeaders {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			first, _, _ := strings.Cut(xff, ",")
+			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
+				return ip.String()
+			}
+		}
+		if ip := net.ParseIP(strings.TrimSpace(r.Header.Get("X-Real-IP"))); ip != nil {
+			return ip.String()
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// recoverer turns a panic into a logged 500 in the contract's shape.
+func (a *api) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				a.log.Error("panic", "request_id", requestID(r.Context()), "panic", v, "stack", string(debug.Stack()))
+				writeJSON(w, http.StatusInternalServerError, errorBody{Detail: "Internal Server Error", Code: model.CodeInternal})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// statusWriter remembers the status for the request log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// logRequests writes one structured line per request. It never logs headers
+// or bodies, so credentials stay out of the logs.
+func (a *api) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		route := chi.RouteContext(r.Context()).RoutePattern()
+		a.log.Info("request", "request_id", requestID(r.Context()), "method", r.Method, "route", route,
+			"status", sw.status, "duration_ms", float64(time.Since(start).Microseconds())/1000, "ip", a.clientIP(r))
+	})
+}
+
+// limitBody bounds request bodies.
+func (a *api) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, a.opts.MaxBodyBytes)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isPortalRoute tells routes that take bearer tokens, which answer 401 with
+// WWW-Authenticate.
+func isPortalRoute(r *http.Request) bool {
+	return r.Header.Get("X-Client-Id") == ""
+}
+
+// requireUser authenticates a portal bearer token.
+func (a *api) requireUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Get("Authorization")
+		scheme, token, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="einvoice"`)
+			writeJSON(w, http.StatusUnauthorized, errorBody{Detail: "missing bearer access token", Code: model.CodeUnauthenticated})
+			return
+		}
+		u, err := a.svc.AuthenticateToken(r.Context(), strings.TrimSpace(token))
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="einvoice", error="invalid_token"`)
+			a.writeError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyUser, u)))
+	})
+}
+
+func userFrom(r *http.Request) *service.UserPrincipal {
+	u, _ := r.Context().Value(keyUser).(*service.UserPrincipal)
+	return u
+}
+
+// requireKey authenticates X-Client-Id / X-Client-Secret, checks scope and
+// counts the call as op.
+func (a *api) requireKey(scope model.Scope, op string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			id, sec := r.Header.Get("X-Client-Id"), r.Header.Get("X-Client-Secret")
+			if id == "" || sec == "" {
+				writeJSON(w, http.StatusUnauthorized, errorBody{Detail: "missing X-Client-Id or X-Client-Secret header", Code: model.CodeUnauthenticated})
+				return
+			}
+			k, err := a.svc.AuthenticateKey(r.Context(), id, sec)
+			if err == nil {
+				err = a.svc.Authorize(k, scope, op)
+			}
+			if err != nil {
+				a.writeError(w, r, err)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyAPIKey, k)))
+		})
+	}
+}
+
+func keyFrom(r *http.Request) *model.KeyPrincipal {
+	k, _ := r.Context().Value(keyAPIKey).(*model.KeyPrincipal)
+	return k
+}
+
+// pathUUID parses a UUID path parameter, 422 at ["path", name] when bad.
+func pathUUID(r *http.Request, name string) (uuid.UUID, error) {
+	id, err := model.ParseUUID(chi.URLParam(r, name))
+	if err != nil {
+		return uuid.Nil, model.Invalid(model.ProblemUUIDParsing, "Input should be a valid UUID", "path", name)
+	}
+	return id, nil
+}

@@ -1,0 +1,108 @@
+// Package rest is einvoice's REST transport on chi: thin handlers that decode
+// a request, call one service method and encode the answer, plus the
+// middleware every route shares (request ids, recovery, logging, body limits,
+// bearer and API-key authentication).
+package rest
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/einvoice-ng/einvoice/model"
+)
+
+// handlerFunc is a handler that returns its error; adapt writes it.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// statusOf is the one table from error code to HTTP status.
+var statusOf = map[model.ErrorCode]int{
+	model.CodeInvalid:                http.StatusUnprocessableEntity,
+	model.CodeUnauthenticated:        http.StatusUnauthorized,
+	model.CodeForbidden:              http.StatusForbidden,
+	model.CodeNotFound:               http.StatusNotFound,
+	model.CodeConflict:               http.StatusConflict,
+	model.CodeAuthorityNotConfigured: http.StatusConflict,
+	model.CodeIdempotencyKeyReuse:    http.StatusUnprocessableEntity,
+	model.CodeRateLimited:            http.StatusTooManyRequests,
+	model.CodeUnavailable:            http.StatusServiceUnavailable,
+	model.CodeInternal:               http.StatusInternalServerError,
+}
+
+// errorBody is the body of every non-422 error.
+type errorBody struct {
+	Detail string          `json:"detail"`
+	Code   model.ErrorCode `json:"code"`
+}
+
+// validationBody is the body of a 422.
+type validationBody struct {
+	Detail []model.FieldError `json:"detail"`
+}
+
+func (a *api) adapt(h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			a.writeError(w, r, err)
+		}
+	}
+}
+
+// writeError writes err in the contract's shape. Internal causes are logged
+// with the request id and never shown.
+func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := model.AsError(err)
+	status, ok := statusOf[e.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if status >= 500 {
+		a.log.Error("request failed", "request_id", requestID(r.Context()), "method", r.Method,
+			"path", r.URL.Path, "code", e.Code, "error", err)
+	}
+	if e.Code == model.CodeInternal {
+		writeJSON(w, status, errorBody{Detail: "Internal Server Error", Code: model.CodeInternal})
+		return
+	}
+	if status == http.StatusUnauthorized && isPortalRoute(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="einvoice"`)
+	}
+	if status == http.StatusUnprocessableEntity {
+		fields := e.Fields
+		if len(fields) == 0 {
+			typ := model.ProblemValueError
+			if e.Code == model.CodeIdempotencyKeyReuse {
+				typ = model.ProblemIdempotencyKeyMismatch
+			}
+			fields = []model.FieldError{{Loc: []any{"body"}, Msg: e.Message, Type: typ}}
+		}
+		writeJSON(w, status, validationBody{Detail: fields})
+		return
+	}
+	writeJSON(w, status, errorBody{Detail: e.Message, Code: e.Code})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		slog.Error("encode response", "error", err)
+		status, b = http.StatusInternalServerError, []byte(`{"detail":"Internal Server Error","code":"internal"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+	_, _ = w.Write([]byte("\n"))
+}
+
+// at prefixes the locations of an invalid error with where the input sits
+// in the request ("body", "query", "path").
+func at(part string, err error) error {
+	var e *model.Error
+	if !errors.As(err, &e) || e.Code != model.CodeInvalid || len(e.Fields) == 0 {
+		return err
+	}
+	var p model.Problems
+	p.AddAll([]any{part}, e.Fields)
+	return p.Err()
+}

@@ -1,0 +1,114 @@
+package rest
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service"
+)
+
+// Options configure the router.
+type Options struct {
+	// Version is reported by /health.
+	Version string
+	// Logger receives request logs; default slog.Default().
+	Logger *slog.Logger
+	// MaxBodyBytes bounds request bodies; default 1 MiB.
+	MaxBodyBytes int64
+	// TrustProxyHeaders takes the client IP from X-Forwarded-For / X-Real-IP
+	// (only behind a proxy that sets them).
+	TrustProxyHeaders bool
+	// HealthChecks are extra dependency checks shown by /health, by name.
+	HealthChecks map[string]func(context.Context) error
+	// Mount adds routes (other transports, tools) to the root router.
+	Mount func(r chi.Router)
+}
+
+type api struct {
+	svc  *service.Service
+	opts Options
+	log  *slog.Logger
+}
+
+// New builds the REST router over svc.
+func New(svc *service.Service, opts Options) http.Handler {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 1 << 20
+	}
+	a := &api{svc: svc, opts: opts, log: opts.Logger}
+
+	r := chi.NewRouter()
+	r.Use(a.requestID, a.recoverer, a.logRequests, a.limitBody)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"detail": "Method Not Allowed"})
+	})
+
+	r.Get("/health", a.adapt(a.health))
+	r.Route("/api/v2", a.v2)
+	if opts.Mount != nil {
+		opts.Mount(r)
+	}
+	return r
+}
+
+// v2 declares the versioned routes.
+func (a *api) v2(r chi.Router) {
+	r.Post("/auth/signup", a.adapt(a.signup))
+	r.Post("/auth/login", a.adapt(a.login))
+
+	r.Group(func(r chi.Router) {
+		r.Use(a.requireUser)
+		r.Post("/organizations", a.adapt(a.createOrganization))
+		r.Get("/organizations", a.adapt(a.listOrganizations))
+		r.Post("/projects", a.adapt(a.createProject))
+		r.Get("/projects", a.adapt(a.listProjects))
+		r.Put("/projects/{project_id}/authority", a.adapt(a.updateAuthority))
+		r.Post("/projects/{project_id}/keys", a.adapt(a.createKey))
+		r.Get("/projects/{project_id}/keys", a.adapt(a.listKeys))
+		r.Post("/projects/{project_id}/keys/{key_id}/rotate", a.adapt(a.rotateKey))
+		r.Delete("/projects/{project_id}/keys/{key_id}", a.adapt(a.revokeKey))
+		r.Get("/audit-logs", a.adapt(a.auditLogs))
+	})
+
+	r.With(a.requireKey(model.ScopeUsageRead, "usage.read")).Get("/usage", a.adapt(a.usage))
+}
+
+type healthBody struct {
+	Status  string            `json:"status"`
+	Version string            `json:"version"`
+	Checks  map[string]string `json:"checks"`
+}
+
+// health answers 200 while the process can serve; a failing dependency
+// shows in checks and turns the status to degraded.
+func (a *api) health(w http.ResponseWriter, r *http.Request) error {
+	checks := a.svc.Health(r.Context())
+	for name, check := range a.opts.HealthChecks {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		if err := check(ctx); err != nil {
+			checks[name] = "unavailable"
+		} else {
+			checks[name] = "ok"
+		}
+		cancel()
+	}
+	status := "ok"
+	for _, v := range checks {
+		if v != "ok" {
+			status = "degraded"
+		}
+	}
+	writeJSON(w, http.StatusOK, healthBody{Status: status, Version: a.opts.Version, Checks: checks})
+	return nil
+}
