@@ -40,25 +40,56 @@ func decodeJSON(r *http.Request, dst any, validate func(*model.Problems)) error 
 		var more model.Problems
 		validate(&more)
 		for _, f := range more.List() {
-			if len(f.Loc) > 0 && !p.Has(f.Loc[0]) {
+			if !overlaps(list, f.Loc) {
 				list = append(list, f)
 			}
 		}
 	}
 	// Report in the order the fields are declared, as a reader expects.
 	order := fieldOrder(reflect.TypeOf(dst).Elem())
-	sort.SliceStable(list, func(i, j int) bool { return order[locHead(list[i])] < order[locHead(list[j])] })
+	sort.SliceStable(list, func(i, j int) bool { return locLess(order, list[i].Loc, list[j].Loc) })
 	var out model.Problems
 	out.AddAll([]any{"body"}, list)
 	return out.Err()
 }
 
-func locHead(f model.FieldError) string {
-	if len(f.Loc) == 0 {
-		return ""
+// overlaps reports whether a problem was already recorded at loc, above it
+// or below it, so that one bad value is reported once.
+func overlaps(list []model.FieldError, loc []any) bool {
+	for _, f := range list {
+		n := min(len(f.Loc), len(loc))
+		same := true
+		for i := 0; i < n; i++ {
+			if f.Loc[i] != loc[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
 	}
-	s, _ := f.Loc[0].(string)
-	return s
+	return false
+}
+
+// locLess orders locations by field declaration, then by index.
+func locLess(order map[string]int, a, b []any) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) < len(b)
+	}
+	ha, _ := a[0].(string)
+	hb, _ := b[0].(string)
+	if order[ha] != order[hb] {
+		return order[ha] < order[hb]
+	}
+	for k := 1; k < len(a) && k < len(b); k++ {
+		ia, aInt := a[k].(int)
+		ib, bInt := b[k].(int)
+		if aInt && bInt && ia != ib {
+			return ia < ib
+		}
+	}
+	return false
 }
 
 // fieldOrder maps JSON field names to their declaration order.

@@ -258,3 +258,6 @@ func isUniqueViolation(err error) bool {
 // IsUniqueViolation reports whether err (possibly wrapped in a model.Error)
 // came from a unique constraint.
 func IsUniqueViolation(err error) bool { return isUniqueViolation(err) }
+
+// DB exposes the query builder for tests and maintenance tools.
+func (s *Store) DB() bun.IDB { return s.idb }

@@ -17,7 +17,7 @@ func (s *Store) AddUsage(ctx context.Context, counts []model.UsageCounter) error
 			rows := counts[start:end]
 			_, err := tx.idb.NewInsert().Model(&rows).
 				On("CONFLICT (project_id, key_id, operation, day) DO UPDATE").
-				Set("count = usage_counters.count + EXCLUDED.count").
+				Set("count = ?TableAlias.count + EXCLUDED.count").
 				Exec(ctx)
 			if err != nil {
 				return tx.wrap(err, "usage")

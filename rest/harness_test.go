@@ -1,0 +1,253 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
+	"github.com/einvoice-ng/einvoice/rest"
+)
+
+// sandboxKeys generates one key pair per test binary: RSA generation is slow
+// and says nothing about the code under test.
+var (
+	keysOnce sync.Once
+	keys     service.SandboxKeys
+	keysErr  error
+)
+
+func testSandboxKeys() (service.SandboxKeys, error) {
+	keysOnce.Do(func() { keys, keysErr = service.GenerateSandboxKeys() })
+	return keys, keysErr
+}
+
+// syncBuffer is a log sink safe for concurrent handlers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type server struct {
+	t    testing.TB
+	h    http.Handler
+	svc  *service.Service
+	st   *store.Store
+	logs *syncBuffer
+}
+
+func newServerOn(t testing.TB, st *store.Store, authorities model.Authorities, now func() time.Time) *server {
+	t.Helper()
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	box, err := secret.NewBox(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	svc, err := service.New(st, service.Config{
+		JWTSecret:      bytes.Repeat([]byte("s"), 32),
+		Box:            box,
+		Hasher:         secret.NewHasher([]byte("pepper-for-tests-only-0123456789")),
+		Authorities:    authorities,
+		SandboxKeys:    testSandboxKeys,
+		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
+		Logger:         log,
+		Now:            now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = svc.Close(context.Background()) })
+	return &server{t: t, h: rest.New(svc, rest.Options{Version: "test", Logger: log}), svc: svc, st: st, logs: logs}
+}
+
+func newServer(t testing.TB, d storetest.Dialect) *server {
+	t.Helper()
+	return newServerOn(t, d.Open(t), testAuthorities(), nil)
+}
+
+// response is a recorded answer.
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+func (r response) json(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("response is not a JSON object: %v: %s", err, r.Body)
+	}
+	return m
+}
+
+// req is one request to the router.
+type req struct {
+	method, path string
+	body         any // string is sent raw; anything else is JSON-encoded
+	token        string
+	clientID     string
+	secret       string
+	header       map[string]string
+}
+
+func (s *server) do(r req) response {
+	s.t.Helper()
+	var body io.Reader
+	switch b := r.body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		body = bytes.NewReader(raw)
+	}
+	hr := httptest.NewRequest(r.method, r.path, body)
+	hr.Header.Set("Content-Type", "application/json")
+	if r.token != "" {
+		hr.Header.Set("Authorization", "Bearer "+r.token)
+	}
+	if r.clientID != "" {
+		hr.Header.Set("X-Client-Id", r.clientID)
+		hr.Header.Set("X-Client-Secret", r.secret)
+	}
+	for k, v := range r.header {
+		hr.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	s.h.ServeHTTP(rec, hr)
+	return response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+}
+
+// must sends r and fails unless the status is want.
+func (s *server) must(want int, r req) map[string]any {
+	s.t.Helper()
+	res := s.do(r)
+	if res.Status != want {
+		s.t.Fatalf("%s %s: status %d, want %d: %s", r.method, r.path, res.Status, want, res.Body)
+	}
+	return res.json(s.t)
+}
+
+// tenant is a signed-up user with an organization, a sandbox project and a key.
+type tenant struct {
+	Token, OrgID, ProjectID, KeyID, ClientID, Secret string
+}
+
+func (s *server) tenant(slug string) tenant {
+	s.t.Helper()
+	su := s.must(200, req{method: "POST", path: "/api/v2/auth/signup", body: map[string]any{
+		"email": slug + "@example.com", "password": "correct horse battery", "organization_name": slug, "organization_slug": slug,
+	}})
+	tok := su["access_token"].(string)
+	org := su["organization"].(map[string]any)["id"].(string)
+	pr := s.must(200, req{method: "POST", path: "/api/v2/projects", token: tok, body: map[string]any{
+		"organization_id": org, "name": slug + " shop", "environment": "sandbox",
+	}})
+	pid := pr["id"].(string)
+	k := s.must(200, req{method: "POST", path: "/api/v2/projects/" + pid + "/keys", token: tok, body: map[string]any{"key_name": "default"}})
+	return tenant{Token: tok, OrgID: org, ProjectID: pid, KeyID: k["id"].(string), ClientID: k["client_id"].(string), Secret: k["client_secret"].(string)}
+}
+
+// detail returns the 422 problems of a response.
+func detail(t testing.TB, r response) []map[string]any {
+	t.Helper()
+	if r.Status != 422 {
+		t.Fatalf("status %d, want 422: %s", r.Status, r.Body)
+	}
+	var body struct {
+		Detail []map[string]any `json:"detail"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil || len(body.Detail) == 0 {
+		t.Fatalf("422 body not in the contract's shape: %v: %s", err, r.Body)
+	}
+	for _, d := range body.Detail {
+		if _, ok := d["loc"].([]any); !ok {
+			t.Fatalf("problem without loc array: %s", r.Body)
+		}
+		if _, ok := d["msg"].(string); !ok {
+			t.Fatalf("problem without msg: %s", r.Body)
+		}
+		typ, _ := d["type"].(string)
+		known := false
+		for _, k := range model.ProblemTypes {
+			if string(k) == typ {
+				known = true
+			}
+		}
+		if !known {
+			t.Fatalf("problem type %q outside the documented set: %s", typ, r.Body)
+		}
+	}
+	return body.Detail
+}
+
+// locs renders problems as "type@loc/loc" strings for comparison.
+func locs(ds []map[string]any) []string {
+	var out []string
+	for _, d := range ds {
+		parts := []string{}
+		for _, l := range d["loc"].([]any) {
+			switch v := l.(type) {
+			case string:
+				parts = append(parts, v)
+			case float64:
+				parts = append(parts, strconv.Itoa(int(v)))
+			}
+		}
+		out = append(out, d["type"].(string)+"@"+strings.Join(parts, "/"))
+	}
+	return out
+}
+
+// fakeClock is a clock tests move by hand.
+type fakeClock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.offset += d
+	c.mu.Unlock()
+}
