@@ -1,0 +1,24 @@
+# Everyday commands. `make test` is what CI runs.
+GO      ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+
+.PHONY: build dev test vet bench fmt tidy
+
+build: ## build ./einvoice
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
+
+dev: ## run everything on embedded defaults
+	$(GO) run ./cmd/einvoice dev
+
+vet:
+	$(GO) vet ./...
+
+test: vet ## vet, then every test with the race detector
+	$(GO) test -race -count=1 -timeout 30m ./...
+
+bench: ## hot-path benchmarks on one core
+	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./model/...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
