@@ -20,7 +20,6 @@ type ctxKey int
 
 const (
 	keyRequestID ctxKey = iota
-	keyUser
 	keyAPIKey
 )
 
@@ -148,14 +147,23 @@ func (a *api) requireUser(next http.Handler) http.Handler {
 			a.writeError(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyUser, u)))
+		next.ServeHTTP(w, r.WithContext(service.WithUser(r.Context(), u)))
 	})
 }
 
-func userFrom(r *http.Request) *service.UserPrincipal {
-	u, _ := r.Context().Value(keyUser).(*service.UserPrincipal)
-	return u
+// optionalUser authenticates a bearer token when one is sent; a request
+// without one goes on anonymous (GraphQL decides per field), a bad one is 401.
+func (a *api) optionalUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		a.requireUser(next).ServeHTTP(w, r)
+	})
 }
+
+func userFrom(r *http.Request) *service.UserPrincipal { return service.UserFrom(r.Context()) }
 
 // requireKey authenticates X-Client-Id / X-Client-Secret, checks scope and
 // counts the call as op.

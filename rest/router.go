@@ -25,6 +25,9 @@ type Options struct {
 	TrustProxyHeaders bool
 	// HealthChecks are extra dependency checks shown by /health, by name.
 	HealthChecks map[string]func(context.Context) error
+	// GraphQL, when set, is served at /graphql behind optional bearer
+	// authentication (the same token check as the portal routes).
+	GraphQL http.Handler
 	// Mount adds routes (other transports, tools) to the root router.
 	Mount func(r chi.Router)
 }
@@ -56,6 +59,9 @@ func New(svc *service.Service, opts Options) http.Handler {
 
 	r.Get("/health", a.adapt(a.health))
 	r.Route("/api/v2", a.v2)
+	if opts.GraphQL != nil {
+		r.With(a.optionalUser).Handle("/graphql", opts.GraphQL)
+	}
 	if opts.Mount != nil {
 		opts.Mount(r)
 	}

@@ -235,3 +235,17 @@ func (s *Service) Me(ctx context.Context, u *UserPrincipal) (*UserView, error) {
 }
 
 func userActor(id uuid.UUID) Ref { return Ref{Type: "user", ID: id.String()} }
+
+type userCtxKey struct{}
+
+// WithUser stores an authenticated user in ctx; transports call it after
+// authenticating a bearer token.
+func WithUser(ctx context.Context, u *UserPrincipal) context.Context {
+	return context.WithValue(ctx, userCtxKey{}, u)
+}
+
+// UserFrom returns the user stored by WithUser, or nil.
+func UserFrom(ctx context.Context) *UserPrincipal {
+	u, _ := ctx.Value(userCtxKey{}).(*UserPrincipal)
+	return u
+}
