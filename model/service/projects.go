@@ -291,5 +291,6 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 	if err != nil {
 		return nil, err
 	}
+	s.issuers.forget(projectID)
 	return view, nil
 }

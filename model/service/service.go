@@ -50,10 +50,11 @@ type Config struct {
 
 // Service implements the use cases over one store.
 type Service struct {
-	store *store.Store
-	cfg   Config
-	keys  *keyCache
-	usage *meter
+	store   *store.Store
+	cfg     Config
+	keys    *keyCache
+	issuers *issuerCache
+	usage   *meter
 }
 
 // New builds a Service and starts its background usage flusher; call Close
@@ -91,6 +92,7 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	}
 	s := &Service{store: st, cfg: cfg}
 	s.keys = newKeyCache(cfg.KeyCacheTTL)
+	s.issuers = newIssuerCache(cfg.KeyCacheTTL)
 	s.usage = newMeter(st, cfg.UsageFlushInterval, cfg.Now, cfg.Logger)
 	return s, nil
 }

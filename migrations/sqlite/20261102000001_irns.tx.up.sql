@@ -1,0 +1,9 @@
+CREATE TABLE irns (
+    project_id        TEXT NOT NULL REFERENCES projects (id),
+    invoice_reference TEXT NOT NULL,
+    issue_date        TEXT NOT NULL,
+    irn               TEXT NOT NULL,
+    invoice_type_code TEXT NOT NULL,
+    created_at        TIMESTAMP NOT NULL,
+    PRIMARY KEY (project_id, invoice_reference)
+);

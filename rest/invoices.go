@@ -1,0 +1,91 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service"
+)
+
+// invoiceRoutes declares the invoice operations (API key credentials).
+func (a *api) invoiceRoutes(r chi.Router) {
+	r.With(a.requireKey(model.ScopeInvoicesValidate, "invoices.validate")).Post("/invoices/schema/validate", a.adapt(a.validateInvoice))
+	r.With(a.requireKey(model.ScopeIRNGenerate, "irn.generate")).Post("/invoices/irn/generate", a.adapt(a.generateIRN))
+	r.With(a.requireKey(model.ScopeIRNValidate, "irn.validate")).Post("/invoices/irn/validate", a.adapt(a.validateIRN))
+	r.With(a.requireKey(model.ScopeQRGenerate, "qr.generate")).Post("/invoices/qr/generate", a.adapt(a.generateQR))
+	r.Get("/invoices/schemas/{authority}/{version}", a.adapt(a.schema))
+}
+
+func (a *api) validateInvoice(w http.ResponseWriter, r *http.Request) error {
+	var in service.ValidateInvoiceInput
+	if err := decodeJSON(r, &in, nil); err != nil {
+		return err
+	}
+	out, err := a.svc.ValidateInvoice(r.Context(), keyFrom(r), in)
+	if err != nil {
+		return at("body", err)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *api) generateIRN(w http.ResponseWriter, r *http.Request) error {
+	var in service.IRNInput
+	if err := decodeJSON(r, &in, nil); err != nil {
+		return err
+	}
+	out, err := a.svc.GenerateIRN(r.Context(), keyFrom(r), in)
+	if err != nil {
+		return at("body", err)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *api) validateIRN(w http.ResponseWriter, r *http.Request) error {
+	var in service.ValidateIRNInput
+	if err := decodeJSON(r, &in, nil); err != nil {
+		return err
+	}
+	out, err := a.svc.ValidateIRN(r.Context(), keyFrom(r), in)
+	if err != nil {
+		return at("body", err)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *api) generateQR(w http.ResponseWriter, r *http.Request) error {
+	withPNG := false
+	switch inc := r.URL.Query().Get("include"); inc {
+	case "":
+	case "png":
+		withPNG = true
+	default:
+		return model.Invalid(model.ProblemEnum, "Input should be 'png'", "query", "include")
+	}
+	var in service.QRInput
+	if err := decodeJSON(r, &in, nil); err != nil {
+		return err
+	}
+	out, err := a.svc.QRCode(r.Context(), keyFrom(r), in, withPNG)
+	if err != nil {
+		return at("body", err)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// schema serves an authority's invoice JSON Schema; schemas are public.
+func (a *api) schema(w http.ResponseWriter, r *http.Request) error {
+	doc, err := a.svc.InvoiceSchema(chi.URLParam(r, "authority"), chi.URLParam(r, "version"))
+	if err != nil {
+		return at("path", err)
+	}
+	w.Header().Set("Content-Type", "application/schema+json")
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	_, _ = w.Write(doc)
+	return nil
+}
