@@ -100,6 +100,9 @@ type Server struct {
 // A database written by an earlier Start is reused as is, so workflows
 // started before survive; only the service ports change from run to run.
 func Start(ctx context.Context, opts Options) (_ *Server, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("devtemporal: %w", err)
+	}
 	if opts.DataDir == "" {
 		return nil, errors.New("devtemporal: DataDir is required")
 	}
@@ -222,9 +225,20 @@ func (s *Server) Namespace() string { return s.namespace }
 // Stop shuts down the Web UI, then the Temporal server, and frees their
 // ports. Workflows keep their state in the database for the next Start.
 // Calling Stop again does nothing and returns the first call's result.
+//
+// Two things outlive Stop until the process exits, both idle: the SQLite
+// connection, which the server's sqlite plugin keeps in a process-wide pool
+// and never closes (a later Start on the same DataDir reuses it; SQLite
+// holds no lock on the file between transactions, so other processes can
+// still open it), and a few dozen goroutines of internal gRPC client
+// connections that the server does not close.
 func (s *Server) Stop() error {
 	s.stopOnce.Do(func() {
 		s.stopErr = s.shutdown()
+		if s.stopErr != nil {
+			s.logger.Warn("temporal dev server stopped with errors", "frontend", s.frontendAddr, "error", s.stopErr)
+			return
+		}
 		s.logger.Info("temporal dev server stopped", "frontend", s.frontendAddr)
 	})
 	return s.stopErr
@@ -248,30 +262,33 @@ func (s *Server) shutdown() error {
 	return errors.Join(errs...)
 }
 
-// choosePorts picks the frontend port when frontendPort is 0 and free
-// loopback ports for everything else. A fixed frontend port is checked
-// first, because the server treats a failed bind as fatal.
+// choosePorts picks the frontend port when frontendPort is 0, a free port
+// for the frontend's HTTP API on the same host, and free loopback ports for
+// the internal services. A fixed frontend port is checked first, because
+// the server treats a failed bind as fatal.
 func choosePorts(frontendHost string, frontendPort int) (servicePorts, error) {
 	p := servicePorts{frontendHost: frontendHost, frontend: frontendPort}
+	hosts := []string{frontendHost, loopback, loopback, loopback}
 	if frontendPort == 0 {
-		ports, err := freePorts(frontendHost, 1)
-		if err != nil {
-			return p, err
-		}
-		p.frontend = ports[0]
+		hosts = append(hosts, frontendHost)
 	} else if err := checkFree(frontendHost, frontendPort); err != nil {
 		return p, fmt.Errorf("frontend: %w", err)
 	}
-	ports, err := freePorts(loopback, 4)
+	ports, err := freePorts(hosts...)
 	if err != nil {
 		return p, err
 	}
+	p.frontendHTTP, p.history, p.matching, p.worker = ports[0], ports[1], ports[2], ports[3]
+	if frontendPort == 0 {
+		p.frontend = ports[4]
+	}
 	for _, port := range ports {
-		if port == p.frontend {
-			return p, fmt.Errorf("frontend port %d was also picked as a free internal port", port)
+		if frontendPort != 0 && port == frontendPort {
+			// Only possible when the fixed port lies in the ephemeral range
+			// and was released between the check and the probes.
+			return p, fmt.Errorf("frontend port %d was also picked for an internal service", port)
 		}
 	}
-	p.frontendHTTP, p.history, p.matching, p.worker = ports[0], ports[1], ports[2], ports[3]
 	return p, nil
 }
 

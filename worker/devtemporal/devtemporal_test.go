@@ -271,6 +271,27 @@ func countCurrentExecutions(t *testing.T, dir, id string) int {
 	return n
 }
 
+// checkLogs verifies that the server's verbose output went to the log file
+// in dir and that Options.Logger got the life-cycle lines but none of it.
+func checkLogs(t *testing.T, dir, logged string) {
+	t.Helper()
+	if !strings.Contains(logged, "temporal dev server started") || !strings.Contains(logged, "temporal dev server stopped") {
+		t.Fatalf("Logger did not get the start and stop lines:\n%s", logged)
+	}
+	for _, line := range strings.Split(logged, "\n") {
+		if strings.Contains(line, "component=temporal-server") && strings.Contains(line, "level=INFO") {
+			t.Fatalf("server info line reached Logger: %s", line)
+		}
+	}
+	file, err := os.ReadFile(filepath.Join(dir, "temporal-server.log"))
+	if err != nil {
+		t.Fatalf("server log file: %v", err)
+	}
+	if !bytes.Contains(file, []byte("level=INFO")) {
+		t.Fatalf("server log file has no info lines:\n%.500s", file)
+	}
+}
+
 func assertNotListening(t *testing.T, addr string) {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", addr, time.Second)
@@ -311,9 +332,7 @@ func TestServerRunsWorkflowsServesUIAndKeepsHistory(t *testing.T) {
 	if n := countCurrentExecutions(t, dir, id); n != 1 {
 		t.Fatalf("temporal.db holds %d current executions of %s, want 1", n, id)
 	}
-	if out := logs.String(); !strings.Contains(out, "temporal dev server started") || !strings.Contains(out, "temporal dev server stopped") {
-		t.Fatalf("Logger did not get the start and stop lines:\n%s", out)
-	}
+	checkLogs(t, dir, logs.String())
 
 	// Same data directory, new server: the finished run is still there and
 	// new work is accepted.

@@ -41,19 +41,19 @@ func dialHost(host string) string {
 	return host
 }
 
-// freePorts returns n distinct TCP ports that are free on host right now.
-// Every probe listener stays open until all n ports are chosen, so the ports
-// differ from one another; another process may still take one before the
-// server binds it, which Start reports as an error.
-func freePorts(host string, n int) ([]int, error) {
-	listeners := make([]net.Listener, 0, n)
+// freePorts returns one TCP port per entry of hosts, each free on its host
+// right now. Every probe listener stays open until all ports are chosen, so
+// the ports differ from one another; another process may still take one
+// before the server binds it, which Start then reports as an error.
+func freePorts(hosts ...string) ([]int, error) {
+	listeners := make([]net.Listener, 0, len(hosts))
 	defer func() {
 		for _, l := range listeners {
 			_ = l.Close()
 		}
 	}()
-	ports := make([]int, 0, n)
-	for range n {
+	ports := make([]int, 0, len(hosts))
+	for _, host := range hosts {
 		l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 		if err != nil {
 			return nil, fmt.Errorf("find a free port on %s: %w", host, err)
