@@ -55,8 +55,8 @@ const stopTimeout = 5 * time.Second
 // Options configures Start.
 type Options struct {
 	// DataDir holds the SQLite database (DataDir/temporal.db) and the
-	// server's log (DataDir/temporal-server.log). It is created if missing.
-	// Required.
+	// server's log of the current run (DataDir/temporal-server.log, rewritten
+	// at each Start). It is created if missing. Required.
 	DataDir string
 	// FrontendAddr is the host:port of the gRPC frontend that SDK clients
 	// and workers dial, e.g. "127.0.0.1:7233". Port 0 picks a free port;
@@ -129,16 +129,22 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 
 	began := time.Now()
 	s := &Server{namespace: opts.Namespace, logger: opts.Logger}
+	logPath := filepath.Join(dataDir, serverLogFile)
 	defer func() {
 		if err != nil {
 			if cerr := s.shutdown(); cerr != nil {
 				opts.Logger.Warn("temporal dev server: cleanup after failed start", "error", cerr)
 			}
-			err = fmt.Errorf("devtemporal: %w", err)
+			if s.logFile != nil {
+				err = fmt.Errorf("devtemporal: %w (server log: %s)", err, logPath)
+			} else {
+				err = fmt.Errorf("devtemporal: %w", err)
+			}
 		}
 	}()
 
-	s.logFile, err = os.OpenFile(filepath.Join(dataDir, serverLogFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	// The log is rewritten at each Start, so it holds one run's output.
+	s.logFile, err = os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open server log: %w", err)
 	}

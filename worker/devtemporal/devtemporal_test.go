@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -80,11 +81,17 @@ func testContext(t *testing.T) context.Context {
 // it when the test ends.
 func startServer(t *testing.T, dir string, logs io.Writer) *devtemporal.Server {
 	t.Helper()
+	return startServerAt(t, dir, "127.0.0.1:0", "127.0.0.1:0", logs)
+}
+
+// startServerAt is startServer with given frontend and UI addresses.
+func startServerAt(t *testing.T, dir, frontendAddr, uiAddr string, logs io.Writer) *devtemporal.Server {
+	t.Helper()
 	began := time.Now()
 	srv, err := devtemporal.Start(testContext(t), devtemporal.Options{
 		DataDir:      dir,
-		FrontendAddr: "127.0.0.1:0",
-		UIAddr:       "127.0.0.1:0",
+		FrontendAddr: frontendAddr,
+		UIAddr:       uiAddr,
 		Logger:       slog.New(slog.NewTextHandler(logs, nil)),
 	})
 	if err != nil {
@@ -334,9 +341,12 @@ func TestServerRunsWorkflowsServesUIAndKeepsHistory(t *testing.T) {
 	}
 	checkLogs(t, dir, logs.String())
 
-	// Same data directory, new server: the finished run is still there and
-	// new work is accepted.
-	srv2 := startServer(t, dir, &logs)
+	// Same data directory and same addresses, which Stop must have freed:
+	// the finished run is still there and new work is accepted.
+	srv2 := startServerAt(t, dir, frontend, ui, &logs)
+	if srv2.FrontendAddr() != frontend || srv2.UIAddr() != ui {
+		t.Fatalf("restarted on frontend %s, ui %s; want %s, %s", srv2.FrontendAddr(), srv2.UIAddr(), frontend, ui)
+	}
 	c2 := dial(t, srv2)
 	assertCompleted(t, c2, id, runID, "Hello, Ada!")
 	startWorker(t, c2)
@@ -381,6 +391,19 @@ func TestHistorySurvivesProcessRestart(t *testing.T) {
 	srv := startServer(t, dir, io.Discard)
 	c := dial(t, srv)
 	assertCompleted(t, c, "greet-linus", string(runID), "Hello, Linus!")
+}
+
+func TestStartHonoursCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	srv, err := devtemporal.Start(ctx, devtemporal.Options{DataDir: t.TempDir(), FrontendAddr: "127.0.0.1:0"})
+	if err == nil {
+		srv.Stop()
+		t.Fatal("Start succeeded with a cancelled context")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Start error = %v, want context.Canceled", err)
+	}
 }
 
 func TestStartRejectsBadOptions(t *testing.T) {
