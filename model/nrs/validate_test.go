@@ -1,0 +1,393 @@
+package nrs
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/einvoice-ng/einvoice/model"
+)
+
+func TestFixtures(t *testing.T) {
+	a := newAuthority(t)
+	tests := []struct {
+		file       string
+		wantErrors []string // rule@path, in report order
+	}{
+		{file: "invoice-b2b-1.1.json"},
+		{file: "invoice-b2c-1.1.json"},
+		{file: "invoice-b2g-1.1.json"},
+		{file: "invalid-missing-supplier-tin.json", wantErrors: []string{
+			"NRS-PARTY-TIN-REQUIRED@/accounting_supplier_party/tin",
+		}},
+		{file: "invalid-payable-mismatch.json", wantErrors: []string{
+			"NRS-ARITH-PAYABLE@/legal_monetary_total/payable_amount",
+		}},
+		{file: "invalid-type-code-and-date.json", wantErrors: []string{
+			"NRS-CODE-INVOICE-TYPE@/invoice_type_code",
+			"NRS-DATE-INVALID@/issue_date",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			r := validate(t, a, model.ValidateInput{SchemaVersion: "1.1", Payload: loadFixture(t, tt.file)})
+			got := []string{}
+			for _, is := range r.Errors {
+				got = append(got, is.Rule+"@"+is.Path)
+				if !sameLoc(is.Loc, locOf(is.Path)) {
+					t.Errorf("%s: loc %#v does not match path %s", is.Rule, is.Loc, is.Path)
+				}
+				if is.Severity != model.SeverityError || is.Message == "" {
+					t.Errorf("%s: severity %q, message %q", is.Rule, is.Severity, is.Message)
+				}
+			}
+			want := tt.wantErrors
+			if want == nil {
+				want = []string{}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("errors = %v, want %v;%s", got, want, dump(r))
+			}
+			if r.Valid != (len(want) == 0) {
+				t.Errorf("valid = %v with %d errors", r.Valid, len(got))
+			}
+			if len(r.Warnings) != 0 {
+				t.Errorf("warnings:%s", dump(r))
+			}
+			if r.TaxAuthorityCode != "NRS" || r.SchemaVersion != "1.1" || r.Ruleset != "NRS-1.1/2026.11" {
+				t.Errorf("report header = %q %q %q", r.TaxAuthorityCode, r.SchemaVersion, r.Ruleset)
+			}
+		})
+	}
+}
+
+func TestValidateReportShape(t *testing.T) {
+	a := newAuthority(t)
+	r := validate(t, a, model.ValidateInput{Payload: loadFixture(t, "invoice-b2b-1.1.json")})
+	if r.Errors == nil || r.Warnings == nil {
+		t.Fatalf("errors/warnings must be empty slices, not nil: %#v %#v", r.Errors, r.Warnings)
+	}
+	if r.SchemaVersion != "1.1" {
+		t.Errorf("default schema version = %q, want 1.1", r.SchemaVersion)
+	}
+
+	// Many problems at once come back sorted by path.
+	doc := loadFixture(t, "invoice-b2b-1.1.json")
+	applyEdits(t, doc, []edit{
+		{"/tax_currency_code", "ZZZ"},
+		{"/accounting_supplier_party/email", "nope"},
+		{"/invoice_line/1/isic_code", "12"},
+		{"/business_id", "x"},
+		{"/issue_time", "25:00:00"},
+	})
+	r = validate(t, a, model.ValidateInput{Payload: doc})
+	if len(r.Errors) != 5 {
+		t.Fatalf("want 5 errors:%s", dump(r))
+	}
+	if !slices.IsSortedFunc(r.Errors, func(x, y model.Issue) int {
+		if x.Path < y.Path {
+			return -1
+		}
+		if x.Path > y.Path {
+			return 1
+		}
+		return 0
+	}) {
+		t.Errorf("errors not sorted by path:%s", dump(r))
+	}
+}
+
+func TestValidateUnusableRequest(t *testing.T) {
+	a := newAuthority(t)
+	good := loadFixture(t, "invoice-b2b-1.1.json")
+	tests := []struct {
+		name string
+		in   model.ValidateInput
+		typ  model.ProblemType
+		loc  []any
+	}{
+		{"unknown schema version", model.ValidateInput{SchemaVersion: "2.0", Payload: good}, model.ProblemEnum, []any{"schema_version"}},
+		{"payload is an array", model.ValidateInput{Payload: []any{}}, model.ProblemDictType, []any{"payload"}},
+		{"payload is a string", model.ValidateInput{Payload: "{}"}, model.ProblemDictType, []any{"payload"}},
+		{"payload is nil", model.ValidateInput{Payload: nil}, model.ProblemDictType, []any{"payload"}},
+		{"request type unknown", model.ValidateInput{InvoiceTypeCode: "INVOICE", Payload: good}, model.ProblemEnum, []any{"invoice_type_code"}},
+		{"request type code not in list", model.ValidateInput{InvoiceTypeCode: "999", Payload: good}, model.ProblemEnum, []any{"invoice_type_code"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := a.Validate(tt.in)
+			if r != nil {
+				t.Errorf("report = %+v, want nil", r)
+			}
+			problemAt(t, err, tt.typ, tt.loc...)
+		})
+	}
+}
+
+func TestValidateEmptyObject(t *testing.T) {
+	a := newAuthority(t)
+	r := validate(t, a, model.ValidateInput{Payload: map[string]any{}})
+	if r.Valid {
+		t.Fatal("empty payload is valid")
+	}
+	for _, path := range []string{"/business_id", "/irn", "/issue_date", "/invoice_type_code", "/invoice_kind",
+		"/document_currency_code", "/accounting_supplier_party", "/legal_monetary_total", "/invoice_line"} {
+		if _, ok := findIssue(t, r, RuleSchemaRequired, path); !ok {
+			t.Errorf("no %s at %s:%s", RuleSchemaRequired, path, dump(r))
+		}
+	}
+	// Only the schema speaks: no rule fires on absent data.
+	for _, is := range allIssues(r) {
+		if is.Rule != RuleSchemaRequired {
+			t.Errorf("unexpected %s at %s", is.Rule, is.Path)
+		}
+	}
+}
+
+// TestNoDoubleOrFollowOnReports covers the merge of schema and rule findings.
+func TestNoDoubleOrFollowOnReports(t *testing.T) {
+	a := newAuthority(t)
+	tests := []struct {
+		name  string
+		edits []edit
+		want  []string // every issue, rule@path
+	}{
+		{
+			name:  "pattern and rule on one field report once, with the rule's id",
+			edits: []edit{{"/accounting_supplier_party/tin", "123"}},
+			want:  []string{"NRS-PARTY-TIN-FORMAT@/accounting_supplier_party/tin"},
+		},
+		{
+			name:  "enum and code list on one field report once",
+			edits: []edit{{"/invoice_kind", "B2X"}},
+			want:  []string{"NRS-CODE-INVOICE-KIND@/invoice_kind"},
+		},
+		{
+			name:  "required in the schema and in a rule report once at the missing field",
+			edits: []edit{{"/accounting_supplier_party/email", del}},
+			want:  []string{"NRS-PARTY-EMAIL-REQUIRED@/accounting_supplier_party/email"},
+		},
+		{
+			name:  "malformed date reports once",
+			edits: []edit{{"/issue_date", "15/03/2026"}},
+			want:  []string{"NRS-DATE-INVALID@/issue_date"},
+		},
+		{
+			name:  "broken issue date silences due-date and IRN-date checks",
+			edits: []edit{{"/issue_date", "2026-02-30"}, {"/due_date", "2026-01-01"}, {"/payment_means/0/payment_due_date", "2026-01-01"}},
+			want:  []string{"NRS-DATE-INVALID@/issue_date"},
+		},
+		{
+			name:  "wrong type silences the rule on the same field",
+			edits: []edit{{"/accounting_supplier_party/tin", num("3144772000001")}},
+			want:  []string{"NRS-SCHEMA-TYPE@/accounting_supplier_party/tin"},
+		},
+		{
+			name:  "wrong type of a party silences every party rule below it",
+			edits: []edit{{"/accounting_customer_party", "Ekiti Homes"}},
+			want:  []string{"NRS-SCHEMA-TYPE@/accounting_customer_party"},
+		},
+		{
+			name:  "wrong type of a price silences the line arithmetic",
+			edits: []edit{{"/invoice_line/0/price/price_amount", "5000"}},
+			want:  []string{"NRS-SCHEMA-TYPE@/invoice_line/0/price/price_amount"},
+		},
+		{
+			name:  "wrong type of a line silences line rules and totals",
+			edits: []edit{{"/invoice_line/1", "installation"}},
+			want:  []string{"NRS-SCHEMA-TYPE@/invoice_line/1"},
+		},
+		{
+			name:  "allowance_charge of the wrong type does not read as no allowances",
+			edits: []edit{{"/allowance_charge", map[string]any{"charge_indicator": true, "amount": num("5")}}},
+			want:  []string{"NRS-SCHEMA-TYPE@/allowance_charge"},
+		},
+		{
+			name:  "tax_total of the wrong type does not read as no tax",
+			edits: []edit{{"/tax_total", num("5250")}},
+			want:  []string{"NRS-SCHEMA-TYPE@/tax_total"},
+		},
+		{
+			name:  "billing_reference of the wrong type on a credit note",
+			edits: []edit{{"/invoice_type_code", "380"}, {"/billing_reference", "INV1-7XQ4LM2P-20260101"}},
+			want:  []string{"NRS-SCHEMA-TYPE@/billing_reference"},
+		},
+		{
+			name:  "number out of range silences arithmetic on it",
+			edits: []edit{{"/legal_monetary_total/payable_amount", num("1e400")}},
+			want:  []string{"NRS-NUMBER-RANGE@/legal_monetary_total/payable_amount"},
+		},
+		{
+			name:  "one wrong line amount is one finding",
+			edits: []edit{{"/invoice_line/0/price/price_amount", num("4900")}},
+			want:  []string{"NRS-ARITH-LINE@/invoice_line/0/line_extension_amount"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := loadFixture(t, "invoice-b2b-1.1.json")
+			applyEdits(t, doc, tt.edits)
+			r := validate(t, a, model.ValidateInput{Payload: doc})
+			got := []string{}
+			for _, is := range allIssues(r) {
+				got = append(got, is.Rule+"@"+is.Path)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("issues = %v, want %v;%s", got, tt.want, dump(r))
+			}
+		})
+	}
+}
+
+func TestArithmeticSeverity(t *testing.T) {
+	payable := []edit{{"/legal_monetary_total/payable_amount", num("75350")}}
+	tests := []struct {
+		name    string
+		opts    Options
+		version string
+		want    model.Severity
+	}{
+		{"1.1 default", Options{}, "1.1", model.SeverityError},
+		{"1.0 default", Options{}, "1.0", model.SeverityWarning},
+		{"1.1 lowered", Options{ArithmeticSeverity: map[string]model.Severity{"1.1": model.SeverityWarning}}, "1.1", model.SeverityWarning},
+		{"1.0 raised", Options{ArithmeticSeverity: map[string]model.Severity{"1.0": model.SeverityError}}, "1.0", model.SeverityError},
+		{"rule override wins", Options{
+			ArithmeticSeverity: map[string]model.Severity{"1.1": model.SeverityError},
+			RuleSeverity:       map[string]model.Severity{RuleArithPayable: model.SeverityWarning},
+		}, "1.1", model.SeverityWarning},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := New(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := loadFixture(t, "invoice-b2b-1.1.json")
+			applyEdits(t, doc, payable)
+			r := validate(t, a, model.ValidateInput{SchemaVersion: tt.version, Payload: doc})
+			is, ok := findIssue(t, r, RuleArithPayable, "/legal_monetary_total/payable_amount")
+			if !ok {
+				t.Fatalf("no %s:%s", RuleArithPayable, dump(r))
+			}
+			if is.Severity != tt.want {
+				t.Errorf("severity = %s, want %s", is.Severity, tt.want)
+			}
+			inErrors := slices.ContainsFunc(r.Errors, func(i model.Issue) bool { return i.Rule == RuleArithPayable })
+			if inErrors != (tt.want == model.SeverityError) {
+				t.Errorf("issue filed in the wrong list:%s", dump(r))
+			}
+		})
+	}
+}
+
+func TestNewRejectsBadOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		loc  []any
+	}{
+		{"unknown version", Options{ArithmeticSeverity: map[string]model.Severity{"3.0": model.SeverityError}}, []any{"arithmetic_severity", "3.0"}},
+		{"bad arithmetic severity", Options{ArithmeticSeverity: map[string]model.Severity{"1.1": "fatal"}}, []any{"arithmetic_severity", "1.1"}},
+		{"unknown rule", Options{RuleSeverity: map[string]model.Severity{"NRS-NOPE": model.SeverityError}}, []any{"rule_severity", "NRS-NOPE"}},
+		{"bad rule severity", Options{RuleSeverity: map[string]model.Severity{RuleArithLine: "info"}}, []any{"rule_severity", RuleArithLine}},
+		{"bad default version", Options{DefaultSchemaVersion: "1.2"}, []any{"default_schema_version"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(tt.opts)
+			problemAt(t, err, model.ProblemEnum, tt.loc...)
+		})
+	}
+}
+
+func TestDefaultSchemaVersionOption(t *testing.T) {
+	a, err := New(Options{DefaultSchemaVersion: "1.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.DefaultSchemaVersion() != "1.0" {
+		t.Fatalf("DefaultSchemaVersion = %q", a.DefaultSchemaVersion())
+	}
+	r := validate(t, a, model.ValidateInput{Payload: loadFixture(t, "invoice-b2c-1.1.json")})
+	if r.SchemaVersion != "1.0" || r.Ruleset != "NRS-1.0/2026.11" {
+		t.Errorf("report version %q ruleset %q", r.SchemaVersion, r.Ruleset)
+	}
+}
+
+func TestValidateSchema10(t *testing.T) {
+	a := newAuthority(t)
+	// The B2C fixture under 1.0: the 1.1 fields are unknown there.
+	r := validate(t, a, model.ValidateInput{SchemaVersion: "1.0", Payload: loadFixture(t, "invoice-b2c-1.1.json")})
+	if !r.Valid {
+		t.Fatalf("want valid under 1.0:%s", dump(r))
+	}
+	for _, path := range []string{
+		"/accounting_supplier_party/postal_address/lga",
+		"/accounting_supplier_party/postal_address/state",
+		"/invoice_line/0/price/price_unit",
+	} {
+		is, ok := findIssue(t, r, RuleUnknownField, path)
+		if !ok || is.Severity != model.SeverityWarning {
+			t.Errorf("no warning %s at %s:%s", RuleUnknownField, path, dump(r))
+		}
+	}
+	// A 1.0 line needs an HS code: the B2B service line fails.
+	r = validate(t, a, model.ValidateInput{SchemaVersion: "1.0", Payload: loadFixture(t, "invoice-b2b-1.1.json")})
+	if _, ok := findIssue(t, r, RuleLineClassificationRequired, "/invoice_line/1"); !ok {
+		t.Errorf("service line accepted in 1.0:%s", dump(r))
+	}
+	// 1.0 does not require invoice_kind.
+	doc := loadFixture(t, "invoice-b2c-1.1.json")
+	applyEdits(t, doc, []edit{{"/invoice_kind", del}})
+	r = validate(t, a, model.ValidateInput{SchemaVersion: "1.0", InvoiceTypeCode: "B2C", Payload: doc})
+	if !r.Valid || hasRule(r, RuleSchemaRequired) {
+		t.Errorf("1.0 without invoice_kind:%s", dump(r))
+	}
+}
+
+func TestValidateAcceptsPlainNumbers(t *testing.T) {
+	// Callers that decode without UseNumber pass float64; Go callers may pass ints.
+	a := newAuthority(t)
+	doc := loadFixture(t, "invoice-b2g-1.1.json")
+	var convert func(v any) any
+	convert = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				x[k] = convert(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = convert(e)
+			}
+		case interface{ Float64() (float64, error) }:
+			f, _ := x.Float64()
+			if f == float64(int(f)) && f < 100 {
+				return int(f)
+			}
+			return f
+		}
+		return v
+	}
+	r := validate(t, a, model.ValidateInput{Payload: convert(doc)})
+	if !r.Valid || len(r.Warnings) != 0 {
+		t.Fatalf("float64/int payload:%s", dump(r))
+	}
+}
+
+func TestRulesAreDocumented(t *testing.T) {
+	doc := string(readFile(t, "../../docs/validation-rules.md"))
+	seen := map[string]bool{}
+	for _, r := range Rules() {
+		if seen[r.ID] {
+			t.Errorf("duplicate rule %s", r.ID)
+		}
+		seen[r.ID] = true
+		if !strings.Contains(doc, "`"+r.ID+"`") {
+			t.Errorf("rule %s is not in docs/validation-rules.md", r.ID)
+		}
+		if r.Checks == "" || r.ExamplePath == "" || !validSeverity(r.Severity) {
+			t.Errorf("rule %s is incompletely described: %+v", r.ID, r)
+		}
+	}
+}
