@@ -67,6 +67,7 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	if err != nil {
 		return nil, err
 	}
+	s.registerSandbox(ctx, pr)
 	return s.projectView(pr), nil
 }
 
@@ -91,6 +92,9 @@ func (s *Service) provisionSandbox(pr *model.Project) error {
 		return err
 	}
 	if pr.PrivateKeyEnc, err = s.seal(pr.ID, "private_key", keys.PrivateKeyPEM); err != nil {
+		return err
+	}
+	if err := s.provisionSandboxCredentials(pr); err != nil {
 		return err
 	}
 	pr.BaseURL = s.cfg.SandboxBaseURL
@@ -292,5 +296,8 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 		return nil, err
 	}
 	s.issuers.forget(projectID)
+	if view.Environment == model.EnvironmentSandbox {
+		s.reregisterSandbox(ctx, projectID)
+	}
 	return view, nil
 }

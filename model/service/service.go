@@ -42,6 +42,10 @@ type Config struct {
 	// SandboxBaseURL is where sandbox projects talk to the authority by
 	// default (the NRS sandbox stand-in in development).
 	SandboxBaseURL string
+	// SandboxRegistrar, when set, is told about every sandbox project once
+	// it is committed (and again when its authority settings change), so
+	// that the NRS sandbox stand-in accepts the project's credentials.
+	SandboxRegistrar SandboxRegistrar
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives background errors; default slog.Default().
