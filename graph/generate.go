@@ -1,0 +1,3 @@
+package graph
+
+//go:generate go -C .. tool gqlgen generate --config gqlgen.yml

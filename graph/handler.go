@@ -1,0 +1,165 @@
+// Package graph is einvoice's GraphQL transport (gqlgen): the portal's use
+// cases over the same service layer as REST. Resolvers are thin (principal
+// from the context, one service call, return), errors go through one
+// presenter, dataloaders batch every level of the portal tree, and depth and
+// complexity limits bound what one request can ask for. GraphiQL is served
+// from embedded assets, so it works without internet access.
+package graph
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	gqlcomplexity "github.com/99designs/gqlgen/complexity"
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service"
+)
+
+// Defaults of Options.
+const (
+	// DefaultComplexityLimit bounds the objects an operation may return
+	// (see complexity): the portal's whole me tree at the default page
+	// sizes (about 400,000) fits; 200 rows at each of its three levels
+	// (about 25 million) does not.
+	DefaultComplexityLimit = 500_000
+	// DefaultDepthLimit admits me → organizations → projects → apiKeys
+	// through their edges and nodes (11 levels) with one to spare.
+	DefaultDepthLimit = 12
+	// DefaultLoaderWait is how long a dataloader collects keys before it
+	// runs its batch.
+	DefaultLoaderWait = 2 * time.Millisecond
+)
+
+// Options configure the GraphQL handler.
+type Options struct {
+	// Logger receives internal errors and panics, with the request id;
+	// default slog.Default().
+	Logger *slog.Logger
+	// ComplexityLimit bounds an operation's estimated cost in objects
+	// (connection page sizes multiplied down the tree); default
+	// DefaultComplexityLimit.
+	ComplexityLimit int
+	// DepthLimit bounds how deep an operation's selections nest, not
+	// counting introspection; default DefaultDepthLimit.
+	DepthLimit int
+	// LoaderWait is the dataloaders' batching window; default
+	// DefaultLoaderWait.
+	LoaderWait time.Duration
+	// WebsocketOriginPatterns are the browser origins (host patterns, as
+	// path.Match) allowed to open a WebSocket besides the server's own.
+	WebsocketOriginPatterns []string
+	// KeepAlive is the WebSocket keep-alive ping interval; default 15 s.
+	KeepAlive time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.ComplexityLimit <= 0 {
+		o.ComplexityLimit = DefaultComplexityLimit
+	}
+	if o.DepthLimit <= 0 {
+		o.DepthLimit = DefaultDepthLimit
+	}
+	if o.LoaderWait <= 0 {
+		o.LoaderWait = DefaultLoaderWait
+	}
+	if o.KeepAlive <= 0 {
+		o.KeepAlive = 15 * time.Second
+	}
+}
+
+// NewHandler builds the GraphQL endpoint over svc: POST, GET and WebSocket
+// (graphql-transport-ws, authenticated by the connection_init payload)
+// transports, introspection, the limits, the dataloaders and, for browsers
+// (GET with Accept: text/html), GraphiQL with its assets under
+// <mount>/assets/. It expects the transport in front of it to have put an
+// authenticated user in the context (service.WithUser) when a bearer token
+// came with the request, as rest.Options.GraphQL does.
+func NewHandler(svc *service.Service, opts Options) http.Handler {
+	opts.defaults()
+	srv := handler.New(NewExecutableSchema(Config{
+		Resolvers:  &Resolver{svc: svc},
+		Complexity: complexity(),
+	}))
+	srv.AddTransport(transport.Websocket{
+		InitFunc:              websocketInit(svc),
+		KeepAlivePingInterval: opts.KeepAlive,
+		InitTimeout:           10 * time.Second,
+		Implementation: transport.CoderWebsocketImplementation{
+			AcceptOptions: websocket.AcceptOptions{OriginPatterns: opts.WebsocketOriginPatterns},
+		},
+	})
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.Use(extension.Introspection{})
+	srv.Use(extension.FixedComplexityLimit(opts.ComplexityLimit, gqlcomplexity.WithFixedScalarValue(0)))
+	srv.Use(DepthLimit{Limit: opts.DepthLimit})
+	srv.SetErrorPresenter(presenter(opts.Logger))
+	srv.SetRecoverFunc(recoverer(opts.Logger))
+	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		return next(withLoaders(ctx, svc, opts.LoaderWait))
+	})
+	return &endpoint{graphql: srv, assets: assetHandler()}
+}
+
+// endpoint routes between the GraphQL server, the GraphiQL page and its
+// assets. It works under any mount path: assets live at <mount>/assets/.
+type endpoint struct {
+	graphql http.Handler
+	assets  http.Handler
+}
+
+func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case strings.Contains(r.URL.Path, "/assets/"):
+		e.assets.ServeHTTP(w, r)
+	case wantsGraphiQL(r):
+		serveGraphiQL(w, r)
+	default:
+		e.graphql.ServeHTTP(w, r)
+	}
+}
+
+// websocketInit authenticates the connection_init payload's
+// "Authorization: Bearer <token>" with the same check as HTTP requests. A
+// connection without one stays anonymous (fields that need a user say
+// unauthenticated); a bad one is closed with 4403, as graphql-transport-ws
+// asks.
+func websocketInit(svc *service.Service) transport.WebsocketInitFunc {
+	return func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+		auth := strings.TrimSpace(p.Authorization())
+		if auth == "" {
+			return ctx, nil, nil
+		}
+		scheme, token, ok := strings.Cut(auth, " ")
+		token = strings.TrimSpace(token)
+		var err error
+		var u *service.UserPrincipal
+		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+			err = model.Errorf(model.CodeUnauthenticated, "the Authorization value must be \"Bearer <access token>\"")
+		} else {
+			u, err = svc.AuthenticateToken(ctx, token)
+		}
+		if err != nil {
+			ctx = transport.WithWebsocketCloseCode(ctx, 4403)
+			ctx = transport.AppendCloseReason(ctx, "Forbidden")
+			return ctx, nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
+		}
+		return service.WithUser(ctx, u), nil, nil
+	}
+}
