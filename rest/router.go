@@ -61,6 +61,7 @@ func New(svc *service.Service, opts Options) http.Handler {
 	r.Route("/api/v2", a.v2)
 	if opts.GraphQL != nil {
 		r.With(a.optionalUser).Handle("/graphql", opts.GraphQL)
+		r.Get("/graphql/assets/*", opts.GraphQL.ServeHTTP) // GraphiQL's embedded files
 	}
 	if opts.Mount != nil {
 		opts.Mount(r)

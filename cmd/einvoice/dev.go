@@ -54,9 +54,10 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, `einvoice %s (dev)
   API      %s/api/v2
+  GraphQL  %s/graphql
   Health   %s/health
   Data     %s
 Press Ctrl+C to stop.
-`, version, base, base, dir)
+`, version, base, base, base, dir)
 	return serveHTTP(ctx, ln, a.handler, log)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
@@ -76,6 +77,7 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	}
 	opts := mount
 	opts.Version, opts.Logger, opts.TrustProxyHeaders = version, log, c.TrustProxy
+	opts.GraphQL = graph.NewHandler(svc, graph.Options{Logger: log})
 	return &app{store: st, service: svc, handler: rest.New(svc, opts)}, nil
 }
 
