@@ -391,3 +391,30 @@ func TestRulesAreDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateConcurrently(t *testing.T) {
+	a := newAuthority(t)
+	payloads := []map[string]any{
+		loadFixture(t, b2b), loadFixture(t, b2c), loadFixture(t, b2g),
+		loadFixture(t, "invalid-payable-mismatch.json"),
+	}
+	done := make(chan *model.ValidationReport)
+	for i := range 16 {
+		go func() {
+			r, err := a.Validate(model.ValidateInput{Payload: payloads[i%len(payloads)]})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- r
+		}()
+	}
+	invalid := 0
+	for range 16 {
+		if r := <-done; r != nil && !r.Valid {
+			invalid++
+		}
+	}
+	if invalid != 4 {
+		t.Errorf("%d invalid reports, want 4", invalid)
+	}
+}
