@@ -3,10 +3,16 @@
 //
 // The server is the one from go.temporal.io/server with all four services
 // (frontend, history, matching, worker) in one process, talking to each other
-// over loopback on free ports chosen at start. Its state, history and
+// over loopback on free ports chosen at start. All its state, history and
 // visibility alike, lives in a SQLite file under Options.DataDir, so
 // workflows survive a restart of the process. Nothing is downloaded at run
 // time: the server and the UI assets are compiled into the binary.
+//
+// The namespace is registered with the same settings as the Temporal CLI's
+// dev server uses, among them a retention of 24 hours: a closed workflow's
+// history is deleted a day after it closes. Custom search attributes can be
+// added through the operator API; basic visibility queries (WorkflowType,
+// WorkflowId, ExecutionStatus, ...) work out of the box.
 //
 // Typical use:
 //
@@ -21,6 +27,9 @@
 //	}
 //	defer srv.Stop()
 //	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddr(), Namespace: srv.Namespace()})
+//
+// Stop the SDK workers and clients before the server, or they log connection
+// errors while retrying.
 package devtemporal
 
 import (

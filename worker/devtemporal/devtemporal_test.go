@@ -19,10 +19,12 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	_ "modernc.org/sqlite" // database/sql driver "sqlite", to read the database file directly
@@ -134,8 +136,16 @@ func startWorker(t *testing.T, c client.Client) {
 // runGreet runs the workflow to completion and returns its run ID.
 func runGreet(t *testing.T, c client.Client, id, name, want string) string {
 	t.Helper()
+	return runGreetWith(t, c, client.StartWorkflowOptions{ID: id}, name, want)
+}
+
+// runGreetWith is runGreet with more start options; the task queue is set here.
+func runGreetWith(t *testing.T, c client.Client, opts client.StartWorkflowOptions, name, want string) string {
+	t.Helper()
 	ctx := testContext(t)
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue}, workflowName, name)
+	opts.TaskQueue = taskQueue
+	id := opts.ID
+	run, err := c.ExecuteWorkflow(ctx, opts, workflowName, name)
 	if err != nil {
 		t.Fatalf("ExecuteWorkflow: %v", err)
 	}
@@ -170,12 +180,23 @@ func assertCompleted(t *testing.T, c client.Client, id, runID, want string) {
 	}
 }
 
-// waitListed polls visibility until the completed run shows up in a list
-// query. Visibility is written asynchronously, so one read may come too early.
-func waitListed(t *testing.T, c client.Client, id, runID string) {
+// addKeywordAttribute registers a custom Keyword search attribute.
+func addKeywordAttribute(t *testing.T, c client.Client, namespace, name string) {
+	t.Helper()
+	_, err := c.OperatorService().AddSearchAttributes(testContext(t), &operatorservice.AddSearchAttributesRequest{
+		Namespace:        namespace,
+		SearchAttributes: map[string]enumspb.IndexedValueType{name: enumspb.INDEXED_VALUE_TYPE_KEYWORD},
+	})
+	if err != nil {
+		t.Fatalf("AddSearchAttributes(%s): %v", name, err)
+	}
+}
+
+// waitListed polls visibility until the run shows up in the list query.
+// Visibility is written asynchronously, so one read may come too early.
+func waitListed(t *testing.T, c client.Client, query, runID string) {
 	t.Helper()
 	ctx := testContext(t)
-	query := "WorkflowType = '" + workflowName + "' AND WorkflowId = '" + id + "' AND ExecutionStatus = 'Completed'"
 	for {
 		resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query})
 		if err != nil {
@@ -322,9 +343,15 @@ func TestServerRunsWorkflowsServesUIAndKeepsHistory(t *testing.T) {
 
 	c := dial(t, srv)
 	startWorker(t, c)
+	addKeywordAttribute(t, c, srv.Namespace(), "InvoiceStatus")
 	const id = "greet-ada"
-	runID := runGreet(t, c, id, "Ada", "Hello, Ada!")
-	waitListed(t, c, id, runID)
+	runID := runGreetWith(t, c, client.StartWorkflowOptions{
+		ID: id,
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			temporal.NewSearchAttributeKeyKeyword("InvoiceStatus").ValueSet("issued")),
+	}, "Ada", "Hello, Ada!")
+	waitListed(t, c, "WorkflowType = '"+workflowName+"' AND WorkflowId = '"+id+"' AND ExecutionStatus = 'Completed'", runID)
+	waitListed(t, c, "InvoiceStatus = 'issued'", runID)
 	checkUI(t, srv)
 
 	frontend, ui := srv.FrontendAddr(), srv.UIAddr()
