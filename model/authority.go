@@ -93,6 +93,9 @@ type Authority interface {
 	SchemaVersions() []string
 	// DefaultSchemaVersion is used when a request names none.
 	DefaultSchemaVersion() string
+	// ValidInvoiceType reports whether code is an invoice kind (B2B, B2C,
+	// B2G) or one of the authority's document type codes.
+	ValidInvoiceType(code string) bool
 	// Schema returns the JSON Schema document of a version.
 	Schema(version string) ([]byte, bool)
 	// Validate checks a payload against the schema and the business rules.

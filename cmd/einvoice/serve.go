@@ -13,6 +13,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store"
@@ -28,9 +29,14 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
 }
 
-// authorities builds the registry of tax authorities.
+// authorities builds the registry of tax authorities. A new authority is a
+// new package under model/ and one more entry here.
 func authorities() (model.Authorities, error) {
-	return model.NewAuthorities(nil, nil), nil
+	n, err := nrs.New(nrs.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return model.NewAuthorities([]model.Authority{n}, map[string]string{"FIRS": nrs.Code}), nil
 }
 
 // app is a running server's parts.

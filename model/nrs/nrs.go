@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 )
 
 // Code is the canonical tax_authority_code. The registry adds "FIRS" as an
@@ -138,6 +139,12 @@ func (a *Authority) Code() string { return Code }
 // SchemaVersions returns "1.0" and "1.1".
 func (a *Authority) SchemaVersions() []string {
 	return []string{SchemaVersion10, SchemaVersion11}
+}
+
+// ValidInvoiceType reports whether code is an invoice kind (B2B, B2C, B2G)
+// or a document type code in NRS numbering ("381").
+func (a *Authority) ValidInvoiceType(code string) bool {
+	return codes.InvoiceKinds.Contains(code) || codes.InvoiceTypes.Contains(code)
 }
 
 // DefaultSchemaVersion returns the version used when a request names none.

@@ -98,7 +98,7 @@ func (s *Service) GenerateIRN(ctx context.Context, k *model.KeyPrincipal, in IRN
 		p.Add(model.ProblemValueError, "this project issues for "+it.authority.Code(), "tax_authority_code")
 	}
 	if in.InvoiceTypeCode != "" {
-		if tc, ok := a.(interface{ ValidInvoiceType(string) bool }); ok && !tc.ValidInvoiceType(in.InvoiceTypeCode) {
+		if a != nil && !a.ValidInvoiceType(in.InvoiceTypeCode) {
 			p.Add(model.ProblemEnum, "Input should be an invoice kind (B2B, B2C, B2G) or an invoice type code of the authority", "invoice_type_code")
 		}
 	}
