@@ -3,6 +3,7 @@
 //	einvoice dev      run everything on embedded defaults (SQLite under --data-dir)
 //	einvoice api      run the production API server, configured from the environment
 //	einvoice migrate  up | down | status
+//	einvoice nrs-sandbox  run the NRS sandbox stand-in alone
 //	einvoice version  print the version
 package main
 
@@ -36,6 +37,8 @@ Usage:
         run the API server configured from EINVOICE_* environment variables
   einvoice migrate up|down|status
         manage the database schema (EINVOICE_DATABASE_URL)
+  einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--admin-token TOKEN] [--demo]
+        run the NRS sandbox stand-in alone (docs/nrs-sandbox.md)
   einvoice version
         print the version
 `
@@ -54,6 +57,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runAPI(ctx, args[1:], getenv, stdout, stderr)
 	case "migrate":
 		return runMigrate(ctx, args[1:], getenv, stdout)
+	case "nrs-sandbox":
+		return runNRSSandbox(ctx, args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, version)
 		return nil
