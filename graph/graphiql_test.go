@@ -1,0 +1,73 @@
+package graph_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
+)
+
+var assetRef = regexp.MustCompile(`(?:src|href)="([^"]+)"`)
+
+// TestGraphiQL checks that a browser gets GraphiQL from local assets only,
+// that every asset is served, and that API clients still get GraphQL.
+func TestGraphiQL(t *testing.T) {
+	s := newServer(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite}, graph.Options{})
+	get := func(path, accept string) *httptest.ResponseRecorder {
+		t.Helper()
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		rec := httptest.NewRecorder()
+		s.h.ServeHTTP(rec, req)
+		return rec
+	}
+
+	page := get("/graphql", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+	body := page.Body.String()
+	if page.Code != http.StatusOK || !strings.HasPrefix(page.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("GET /graphql as a browser: %d %s: %s", page.Code, page.Header().Get("Content-Type"), body)
+	}
+	if strings.Contains(body, "https://") || strings.Contains(body, "http://") || strings.Contains(body, "//cdn") {
+		t.Fatalf("the page refers to another origin: %s", body)
+	}
+	if csp := page.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "script-src 'self'") {
+		t.Fatalf("Content-Security-Policy = %q", csp)
+	}
+	refs := assetRef.FindAllStringSubmatch(body, -1)
+	if len(refs) != 5 {
+		t.Fatalf("want 5 asset references (css, react, react-dom, graphiql, init), got %v", refs)
+	}
+	for _, ref := range refs {
+		u := ref[1]
+		if !strings.HasPrefix(u, "graphql/assets/") {
+			t.Fatalf("asset %q is not under the endpoint's assets", u)
+		}
+		a := get("/"+u, "")
+		want := "text/javascript"
+		if strings.HasSuffix(u, ".css") {
+			want = "text/css"
+		}
+		if a.Code != http.StatusOK || !strings.HasPrefix(a.Header().Get("Content-Type"), want) || a.Body.Len() < 100 {
+			t.Fatalf("GET /%s: %d %q, %d bytes", u, a.Code, a.Header().Get("Content-Type"), a.Body.Len())
+		}
+	}
+
+	for _, path := range []string{"/graphql/assets/nope.js", "/graphql/assets/", "/graphql/assets/../handler.go"} {
+		if rec := get(path, ""); rec.Code != http.StatusNotFound {
+			t.Fatalf("GET %s: %d, want 404", path, rec.Code)
+		}
+	}
+
+	// API clients: a GET with a query, and a POST, get GraphQL answers.
+	rec := get("/graphql?query=%7B__typename%7D", "application/json")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"__typename":"Query"`) {
+		t.Fatalf("GET with a query: %d %s", rec.Code, rec.Body.String())
+	}
+	s.must("", `{ __typename }`, nil, nil)
+}

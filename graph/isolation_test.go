@@ -1,0 +1,78 @@
+package graph_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
+)
+
+// TestTenantIsolation checks that another tenant's organization, project
+// and key are not_found to every field and mutation, and that lists never
+// show them.
+func TestTenantIsolation(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
+		s := newServer(t, d, graph.Options{})
+		a, b := s.tenant("alpha"), s.tenant("bravo")
+		sandbox, err := testSandboxKeys()
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		cases := []struct {
+			name, query string
+			vars        map[string]any
+		}{
+			{"organization", `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": b.OrgID}},
+			{"project", `query($id: ID!) { project(id: $id) { id } }`, map[string]any{"id": b.ProjectID}},
+			{"auditLogs of another organization", `query($id: ID) { auditLogs(organizationId: $id) { edges { cursor } } }`, map[string]any{"id": b.OrgID}},
+			{"createProject in another organization", createProjectMutation, map[string]any{"input": map[string]any{
+				"organizationId": b.OrgID, "name": "intruder", "environment": "SANDBOX"}}},
+			{"updateProjectAuthority", `mutation($id: ID!, $input: UpdateProjectAuthorityInput!) { updateProjectAuthority(projectId: $id, input: $input) { id } }`,
+				map[string]any{"id": b.ProjectID, "input": map[string]any{"taxAuthorityCode": "NRS", "businessId": "0a1b2c3d-0000-4000-8000-000000000001",
+					"serviceId": "ABCD1234", "publicKey": sandbox.PublicKeyPEM, "certificate": sandbox.Certificate}}},
+			{"createApiKey", createKeyMutation, map[string]any{"input": map[string]any{"projectId": b.ProjectID, "keyName": "intruder"}}},
+			{"rotateApiKey", `mutation($p: ID!, $k: ID!) { rotateApiKey(projectId: $p, keyId: $k) { clientSecret } }`,
+				map[string]any{"p": b.ProjectID, "k": b.KeyID}},
+			{"rotateApiKey through an own project", `mutation($p: ID!, $k: ID!) { rotateApiKey(projectId: $p, keyId: $k) { clientSecret } }`,
+				map[string]any{"p": a.ProjectID, "k": b.KeyID}},
+			{"revokeApiKey", `mutation($p: ID!, $k: ID!) { revokeApiKey(projectId: $p, keyId: $k) { id } }`,
+				map[string]any{"p": b.ProjectID, "k": b.KeyID}},
+			{"revokeApiKey through an own project", `mutation($p: ID!, $k: ID!) { revokeApiKey(projectId: $p, keyId: $k) { id } }`,
+				map[string]any{"p": a.ProjectID, "k": b.KeyID}},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				r := s.do(a.Token, c.query, c.vars)
+				if got := r.code(t); got != "not_found" {
+					t.Fatalf("code = %q, want not_found: %s", got, r.Raw)
+				}
+				if strings.Contains(string(r.Raw), b.ProjectID) || strings.Contains(string(r.Raw), b.KeyID) {
+					t.Fatalf("the answer names the other tenant's object: %s", r.Raw)
+				}
+			})
+		}
+
+		// B's key still works after every attempt: nothing was rotated or revoked.
+		if _, err := s.svc.AuthenticateKey(t.Context(), b.ClientID, b.Secret); err != nil {
+			t.Fatalf("the other tenant's key was changed: %v", err)
+		}
+
+		// Lists show only A's objects.
+		r := s.must(a.Token, meQuery, nil, nil)
+		r2 := s.must(a.Token, `{ auditLogs(first: 200) { edges { node { organizationId target { id } } } } }`, nil, nil)
+		for _, raw := range [][]byte{r.Raw, r2.Raw} {
+			for _, id := range []string{b.OrgID, b.ProjectID, b.KeyID, b.ClientID, b.UserID} {
+				if strings.Contains(string(raw), id) {
+					t.Fatalf("a list shows the other tenant's %s: %s", id, raw)
+				}
+			}
+		}
+		var me meTree
+		r.decode(t, &me)
+		if orgs := me.Me.Organizations.Edges; len(orgs) != 1 || orgs[0].Node.ID != a.OrgID || len(orgs[0].Node.Projects.Edges) != 1 {
+			t.Fatalf("me = %+v", me.Me)
+		}
+	})
+}
