@@ -3,13 +3,16 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test vet bench fmt tidy
+.PHONY: build dev test vet bench fmt tidy generate
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
 
 dev: ## run everything on embedded defaults
 	$(GO) run ./cmd/einvoice dev
+
+generate: ## regenerate code (gqlgen: graph/ from graph/*.graphqls and gqlgen.yml)
+	$(GO) generate ./...
 
 vet:
 	$(GO) vet ./...
