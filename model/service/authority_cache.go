@@ -67,11 +67,12 @@ func (s *Service) issuer(ctx context.Context, projectID uuid.UUID) (*issuer, err
 			return nil, err
 		}
 	}
-	if len(s.issuers.items) < maxCachedKeys {
-		s.issuers.mu.Lock()
-		s.issuers.items[projectID] = it
-		s.issuers.mu.Unlock()
+	s.issuers.mu.Lock()
+	if len(s.issuers.items) >= maxCachedKeys {
+		clear(s.issuers.items)
 	}
+	s.issuers.items[projectID] = it
+	s.issuers.mu.Unlock()
 	return it, nil
 }
 
