@@ -4,12 +4,37 @@
 (function () {
   var url = window.location.pathname.replace(/\/$/, '');
   var fetcher = GraphiQL.createFetcher({ url: url });
+  var defaultQuery = [
+    '# einvoice portal API',
+    '#',
+    '# 1. Run Signup (or Login) and copy its accessToken.',
+    '# 2. Under Headers, enter {"Authorization": "Bearer <accessToken>"}.',
+    '# 3. Run Me.',
+    '',
+    'mutation Signup {',
+    '  signup(input: {email: "you@example.com", password: "a long passphrase", organizationName: "Acme", organizationSlug: "acme"}) {',
+    '    accessToken',
+    '  }',
+    '}',
+    '',
+    'query Me {',
+    '  me {',
+    '    email',
+    '    organizations { edges { node { name slug role',
+    '      projects { edges { node { id name environment authority { configured }',
+    '        apiKeys { edges { node { keyName clientId secretLast4 status lastUsedAt } } }',
+    '      } } }',
+    '    } } }',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
+      defaultQuery: defaultQuery,
       defaultEditorToolsVisibility: true,
-      defaultHeaders: JSON.stringify({ Authorization: 'Bearer <accessToken from signup or login>' }, null, 2),
       shouldPersistHeaders: false,
     })
   );
