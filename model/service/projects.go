@@ -222,7 +222,7 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 	if in.PublicKey == "" {
 		p.Add(model.ProblemStringTooShort, "String should have at least 1 character", "public_key")
 	} else if _, pem, err := parsePublicKey(in.PublicKey); err != nil {
-		p.Add(model.ProblemValueError, err.Error(), "public_key")
+		p.AddAll(nil, model.AsError(err).Fields)
 	} else {
 		pubPEM = pem
 	}
