@@ -215,20 +215,12 @@ func (s *Service) RegisterSandboxBusinesses(ctx context.Context) (int, error) {
 
 // eachSandboxProject calls fn for every configured sandbox project, in id
 // order, a page at a time.
-//
-// The query belongs in model/store (a Store.SandboxProjects method); it sits
-// here until the store grows one.
 func (s *Service) eachSandboxProject(ctx context.Context, fn func(pr *model.Project) error) error {
 	after := uuid.Nil
 	for {
-		var page []model.Project
-		err := s.store.DB().NewSelect().Model(&page).
-			Where("environment = ?", model.EnvironmentSandbox).
-			Where("configured = ?", true).
-			Where("id > ?", after).
-			OrderExpr("id ASC").Limit(sandboxPageSize).Scan(ctx)
+		page, err := s.store.SandboxProjects(ctx, after, sandboxPageSize)
 		if err != nil {
-			return model.Wrap(model.CodeInternal, err, "Internal Server Error")
+			return err
 		}
 		for i := range page {
 			if err := fn(&page[i]); err != nil {
