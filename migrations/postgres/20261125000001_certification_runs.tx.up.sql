@@ -1,0 +1,40 @@
+-- Certification smoke runs and the evidence of their steps. A run is a
+-- Temporal workflow (workflow_id certification-run-<id>); each step keeps one
+-- row, rewritten by every attempt, so retries never add rows.
+CREATE TABLE certification_runs (
+    id              UUID PRIMARY KEY,
+    project_id      UUID NOT NULL REFERENCES projects (id),
+    invoice_type    TEXT NOT NULL CHECK (invoice_type IN ('B2B', 'B2C', 'B2G')),
+    issue_date      TEXT NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('queued', 'running', 'passed', 'failed', 'cancelled')),
+    irn             TEXT,
+    invoice_payload JSONB,
+    payload         JSONB,
+    failure_reason  TEXT,
+    workflow_id     TEXT NOT NULL UNIQUE,
+    temporal_run_id TEXT,
+    created_at      TIMESTAMPTZ NOT NULL,
+    started_at      TIMESTAMPTZ,
+    finished_at     TIMESTAMPTZ
+);
+
+--bun:split
+
+CREATE INDEX certification_runs_project_id_idx ON certification_runs (project_id, id);
+
+--bun:split
+
+CREATE TABLE certification_steps (
+    run_id       UUID NOT NULL REFERENCES certification_runs (id),
+    name         TEXT NOT NULL,
+    seq          INTEGER NOT NULL,
+    status       TEXT NOT NULL CHECK (status IN ('running', 'retrying', 'passed', 'failed')),
+    attempts     INTEGER NOT NULL,
+    started_at   TIMESTAMPTZ NOT NULL,
+    finished_at  TIMESTAMPTZ,
+    duration_ms  BIGINT,
+    http_status  INTEGER,
+    nrs_error_id TEXT,
+    message      TEXT NOT NULL,
+    PRIMARY KEY (run_id, name)
+);
