@@ -31,14 +31,16 @@ const (
 	// DefaultComplexityLimit bounds the objects an operation may return
 	// (see complexity): the portal's whole me tree at the default page
 	// sizes (about 400,000) fits; 200 rows at each of its three levels
-	// (about 25 million) does not.
+	// (about 16 million) does not.
 	DefaultComplexityLimit = 500_000
 	// DefaultDepthLimit admits me → organizations → projects → apiKeys
 	// through their edges and nodes (11 levels) with one to spare.
 	DefaultDepthLimit = 12
 	// DefaultLoaderWait is how long a dataloader collects keys before it
-	// runs its batch.
-	DefaultLoaderWait = 2 * time.Millisecond
+	// runs its batch: long enough for the resolvers of one level, which
+	// gqlgen starts together, to ask; a key that comes later costs one more
+	// query, not a wrong answer.
+	DefaultLoaderWait = 5 * time.Millisecond
 )
 
 // Options configure the GraphQL handler.
