@@ -202,57 +202,14 @@ const maxUsageDays = 366
 // Usage reports the calling key's project usage per operation and day
 // (default: the last 30 days), including counts not yet written.
 func (s *Service) Usage(ctx context.Context, k *model.KeyPrincipal, in UsageInput) (*UsageReport, error) {
-	var p model.Problems
-	today := s.now().Truncate(24 * time.Hour)
-	to, from := today, today.AddDate(0, 0, -29)
-	toOK, fromOK := true, true
-	if in.To != "" {
-		to, toOK = p.CheckDate(in.To, "to")
-	}
-	if in.From != "" {
-		from, fromOK = p.CheckDate(in.From, "from")
-	} else if toOK {
-		from = to.AddDate(0, 0, -29)
-	}
-	if toOK && fromOK {
-		if from.After(to) {
-			p.Add(model.ProblemValueError, "from must not be after to", "from")
-		} else if to.Sub(from) > maxUsageDays*24*time.Hour {
-			p.Add(model.ProblemValueError, "the range must not exceed 366 days", "from")
-		}
-	}
-	var keyID uuid.UUID
-	if in.KeyID != "" {
-		keyID = p.CheckUUID(in.KeyID, "key_id")
-	}
-	if err := p.Err(); err != nil {
-		return nil, err
-	}
-	f, t := from.Format(time.DateOnly), to.Format(time.DateOnly)
-	rows, err := s.store.Usage(ctx, k.ProjectID, keyID, f, t)
+	from, to, keyID, err := s.usageRange(in)
 	if err != nil {
 		return nil, err
 	}
-	rows = append(rows, s.usage.pending(k.ProjectID, keyID, f, t)...)
-	type dayOp struct{ day, op string }
-	daily := map[dayOp]int64{}
-	rep := &UsageReport{ProjectID: k.ProjectID, From: f, To: t, ByOperation: map[string]int64{}, Daily: []DailyUsage{}}
-	if keyID != uuid.Nil {
-		rep.KeyID = &keyID
+	rows, err := s.store.Usage(ctx, k.ProjectID, keyID, from, to)
+	if err != nil {
+		return nil, err
 	}
-	for _, r := range rows {
-		rep.Total += r.Count
-		rep.ByOperation[r.Operation] += r.Count
-		daily[dayOp{r.Day, r.Operation}] += r.Count
-	}
-	for k, n := range daily {
-		rep.Daily = append(rep.Daily, DailyUsage{Date: k.day, Operation: k.op, Count: n})
-	}
-	sort.Slice(rep.Daily, func(i, j int) bool {
-		if rep.Daily[i].Date != rep.Daily[j].Date {
-			return rep.Daily[i].Date < rep.Daily[j].Date
-		}
-		return rep.Daily[i].Operation < rep.Daily[j].Operation
-	})
-	return rep, nil
+	rows = append(rows, s.usage.pending(k.ProjectID, keyID, from, to)...)
+	return usageReport(k.ProjectID, keyID, from, to, rows), nil
 }
