@@ -46,6 +46,9 @@ type Config struct {
 	// it is committed (and again when its authority settings change), so
 	// that the NRS sandbox stand-in accepts the project's credentials.
 	SandboxRegistrar SandboxRegistrar
+	// Runs starts and describes the workflows of certification runs; nil
+	// makes the certification use cases answer unavailable.
+	Runs RunStarter
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives background errors; default slog.Default().
