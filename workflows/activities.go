@@ -1,0 +1,750 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/workflows/mbs"
+)
+
+// ActivitiesConfig configures NewActivities.
+type ActivitiesConfig struct {
+	// Service provides the use cases the steps share with the API (IRN and
+	// QR generation, validation, the project's authority credentials) and
+	// the store the evidence goes to. Required.
+	Service *service.Service
+	// MBS builds the client of a project's tax authority API; default
+	// NewMBSClient.
+	MBS func(c *service.AuthorityCredentials) (*mbs.Client, error)
+	// Now is the clock of the evidence; default time.Now.
+	Now func() time.Time
+	// Logger receives failures to record evidence; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Activities does the I/O of certification runs. Every step is one
+// activity that records one evidence row (run id + step name) whatever
+// happens: running when it starts, then passed, retrying or failed, with
+// its timing, the HTTP status and NRS error id of the authority's answer
+// and a message without secrets. A step whose evidence already says passed
+// is not done again, and the authority calls that cannot simply be
+// repeated (sign, transmit, update) accept the authority's "already done"
+// answer on a retry, so every activity is idempotent.
+type Activities struct {
+	svc   *service.Service
+	store *store.Store
+	mbs   func(c *service.AuthorityCredentials) (*mbs.Client, error)
+	now   func() time.Time
+	log   *slog.Logger
+}
+
+// NewActivities builds the activities.
+func NewActivities(cfg ActivitiesConfig) (*Activities, error) {
+	if cfg.Service == nil {
+		return nil, errors.New("workflows: a service is required")
+	}
+	if cfg.MBS == nil {
+		cfg.MBS = NewMBSClient
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Activities{svc: cfg.Service, store: cfg.Service.Store(), mbs: cfg.MBS, now: cfg.Now, log: cfg.Logger}, nil
+}
+
+// mbsHTTP is shared by every MBS client so that connections to the
+// authority are reused across steps and runs.
+var mbsHTTP = &http.Client{Transport: &http.Transport{
+	Proxy:                 http.ProxyFromEnvironment,
+	DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	ForceAttemptHTTP2:     true,
+	MaxIdleConns:          256,
+	MaxIdleConnsPerHost:   64,
+	IdleConnTimeout:       90 * time.Second,
+	TLSHandshakeTimeout:   10 * time.Second,
+	ExpectContinueTimeout: time.Second,
+}}
+
+// MBS client settings of a run. The client retries a 429 or 5xx a few times
+// within one activity attempt; past that the activity fails and Temporal
+// retries it (after the authority's Retry-After when it sent a long one).
+const (
+	mbsTimeout       = 20 * time.Second
+	mbsAttempts      = 3
+	mbsBackoff       = 200 * time.Millisecond
+	mbsMaxBackoff    = 2 * time.Second
+	mbsMaxRetryAfter = 5 * time.Second
+)
+
+// NewMBSClient builds the MBS client of a project from its credentials.
+func NewMBSClient(c *service.AuthorityCredentials) (*mbs.Client, error) {
+	return mbs.New(mbs.Config{
+		BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret, HTTPClient: mbsHTTP,
+		Timeout: mbsTimeout, UserAgent: "einvoice-certification",
+		Retry: mbs.RetryPolicy{MaxAttempts: mbsAttempts, InitialBackoff: mbsBackoff, MaxBackoff: mbsMaxBackoff, MaxRetryAfter: mbsMaxRetryAfter},
+	})
+}
+
+// StepInput names the run a step works on.
+type StepInput struct {
+	RunID uuid.UUID `json:"run_id"`
+}
+
+// PayloadResult is the IRN of the payload a run sends.
+type PayloadResult struct {
+	IRN string `json:"irn"`
+}
+
+// QRResult is the QR payload built for a run's IRN.
+type QRResult struct {
+	QRPayload string `json:"qr_payload"`
+}
+
+// QRInput asks for a QR payload to be verified.
+type QRInput struct {
+	RunID     uuid.UUID `json:"run_id"`
+	QRPayload string    `json:"qr_payload"`
+}
+
+// FinishInput ends a run.
+type FinishInput struct {
+	RunID  uuid.UUID       `json:"run_id"`
+	Status model.RunStatus `json:"status"`
+	Reason string          `json:"reason"`
+}
+
+// maxRowWaitAttempts bounds how often StartRun waits for the run's row,
+// which commits just after the workflow starts; a row still missing then
+// was rolled back.
+const maxRowWaitAttempts = 8
+
+// StartRun marks the run running. It waits (by failing retryably) for the
+// run's row, which its starter commits after starting the workflow.
+func (a *Activities) StartRun(ctx context.Context, in StepInput) error {
+	err := a.store.MarkCertificationRunRunning(ctx, in.RunID, a.now().UTC())
+	if model.ErrorCodeOf(err) == model.CodeNotFound {
+		if activity.GetInfo(ctx).Attempt >= maxRowWaitAttempts {
+			return temporal.NewNonRetryableApplicationError("the run "+in.RunID.String()+" was never recorded", ErrRunMissing, nil)
+		}
+		return temporal.NewApplicationError("the run's row is not committed yet", ErrNotYet)
+	}
+	if err != nil {
+		return a.classify(ctx, err)
+	}
+	return nil
+}
+
+// FinishRun records the run's final status; repeating it changes nothing.
+func (a *Activities) FinishRun(ctx context.Context, in FinishInput) error {
+	if !in.Status.Final() {
+		return temporal.NewNonRetryableApplicationError("status "+string(in.Status)+" is not final", ErrInvalid, nil)
+	}
+	if _, err := a.store.FinishCertificationRun(ctx, in.RunID, in.Status, clip(in.Reason), a.now().UTC()); err != nil {
+		return a.classify(ctx, err)
+	}
+	return nil
+}
+
+// Health checks that the authority's API answers GET /api healthy.
+func (a *Activities) Health(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepHealth, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		h, call, err := c.Health(ctx)
+		o := outcome{call: &call}
+		if err != nil {
+			return o, err
+		}
+		if !h.Healthy {
+			return o, temporal.NewApplicationError("the authority answers but reports it is not healthy", ErrNotYet)
+		}
+		o.message = "the authority reports healthy"
+		return o, nil
+	})
+	return err
+}
+
+// CodeLists fetches every code list the authority publishes.
+func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepCodeLists, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		var o outcome
+		counts := make([]string, 0, len(mbs.Resources))
+		for _, name := range mbs.Resources {
+			list, call, err := c.Resource(ctx, name)
+			o.call = &call
+			if err != nil {
+				return o, err
+			}
+			counts = append(counts, fmt.Sprintf("%s %d", name, len(list)))
+		}
+		o.message = fmt.Sprintf("%d code lists fetched: %s", len(mbs.Resources), strings.Join(counts, ", "))
+		return o, nil
+	})
+	return err
+}
+
+// BuildPayload takes the run's payload or builds one from the template of
+// its kind, with the project's business id and an IRN in the authority's
+// format, checks it with einvoice's own validator and stores it.
+func (a *Activities) BuildPayload(ctx context.Context, in StepInput) (PayloadResult, error) {
+	var res PayloadResult
+	skipped, err := a.step(ctx, in.RunID, StepBuildPayload, func(ctx context.Context, r *stepRun) (outcome, error) {
+		creds, err := r.credentials(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		auth, ok := a.svc.Authorities().Lookup(creds.TaxAuthorityCode)
+		if !ok {
+			return outcome{}, model.Errorf(model.CodeInvalid, "tax authority %q is not supported", creds.TaxAuthorityCode)
+		}
+		b, err := buildPayload(r.run, creds.BusinessID, creds.ServiceID, auth)
+		if err != nil {
+			return outcome{}, err
+		}
+		rep, err := a.svc.ValidateInvoiceForProject(ctx, r.run.ProjectID, service.ValidateInvoiceInput{
+			InvoiceTypeCode: string(r.run.InvoiceType), Payload: b.doc,
+		})
+		if err != nil {
+			return outcome{}, err
+		}
+		if !rep.Valid {
+			return outcome{}, temporal.NewNonRetryableApplicationError(
+				"einvoice's validator rejects the payload: "+issues(rep.Errors), ErrInvalid, nil)
+		}
+		if err := a.store.SetCertificationRunPayload(ctx, r.run.ID, b.json, b.irn); err != nil {
+			return outcome{}, err
+		}
+		res.IRN = b.irn
+		return outcome{message: fmt.Sprintf("%s, invoice_kind %s, IRN %s; valid for %s with %d warning(s)",
+			b.source, r.run.InvoiceType, b.irn, rep.Ruleset, len(rep.Warnings))}, nil
+	})
+	if err == nil && skipped {
+		run, err := a.store.CertificationRunByID(ctx, in.RunID)
+		if err != nil {
+			return res, a.classify(ctx, err)
+		}
+		res.IRN = run.IRN
+	}
+	return res, err
+}
+
+// GenerateIRN issues the run's IRN through the service, exactly as the
+// API's IRN generation does, so that it is recorded with the project's
+// IRNs.
+func (a *Activities) GenerateIRN(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepGenerateIRN, func(ctx context.Context, r *stepRun) (outcome, error) {
+		p, err := r.irn()
+		if err != nil {
+			return outcome{}, err
+		}
+		got, err := a.svc.GenerateIRNForProject(ctx, r.run.ProjectID, service.IRNInput{
+			InvoiceReference: p.InvoiceReference, InvoiceTypeCode: string(r.run.InvoiceType), IssueDate: r.run.IssueDate,
+		})
+		if err != nil {
+			return outcome{}, err
+		}
+		if got.IRN != r.run.IRN {
+			return outcome{}, temporal.NewNonRetryableApplicationError(
+				"the service issued "+got.IRN+", not the payload's "+r.run.IRN, ErrInvalid, nil)
+		}
+		return outcome{message: "IRN " + got.IRN + " issued and recorded (service ID " + got.ServiceID + ")"}, nil
+	})
+	return err
+}
+
+// ValidateIRN has the authority validate the run's IRN.
+func (a *Activities) ValidateIRN(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepValidateIRN, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		p, err := r.irn()
+		if err != nil {
+			return outcome{}, err
+		}
+		_, call, err := c.ValidateIRN(ctx, mbs.ValidateIRNRequest{
+			InvoiceReference: p.InvoiceReference, BusinessID: r.creds.BusinessID, IRN: r.run.IRN,
+		})
+		return outcome{call: &call, message: "the authority accepts IRN " + r.run.IRN}, err
+	})
+	return err
+}
+
+// ValidateInvoice has the authority validate the run's payload.
+func (a *Activities) ValidateInvoice(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepValidateInvoice, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		_, call, err := c.ValidateInvoice(ctx, json.RawMessage(r.run.Payload))
+		return outcome{call: &call, message: "the authority validates the invoice"}, err
+	})
+	return err
+}
+
+// SignInvoice has the authority sign (register) the run's invoice. On a
+// retry, "duplicate irn" means an earlier attempt signed it: the invoice is
+// looked up and the step passes when it is signed.
+func (a *Activities) SignInvoice(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepSignInvoice, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		_, call, err := c.SignInvoice(ctx, json.RawMessage(r.run.Payload))
+		o := outcome{call: &call, message: "the authority signs the invoice"}
+		if err != nil && r.retry && isAnswer(err, http.StatusBadRequest) {
+			doc, dcall, derr := c.DownloadInvoice(ctx, r.run.IRN)
+			if derr == nil && doc.Status != "" && doc.Status != "VALIDATED" {
+				return outcome{call: &dcall, message: "an earlier attempt signed the invoice (status " + doc.Status + ")"}, nil
+			}
+		}
+		return o, err
+	})
+	return err
+}
+
+// BuildQR builds the QR payload of the run's IRN locally, exactly as the
+// API's QR generation does. It is pure, so a retry just builds it again.
+func (a *Activities) BuildQR(ctx context.Context, in StepInput) (QRResult, error) {
+	var res QRResult
+	_, err := a.step(ctx, in.RunID, StepBuildQR, func(ctx context.Context, r *stepRun) (outcome, error) {
+		qr, err := a.svc.QRCodeForProject(ctx, r.run.ProjectID, service.QRInput{IRN: r.run.IRN})
+		if err != nil {
+			return outcome{}, err
+		}
+		res.QRPayload = qr.QRPayload
+		return outcome{message: fmt.Sprintf("%d-character QR payload for %s.%d (%s, key %s)",
+			len(qr.QRPayload), qr.IRN, qr.Timestamp, qr.Encryption, qr.KeyFingerprint)}, nil
+	}, rerunPassed())
+	return res, err
+}
+
+// VerifyQR has the NRS sandbox stand-in decrypt the QR payload with the
+// business's private key and check its IRN, timestamp and certificate. The
+// real NRS has no such endpoint: production runs skip the step.
+func (a *Activities) VerifyQR(ctx context.Context, in QRInput) error {
+	_, err := a.step(ctx, in.RunID, StepVerifyQR, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		v, call, err := c.VerifyQR(ctx, mbs.QRVerifyRequest{IRN: r.run.IRN, QRPayload: in.QRPayload})
+		o := outcome{call: &call}
+		if err != nil {
+			return o, err
+		}
+		if !v.Valid {
+			var failed []string
+			for _, ch := range v.Checks {
+				if !ch.Passed {
+					failed = append(failed, ch.Name+": "+ch.Message)
+				}
+			}
+			return o, temporal.NewNonRetryableApplicationError("the sandbox rejects the QR payload: "+strings.Join(failed, "; "), ErrRejected, nil)
+		}
+		names := make([]string, 0, len(v.Checks))
+		for _, ch := range v.Checks {
+			names = append(names, ch.Name)
+		}
+		o.message = "the sandbox decrypts the QR payload and its checks pass: " + strings.Join(names, ", ")
+		return o, nil
+	})
+	return err
+}
+
+// Transmit has the authority deliver the run's B2B or B2G invoice to the
+// buyer. On a retry, "already transmitted" means an earlier attempt did it.
+func (a *Activities) Transmit(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepTransmit, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		_, call, err := c.Transmit(ctx, r.run.IRN)
+		if err != nil && r.retry && isAnswer(err, http.StatusBadRequest) {
+			t, lcall, lerr := c.LookupTransmission(ctx, r.run.IRN)
+			if lerr == nil && t.TransmittedAt != "" {
+				return outcome{call: &lcall, message: "an earlier attempt transmitted the invoice at " + t.TransmittedAt}, nil
+			}
+		}
+		return outcome{call: &call, message: "the authority transmits the invoice to the buyer"}, err
+	})
+	return err
+}
+
+// LookupTransmission looks the run's transmission up.
+func (a *Activities) LookupTransmission(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepLookup, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		t, call, err := c.LookupTransmission(ctx, r.run.IRN)
+		return outcome{call: &call, message: fmt.Sprintf("transmission %s, %s invoice, transmitted at %s", t.Status, t.InvoiceKind, t.TransmittedAt)}, err
+	})
+	return err
+}
+
+// Confirm asks the authority where the run's invoice stands (which
+// confirms it).
+func (a *Activities) Confirm(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepConfirm, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		st, call, err := c.ConfirmInvoice(ctx, r.run.IRN)
+		return outcome{call: &call, message: fmt.Sprintf("invoice %s, payment %s", st.Status, st.PaymentStatus)}, err
+	})
+	return err
+}
+
+// UpdatePaid sets the run's invoice's payment status to PAID. On a retry,
+// "payment status can no longer change" passes when the invoice is PAID.
+func (a *Activities) UpdatePaid(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepUpdatePaid, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		_, call, err := c.UpdatePaymentStatus(ctx, r.run.IRN, mbs.PaymentUpdate{
+			PaymentStatus: mbs.PaymentPaid, Reference: "CERT-" + r.run.ID.String()[:8],
+		})
+		if err != nil && r.retry && isAnswer(err, http.StatusBadRequest) {
+			st, ccall, cerr := c.ConfirmInvoice(ctx, r.run.IRN)
+			if cerr == nil && st.PaymentStatus == mbs.PaymentPaid {
+				return outcome{call: &ccall, message: "an earlier attempt set the payment status to PAID"}, nil
+			}
+		}
+		return outcome{call: &call, message: "payment status set to PAID"}, err
+	})
+	return err
+}
+
+// ConfirmPaid checks that the authority now shows the invoice PAID.
+func (a *Activities) ConfirmPaid(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepConfirmPaid, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		st, call, err := c.ConfirmInvoice(ctx, r.run.IRN)
+		o := outcome{call: &call, message: fmt.Sprintf("invoice %s, payment %s", st.Status, st.PaymentStatus)}
+		if err == nil && st.PaymentStatus != mbs.PaymentPaid {
+			err = temporal.NewApplicationError("the authority shows payment status "+st.PaymentStatus+", not PAID yet", ErrNotYet)
+		}
+		return o, err
+	})
+	return err
+}
+
+// NegativeProbe proves that the authority checks IRNs: the run's IRN with
+// a wrong service ID must be refused by irn/validate. The refusal is the
+// step's success.
+func (a *Activities) NegativeProbe(ctx context.Context, in StepInput) error {
+	_, err := a.step(ctx, in.RunID, StepNegativeProbe, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		p, err := r.irn()
+		if err != nil {
+			return outcome{}, err
+		}
+		p.ServiceID = wrongServiceID(r.creds.ServiceID)
+		bad := p.String()
+		_, call, err := c.ValidateIRN(ctx, mbs.ValidateIRNRequest{
+			InvoiceReference: p.InvoiceReference, BusinessID: r.creds.BusinessID, IRN: bad,
+		})
+		o := outcome{call: &call}
+		var me *mbs.Error
+		switch {
+		case err == nil:
+			return o, temporal.NewNonRetryableApplicationError(
+				"the authority accepted "+bad+", an IRN with a wrong service ID", ErrRejected, nil)
+		case errors.As(err, &me) && me.HTTPStatus >= 400 && me.HTTPStatus < 500 && !me.Retryable():
+			o.message = "the authority refuses " + bad + " (wrong service ID), as it must: " + strings.TrimPrefix(me.Error(), "mbs: ")
+			return o, nil
+		}
+		return o, err
+	})
+	return err
+}
+
+// outcome is what a step reports for its evidence besides its error.
+type outcome struct {
+	call    *mbs.Call
+	message string
+}
+
+// stepRun is what a step works with, loaded once per attempt.
+type stepRun struct {
+	a     *Activities
+	run   *model.CertificationRun
+	creds *service.AuthorityCredentials
+	mbs   *mbs.Client
+	// retry is set on the second and later attempts.
+	retry bool
+}
+
+func (r *stepRun) credentials(ctx context.Context) (*service.AuthorityCredentials, error) {
+	if r.creds != nil {
+		return r.creds, nil
+	}
+	c, err := r.a.svc.AuthorityCredentials(ctx, r.run.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	r.creds = c
+	return c, nil
+}
+
+func (r *stepRun) client(ctx context.Context) (*mbs.Client, error) {
+	if r.mbs != nil {
+		return r.mbs, nil
+	}
+	creds, err := r.credentials(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := creds.RequireAPI(); err != nil {
+		return nil, err
+	}
+	c, err := r.a.mbs(creds)
+	if err != nil {
+		return nil, model.Wrap(model.CodeAuthorityNotConfigured, err, "the project's tax authority API settings are unusable")
+	}
+	r.mbs = c
+	return c, nil
+}
+
+// irn parses the run's IRN, which BuildPayload recorded.
+func (r *stepRun) irn() (nrs.IRN, error) {
+	if r.run.IRN == "" || r.run.Payload == "" {
+		return nrs.IRN{}, temporal.NewNonRetryableApplicationError("the run has no payload yet", ErrInvalid, nil)
+	}
+	p, err := nrs.ParseIRN(r.run.IRN)
+	if err != nil {
+		return nrs.IRN{}, err
+	}
+	return p, nil
+}
+
+// stepOption changes how step treats a step.
+type stepOption func(*stepOptions)
+
+type stepOptions struct{ rerun bool }
+
+// rerunPassed runs a step again even when its evidence says it passed:
+// for pure steps whose result the evidence does not keep.
+func rerunPassed() stepOption { return func(o *stepOptions) { o.rerun = true } }
+
+// evidenceTimeout bounds an evidence write, which outlives a cancelled
+// activity so that the cancellation is recorded too.
+const evidenceTimeout = 5 * time.Second
+
+// maxMessage bounds an evidence message.
+const maxMessage = 1000
+
+// step runs one step of a run and records its evidence. It reports
+// skipped when the evidence says the step already passed (an earlier
+// attempt did the work but did not get to report it), in which case fn is
+// not called.
+func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn func(context.Context, *stepRun) (outcome, error), opts ...stepOption) (skipped bool, err error) {
+	var o stepOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	info := activity.GetInfo(ctx)
+	stop := heartbeat(ctx, info.HeartbeatTimeout)
+	defer stop()
+	run, err := a.store.CertificationRunByID(ctx, runID)
+	if err != nil {
+		return false, a.classify(ctx, err)
+	}
+	if !o.rerun {
+		prev, err := a.store.CertificationStep(ctx, runID, name)
+		switch {
+		case err == nil && prev.Status == model.StepPassed:
+			return true, nil
+		case err != nil && model.ErrorCodeOf(err) != model.CodeNotFound:
+			return false, a.classify(ctx, err)
+		}
+	}
+	started := a.now().UTC().Truncate(time.Microsecond)
+	ev := &model.CertificationStep{RunID: runID, Name: name, Seq: stepSeq[name], Status: model.StepRunning,
+		Attempts: int(info.Attempt), StartedAt: started}
+	a.record(ctx, ev)
+
+	out, ferr := fn(ctx, &stepRun{a: a, run: run, retry: info.Attempt > 1})
+	finished := a.now().UTC().Truncate(time.Microsecond)
+	ms := finished.Sub(started).Milliseconds()
+	ev.FinishedAt, ev.DurationMS = &finished, &ms
+	if out.call != nil && out.call.HTTPStatus != 0 {
+		status := out.call.HTTPStatus
+		ev.HTTPStatus = &status
+	}
+	if out.call != nil {
+		ev.NRSErrorID = out.call.ErrorID
+	}
+	if ferr == nil {
+		ev.Status, ev.Message = model.StepPassed, clip(out.message)
+		a.record(ctx, ev)
+		return false, nil
+	}
+	err = a.classify(ctx, ferr)
+	ev.Status, ev.Message = model.StepRetrying, clip(errorMessage(err))
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && app.NonRetryable() || lastAttempt(info) {
+		ev.Status = model.StepFailed
+	}
+	a.record(ctx, ev)
+	return false, err
+}
+
+// record writes evidence; a failure is logged, never the step's result.
+func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), evidenceTimeout)
+	defer cancel()
+	if err := a.store.SaveCertificationStep(wctx, ev); err != nil {
+		a.log.WarnContext(ctx, "certification evidence not recorded", "run_id", ev.RunID.String(), "step", ev.Name, "error", err.Error())
+	}
+}
+
+// lastAttempt reports whether the retry policy allows no further attempt.
+func lastAttempt(info activity.Info) bool {
+	return info.RetryPolicy != nil && info.RetryPolicy.MaximumAttempts > 0 && info.Attempt >= info.RetryPolicy.MaximumAttempts
+}
+
+// heartbeat keeps telling Temporal that the activity is alive while a slow
+// call runs, so that a worker that dies mid-step is noticed within the
+// heartbeat timeout instead of the much longer start-to-close timeout.
+func heartbeat(ctx context.Context, timeout time.Duration) (stop func()) {
+	if timeout <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(timeout / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// classify turns a step's failure into the application error Temporal
+// acts on. Rejections (a 4xx answer of the authority, input einvoice
+// refuses) are non-retryable; an unavailable authority (429, 5xx,
+// timeouts, connection errors) and transient failures here are retried,
+// after the authority's Retry-After when it sent one.
+func (a *Activities) classify(ctx context.Context, err error) error {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return err
+	}
+	var me *mbs.Error
+	if errors.As(err, &me) {
+		msg := strings.TrimPrefix(me.Error(), "mbs: ")
+		if me.Retryable() || me.Canceled {
+			return temporal.NewApplicationErrorWithOptions(msg, ErrUnavailable, temporal.ApplicationErrorOptions{NextRetryDelay: me.RetryAfter})
+		}
+		return temporal.NewNonRetryableApplicationError(msg, ErrRejected, nil)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return temporal.NewApplicationError("the step was interrupted: "+err.Error(), ErrUnavailable)
+	}
+	var e *model.Error
+	if errors.As(err, &e) {
+		switch e.Code {
+		case model.CodeUnavailable, model.CodeRateLimited:
+			return temporal.NewApplicationError(e.Message, ErrUnavailable)
+		case model.CodeInternal:
+			a.log.ErrorContext(ctx, "certification step failed", "error", err.Error())
+			return temporal.NewApplicationError("internal error", ErrUnavailable)
+		}
+		msg := e.Message
+		if len(e.Fields) > 0 {
+			parts := make([]string, 0, len(e.Fields))
+			for _, f := range e.Fields {
+				parts = append(parts, fmt.Sprintf("%v: %s", f.Loc, f.Msg))
+			}
+			msg = strings.Join(parts, "; ")
+		}
+		return temporal.NewNonRetryableApplicationError(msg, ErrInvalid, nil)
+	}
+	a.log.ErrorContext(ctx, "certification step failed", "error", err.Error())
+	return temporal.NewApplicationError("internal error", ErrUnavailable)
+}
+
+// errorMessage is the text of a classified error, without the SDK's
+// decorations.
+func errorMessage(err error) string {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return app.Message()
+	}
+	return err.Error()
+}
+
+// isAnswer reports whether err is the authority's answer with status.
+func isAnswer(err error, status int) bool {
+	var me *mbs.Error
+	return errors.As(err, &me) && me.HTTPStatus == status
+}
+
+// issues summarizes validation errors for a message.
+func issues(list []model.Issue) string {
+	const max = 5
+	parts := make([]string, 0, max)
+	for i, is := range list {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(list)-max))
+			break
+		}
+		parts = append(parts, is.Rule+" at "+is.Path+": "+is.Message)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func clip(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	return s[:maxMessage-3] + "..."
+}

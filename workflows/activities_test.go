@@ -1,0 +1,246 @@
+package workflows_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
+	"github.com/einvoice-ng/einvoice/workflows"
+	"github.com/einvoice-ng/einvoice/workflows/certtest"
+)
+
+// activityEnv runs the real activities against the stand-in and a real
+// store, one step at a time, without a workflow.
+type activityEnv struct {
+	t    *testing.T
+	e    *certtest.Env
+	acts *workflows.Activities
+	env  *testsuite.TestActivityEnvironment
+}
+
+func newActivityEnv(t *testing.T, d storetest.Dialect) *activityEnv {
+	t.Helper()
+	e := certtest.New(t, certtest.Options{Open: d.Open})
+	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Service: e.Service, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := suite.NewTestActivityEnvironment()
+	env.RegisterActivity(acts)
+	return &activityEnv{t: t, e: e, acts: acts, env: env}
+}
+
+// exec runs one activity; out may be nil.
+func (a *activityEnv) exec(fn, in, out any) error {
+	a.t.Helper()
+	v, err := a.env.ExecuteActivity(fn, in)
+	if err == nil && out != nil {
+		if gerr := v.Get(out); gerr != nil {
+			a.t.Fatal(gerr)
+		}
+	}
+	return err
+}
+
+func (a *activityEnv) must(fn, in, out any) {
+	a.t.Helper()
+	if err := a.exec(fn, in, out); err != nil {
+		a.t.Fatalf("activity failed: %v", err)
+	}
+}
+
+// evidence returns the run's step rows by name.
+func (a *activityEnv) evidence(run *model.CertificationRun) map[string]model.CertificationStep {
+	a.t.Helper()
+	steps, err := a.e.Store.CertificationSteps(context.Background(), run.ID)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	out := map[string]model.CertificationStep{}
+	for _, s := range steps {
+		out[s.Name] = s
+	}
+	return out
+}
+
+// appError asserts err is an application error of typ.
+func appError(t *testing.T, err error, typ string, nonRetryable bool) *temporal.ApplicationError {
+	t.Helper()
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != typ || app.NonRetryable() != nonRetryable {
+		t.Fatalf("error %v, want a %s application error (non-retryable %v)", err, typ, nonRetryable)
+	}
+	return app
+}
+
+func TestActivitiesAgainstTheStandIn(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		for _, kind := range []model.InvoiceKind{model.InvoiceKindB2B, model.InvoiceKindB2C, model.InvoiceKindB2G} {
+			t.Run(d.Name+"/"+string(kind), func(t *testing.T) {
+				a := newActivityEnv(t, d)
+				run := a.e.NewRun(t, kind, "2026-03-15", "")
+				id := workflows.StepInput{RunID: run.ID}
+				acts := a.acts
+				a.must(acts.StartRun, id, nil)
+				a.must(acts.Health, id, nil)
+				a.must(acts.CodeLists, id, nil)
+				var p workflows.PayloadResult
+				a.must(acts.BuildPayload, id, &p)
+				want := workflows.FreshReference(run.ID) + "-" + *a.e.Tenant.Project.Authority.ServiceID + "-20260315"
+				if p.IRN != want {
+					t.Fatalf("IRN %s, want %s", p.IRN, want)
+				}
+				a.must(acts.GenerateIRN, id, nil)
+				a.must(acts.ValidateIRN, id, nil)
+				a.must(acts.ValidateInvoice, id, nil)
+				a.must(acts.SignInvoice, id, nil)
+				var qr workflows.QRResult
+				a.must(acts.BuildQR, id, &qr)
+				if len(qr.QRPayload) != 344 {
+					t.Fatalf("QR payload of %d characters", len(qr.QRPayload))
+				}
+				a.must(acts.VerifyQR, workflows.QRInput{RunID: run.ID, QRPayload: qr.QRPayload}, nil)
+				if kind.Transmitted() {
+					a.must(acts.Transmit, id, nil)
+					a.must(acts.LookupTransmission, id, nil)
+				}
+				a.must(acts.Confirm, id, nil)
+				a.must(acts.UpdatePaid, id, nil)
+				a.must(acts.ConfirmPaid, id, nil)
+				a.must(acts.NegativeProbe, id, nil)
+				a.must(acts.FinishRun, workflows.FinishInput{RunID: run.ID, Status: model.RunPassed}, nil)
+
+				// Repeating steps that already passed changes nothing: the
+				// stand-in would refuse a second signature or transmission.
+				a.must(acts.SignInvoice, id, nil)
+				a.must(acts.UpdatePaid, id, nil)
+				if kind.Transmitted() {
+					a.must(acts.Transmit, id, nil)
+				}
+
+				ev := a.evidence(run)
+				wantSteps := 13
+				if kind.Transmitted() {
+					wantSteps = 15
+				}
+				if len(ev) != wantSteps {
+					t.Fatalf("%d evidence rows, want %d: %v", len(ev), wantSteps, ev)
+				}
+				for name, s := range ev {
+					if s.Status != model.StepPassed || s.FinishedAt == nil || s.DurationMS == nil || s.Attempts != 1 || s.Message == "" {
+						t.Errorf("step %s evidence: %+v", name, s)
+					}
+					if strings.Contains(s.Message, a.e.Tenant.ClientSecret) {
+						t.Errorf("step %s leaks a secret", name)
+					}
+				}
+				if s := ev[workflows.StepSignInvoice]; s.HTTPStatus == nil || *s.HTTPStatus != 201 {
+					t.Errorf("sign evidence: %+v", s)
+				}
+				if s := ev[workflows.StepNegativeProbe]; s.HTTPStatus == nil || *s.HTTPStatus != 400 || s.NRSErrorID == "" ||
+					!strings.Contains(s.Message, "irn validation failed") {
+					t.Errorf("negative probe evidence: %+v", s)
+				}
+				if _, ok := ev[workflows.StepTransmit]; ok != kind.Transmitted() {
+					t.Errorf("transmit evidence present %v for %s", ok, kind)
+				}
+				got, err := a.e.Store.CertificationRunByID(context.Background(), run.ID)
+				if err != nil || got.Status != model.RunPassed || got.IRN != p.IRN || got.StartedAt == nil || got.FinishedAt == nil {
+					t.Fatalf("run: %+v %v", got, err)
+				}
+				var doc map[string]any
+				if err := json.Unmarshal([]byte(got.Payload), &doc); err != nil || doc["invoice_kind"] != string(kind) ||
+					doc["business_id"] != *a.e.Tenant.Project.Authority.BusinessID || doc["irn"] != p.IRN {
+					t.Fatalf("stored payload: %v %v", doc, err)
+				}
+			})
+		}
+	}
+}
+
+// payloadWith returns a fixture with another IRN reference, as a request's
+// invoice_payload.
+func payloadWith(t *testing.T, fixture, reference string) string {
+	t.Helper()
+	raw, err := os.ReadFile("../testdata/fixtures/" + fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["irn"] = reference + "-ABCDEFGH-20260315"
+	b, _ := json.Marshal(doc)
+	return string(b)
+}
+
+// upTo runs the steps before signing.
+func (a *activityEnv) upTo(run *model.CertificationRun) {
+	a.t.Helper()
+	id := workflows.StepInput{RunID: run.ID}
+	for _, fn := range []any{a.acts.StartRun, a.acts.BuildPayload, a.acts.GenerateIRN, a.acts.ValidateIRN, a.acts.ValidateInvoice} {
+		a.must(fn, id, nil)
+	}
+}
+
+func TestRejectionIsNonRetryableWithEvidence(t *testing.T) {
+	a := newActivityEnv(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	run := a.e.NewRun(t, model.InvoiceKindB2B, "2026-03-15", payloadWith(t, "invoice-b2b-1.1.json", "SBXSIGNFAIL1"))
+	a.upTo(run)
+	err := a.exec(a.acts.SignInvoice, workflows.StepInput{RunID: run.ID}, nil)
+	app := appError(t, err, workflows.ErrRejected, true)
+	if !strings.Contains(app.Message(), "invoice signing failed") {
+		t.Fatalf("message: %s", app.Message())
+	}
+	s := a.evidence(run)[workflows.StepSignInvoice]
+	if s.Status != model.StepFailed || s.HTTPStatus == nil || *s.HTTPStatus != 400 || s.NRSErrorID == "" {
+		t.Fatalf("evidence: %+v", s)
+	}
+}
+
+func TestUnavailableAuthorityIsRetryable(t *testing.T) {
+	a := newActivityEnv(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	run := a.e.NewRun(t, model.InvoiceKindB2C, "2026-03-15", payloadWith(t, "invoice-b2c-1.1.json", "SBXDOWN1"))
+	id := workflows.StepInput{RunID: run.ID}
+	a.must(a.acts.BuildPayload, id, nil)
+	err := a.exec(a.acts.ValidateIRN, id, nil)
+	appError(t, err, workflows.ErrUnavailable, false)
+	s := a.evidence(run)[workflows.StepValidateIRN]
+	if s.Status != model.StepRetrying || s.HTTPStatus == nil || *s.HTTPStatus != 503 {
+		t.Fatalf("evidence: %+v", s)
+	}
+}
+
+func TestPayloadRejectedByOurValidator(t *testing.T) {
+	a := newActivityEnv(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	run := a.e.NewRun(t, model.InvoiceKindB2B, "2026-03-15", payloadWith(t, "invalid-missing-supplier-tin.json", "INV77"))
+	err := a.exec(a.acts.BuildPayload, workflows.StepInput{RunID: run.ID}, nil)
+	app := appError(t, err, workflows.ErrInvalid, true)
+	if !strings.Contains(app.Message(), "/accounting_supplier_party/tin") {
+		t.Fatalf("message: %s", app.Message())
+	}
+	if s := a.evidence(run)[workflows.StepBuildPayload]; s.Status != model.StepFailed {
+		t.Fatalf("evidence: %+v", s)
+	}
+}
+
+func TestStartRunWaitsForTheRow(t *testing.T) {
+	a := newActivityEnv(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	run := a.e.NewRun(t, model.InvoiceKindB2B, "2026-03-15", "")
+	missing := workflows.StepInput{RunID: [16]byte{1}}
+	appError(t, a.exec(a.acts.StartRun, missing, nil), workflows.ErrNotYet, false)
+	a.must(a.acts.StartRun, workflows.StepInput{RunID: run.ID}, nil)
+}

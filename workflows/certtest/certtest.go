@@ -1,0 +1,170 @@
+// Package certtest wires a service to the NRS sandbox stand-in (served by
+// httptest) over a fresh, migrated store, with a tenant owning a sandbox
+// project and an API key, for the certification tests of workflows, worker
+// and rest.
+package certtest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
+	"github.com/einvoice-ng/einvoice/rest"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+)
+
+// Options configures New.
+type Options struct {
+	// Open opens the store; default storetest.SQLite.
+	Open func(testing.TB) *store.Store
+	// Runs is the service's RunStarter; nil leaves runs unavailable.
+	Runs service.RunStarter
+	// SlowDelay is the stand-in's SBXSLOW delay; default 1 s.
+	SlowDelay time.Duration
+	// Logs receives the service's and stand-in's logs; default discarded.
+	Logs io.Writer
+}
+
+// Env is a service, its REST handler and the stand-in it talks to.
+type Env struct {
+	Store      *store.Store
+	Service    *service.Service
+	Handler    http.Handler
+	Sandbox    *nrssandbox.Handler
+	SandboxURL string
+	Tenant     Tenant
+}
+
+// Tenant is a portal user with a sandbox project and an API key holding
+// every scope.
+type Tenant struct {
+	User         *service.UserPrincipal
+	Project      *service.ProjectView
+	Key          *model.KeyPrincipal
+	ClientID     string
+	ClientSecret string
+}
+
+var (
+	keysOnce sync.Once
+	keys     service.SandboxKeys
+	keysErr  error
+)
+
+// sandboxKeys generates one key pair per test binary: RSA generation is
+// slow and says nothing about the code under test.
+func sandboxKeys() (service.SandboxKeys, error) {
+	keysOnce.Do(func() { keys, keysErr = service.GenerateSandboxKeys() })
+	return keys, keysErr
+}
+
+// New builds an Env with one tenant.
+func New(tb testing.TB, opts Options) *Env {
+	tb.Helper()
+	if opts.Open == nil {
+		opts.Open = storetest.SQLite
+	}
+	if opts.SlowDelay <= 0 {
+		opts.SlowDelay = time.Second
+	}
+	if opts.Logs == nil {
+		opts.Logs = io.Discard
+	}
+	log := slog.New(slog.NewJSONHandler(opts.Logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	rules, err := nrs.New(nrs.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sbx, err := nrssandbox.New(nrssandbox.Options{Authority: rules, SlowDelay: opts.SlowDelay, Logger: log})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewServer(sbx)
+	tb.Cleanup(srv.Close)
+
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	box, err := secret.NewBox(key)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st := opts.Open(tb)
+	svc, err := service.New(st, service.Config{
+		JWTSecret: bytes.Repeat([]byte("j"), 32), Box: box, Hasher: secret.NewHasher([]byte("pepper-for-tests-only-0123456789")),
+		PasswordParams:   secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
+		Authorities:      model.NewAuthorities([]model.Authority{rules}, map[string]string{"FIRS": nrs.Code}),
+		SandboxKeys:      sandboxKeys,
+		SandboxBaseURL:   srv.URL,
+		SandboxRegistrar: sbx.Registry(),
+		Runs:             opts.Runs,
+		Logger:           log,
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = svc.Close(context.Background()) })
+	e := &Env{Store: st, Service: svc, Sandbox: sbx, SandboxURL: srv.URL,
+		Handler: rest.New(svc, rest.Options{Version: "test", Logger: log})}
+	e.Tenant = e.NewTenant(tb)
+	return e
+}
+
+// NewTenant signs a user up with an organization, a sandbox project and an
+// API key.
+func (e *Env) NewTenant(tb testing.TB) Tenant {
+	tb.Helper()
+	ctx := context.Background()
+	slug := "t" + uuid.NewString()[:8]
+	su, err := e.Service.Signup(ctx, service.SignupInput{Email: slug + "@example.com", Password: "correct horse battery",
+		OrganizationName: "Org " + slug, OrganizationSlug: slug})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u := &service.UserPrincipal{UserID: su.User.ID}
+	pr, err := e.Service.CreateProject(ctx, u, service.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Shop " + slug, Environment: "sandbox"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	k, err := e.Service.CreateKey(ctx, u, pr.ID, service.KeyInput{KeyName: "certification"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	kp, err := e.Service.AuthenticateKey(ctx, k.ClientID, k.ClientSecret)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return Tenant{User: u, Project: pr, Key: kp, ClientID: k.ClientID, ClientSecret: k.ClientSecret}
+}
+
+// NewRun records a queued run of the tenant's project directly in the
+// store, for activity tests that need no workflow. payload is the
+// request's invoice_payload as JSON ("" for none).
+func (e *Env) NewRun(tb testing.TB, kind model.InvoiceKind, issueDate, payload string) *model.CertificationRun {
+	tb.Helper()
+	id, err := uuid.NewV7()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := &model.CertificationRun{ID: id, ProjectID: e.Tenant.Project.ID, InvoiceType: kind, IssueDate: issueDate,
+		Status: model.RunQueued, InvoicePayload: payload, WorkflowID: "certification-run-" + id.String(),
+		CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
+	if err := e.Store.CreateCertificationRun(context.Background(), r); err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}

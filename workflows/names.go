@@ -1,0 +1,90 @@
+// Package workflows holds einvoice's Temporal workflows and their
+// activities. CertificationRun is the NRS certification smoke run: it
+// orchestrates the steps of docs (nrs.md, "Certification smoke run") and
+// does no I/O itself; the Activities do the I/O, each writing one evidence
+// row per step, keyed by run id and step name so that retries rewrite it.
+//
+// Starter implements service.RunStarter over a Temporal client, so that the
+// service starts and describes runs without importing the SDK.
+package workflows
+
+import (
+	"github.com/google/uuid"
+)
+
+// TaskQueue is the task queue of certification workflows and activities.
+const TaskQueue = "einvoice-certification"
+
+// WorkflowName is the registered name of the CertificationRun workflow.
+const WorkflowName = "CertificationRun"
+
+// QueryProgress is the query answering a run's live Progress.
+const QueryProgress = "progress"
+
+// workflowIDPrefix starts every certification workflow id.
+const workflowIDPrefix = "certification-run-"
+
+// WorkflowID is the workflow id of a run: it derives from the run id, so
+// that a retried start can never create a second execution.
+func WorkflowID(runID uuid.UUID) string { return workflowIDPrefix + runID.String() }
+
+// Step names, as recorded in the evidence and shown by the API, in the
+// order a run takes them.
+const (
+	StepHealth          = "health"
+	StepCodeLists       = "code_lists"
+	StepBuildPayload    = "build_payload"
+	StepGenerateIRN     = "generate_irn"
+	StepValidateIRN     = "irn_validate"
+	StepValidateInvoice = "invoice_validate"
+	StepSignInvoice     = "invoice_sign"
+	StepBuildQR         = "qr_build"
+	StepVerifyQR        = "qr_verify"
+	StepTransmit        = "transmit"
+	StepLookup          = "transmit_lookup"
+	StepConfirm         = "confirm"
+	StepUpdatePaid      = "update_paid"
+	StepConfirmPaid     = "confirm_paid"
+	StepNegativeProbe   = "negative_probe"
+)
+
+// Steps lists every step name in run order. B2C runs skip StepTransmit and
+// StepLookup; runs of production projects skip StepVerifyQR (the real NRS
+// has no QR verification endpoint).
+var Steps = []string{
+	StepHealth, StepCodeLists, StepBuildPayload, StepGenerateIRN, StepValidateIRN,
+	StepValidateInvoice, StepSignInvoice, StepBuildQR, StepVerifyQR, StepTransmit,
+	StepLookup, StepConfirm, StepUpdatePaid, StepConfirmPaid, StepNegativeProbe,
+}
+
+// stepSeq is each step's position in Steps, stored with its evidence so
+// that steps list in run order.
+var stepSeq = func() map[string]int {
+	m := make(map[string]int, len(Steps))
+	for i, s := range Steps {
+		m[s] = i + 1
+	}
+	return m
+}()
+
+// Error types of the activities' application errors. The rejections and
+// invalid input are non-retryable: trying again cannot change the answer.
+const (
+	// ErrRejected: the tax authority refused a call with a 4xx answer (an
+	// NRS 400 on validate, sign, ...), or answered something the run
+	// cannot accept.
+	ErrRejected = "AuthorityRejected"
+	// ErrInvalid: the run's input is unusable (a payload einvoice's own
+	// validator rejects, an IRN conflict, an unconfigured project).
+	ErrInvalid = "InvalidRun"
+	// ErrUnavailable: the authority did not answer usefully (429, 5xx,
+	// timeout, connection error); retried.
+	ErrUnavailable = "AuthorityUnavailable"
+	// ErrNotYet: the authority answered but not yet as expected (a payment
+	// status not updated yet), or the run's row is not committed yet;
+	// retried.
+	ErrNotYet = "NotYet"
+	// ErrRunMissing: the run's row never appeared; the start was rolled
+	// back.
+	ErrRunMissing = "RunMissing"
+)

@@ -1,0 +1,114 @@
+package workflows
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service"
+)
+
+// DefaultStartTimeout bounds a workflow start, so that an unreachable
+// Temporal fails a request in seconds instead of hanging it.
+const DefaultStartTimeout = 5 * time.Second
+
+// runTimeout bounds a whole run; a run still going then is failed.
+const runTimeout = time.Hour
+
+// Starter starts, describes and abandons certification workflows over a
+// Temporal client. It implements service.RunStarter.
+type Starter struct {
+	c       client.Client
+	timeout time.Duration
+}
+
+var _ service.RunStarter = (*Starter)(nil)
+
+// NewStarter builds a Starter. startTimeout bounds each start (0 means
+// DefaultStartTimeout).
+func NewStarter(c client.Client, startTimeout time.Duration) *Starter {
+	if startTimeout <= 0 {
+		startTimeout = DefaultStartTimeout
+	}
+	return &Starter{c: c, timeout: startTimeout}
+}
+
+// StartCertificationRun starts the workflow of a run. The workflow id
+// derives from the run id; starting a running run again returns it, and a
+// finished run is never started again.
+func (s *Starter) StartCertificationRun(ctx context.Context, in service.RunStart) (service.RunRef, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	run, err := s.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       WorkflowID(in.RunID),
+		TaskQueue:                TaskQueue,
+		WorkflowExecutionTimeout: runTimeout,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, CertificationRun, RunInput{
+		RunID: in.RunID, ProjectID: in.ProjectID, InvoiceType: in.InvoiceType, IssueDate: in.IssueDate, Sandbox: in.Sandbox,
+	})
+	if err != nil {
+		return service.RunRef{}, err
+	}
+	return service.RunRef{WorkflowID: run.GetID(), TemporalRunID: run.GetRunID()}, nil
+}
+
+// DescribeCertificationRun tells how the workflow of a run stands.
+func (s *Starter) DescribeCertificationRun(ctx context.Context, runID uuid.UUID) (*service.RunState, error) {
+	d, err := s.c.DescribeWorkflowExecution(ctx, WorkflowID(runID), "")
+	if err != nil {
+		return nil, err
+	}
+	info := d.GetWorkflowExecutionInfo()
+	st := &service.RunState{RunRef: service.RunRef{
+		WorkflowID: info.GetExecution().GetWorkflowId(), TemporalRunID: info.GetExecution().GetRunId(),
+	}}
+	switch info.GetStatus() {
+	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
+		st.Status = model.RunPassed
+	case enumspb.WORKFLOW_EXECUTION_STATUS_FAILED:
+		st.Status, st.Reason = model.RunFailed, "the workflow failed"
+	case enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED:
+		st.Status, st.Reason = model.RunFailed, "the workflow was terminated"
+	case enumspb.WORKFLOW_EXECUTION_STATUS_TIMED_OUT:
+		st.Status, st.Reason = model.RunFailed, "the run timed out"
+	case enumspb.WORKFLOW_EXECUTION_STATUS_CANCELED:
+		st.Status, st.Reason = model.RunCancelled, "the run was cancelled"
+	default:
+		st.Status = model.RunRunning
+	}
+	return st, nil
+}
+
+// AbandonCertificationRun terminates the workflow of a run.
+func (s *Starter) AbandonCertificationRun(ctx context.Context, runID uuid.UUID, reason string) error {
+	return s.c.TerminateWorkflow(ctx, WorkflowID(runID), "", reason)
+}
+
+// Progress asks a running workflow for its live progress (the
+// QueryProgress query). A worker must be polling to answer.
+func (s *Starter) Progress(ctx context.Context, runID uuid.UUID) (Progress, error) {
+	var p Progress
+	v, err := s.c.QueryWorkflow(ctx, WorkflowID(runID), "", QueryProgress)
+	if err != nil {
+		return p, err
+	}
+	err = v.Get(&p)
+	return p, err
+}
+
+// Cancel asks the workflow of a run to stop; the run ends cancelled.
+func (s *Starter) Cancel(ctx context.Context, runID uuid.UUID) error {
+	return s.c.CancelWorkflow(ctx, WorkflowID(runID), "")
+}
+
+// Check reports whether Temporal answers, for health checks.
+func (s *Starter) Check(ctx context.Context) error {
+	_, err := s.c.CheckHealth(ctx, &client.CheckHealthRequest{})
+	return err
+}
