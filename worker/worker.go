@@ -1,0 +1,78 @@
+// Package worker builds the Temporal worker of einvoice: it polls the
+// certification task queue and runs the CertificationRun workflow and its
+// activities. `einvoice worker` runs it against TEMPORAL_ADDRESS;
+// `einvoice dev` runs it in-process next to an embedded Temporal server
+// (worker/devtemporal).
+package worker
+
+import (
+	"errors"
+	"log/slog"
+
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/workflows"
+	"github.com/einvoice-ng/einvoice/workflows/mbs"
+)
+
+// Defaults of Options. A step spends most of its time waiting on the
+// authority and the database, so many activities run at once; several
+// pollers keep a run's next task from queueing behind another run's.
+const (
+	DefaultActivityPollers      = 8
+	DefaultWorkflowPollers      = 4
+	DefaultConcurrentActivities = 200
+)
+
+// Options configures New.
+type Options struct {
+	// Service is what the activities use (store, IRN, QR, credentials).
+	// Required.
+	Service *service.Service
+	// MBS builds the tax authority client of a project; default
+	// workflows.NewMBSClient.
+	MBS func(c *service.AuthorityCredentials) (*mbs.Client, error)
+	// Logger receives the activities' failures to record evidence; default
+	// slog.Default().
+	Logger *slog.Logger
+	// ActivityPollers and WorkflowPollers are the numbers of concurrent
+	// long polls per task type; MaxConcurrentActivities bounds the
+	// activities executing at once. Zero means the defaults.
+	ActivityPollers         int
+	WorkflowPollers         int
+	MaxConcurrentActivities int
+}
+
+// New builds a worker on the certification task queue with the workflow
+// and activities registered. Start it with Start or Run; stop it before
+// closing c.
+func New(c client.Client, opts Options) (sdkworker.Worker, error) {
+	if c == nil {
+		return nil, errors.New("worker: a Temporal client is required")
+	}
+	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Service: opts.Service, MBS: opts.MBS, Logger: opts.Logger})
+	if err != nil {
+		return nil, err
+	}
+	if opts.ActivityPollers <= 0 {
+		opts.ActivityPollers = DefaultActivityPollers
+	}
+	if opts.WorkflowPollers <= 0 {
+		opts.WorkflowPollers = DefaultWorkflowPollers
+	}
+	if opts.MaxConcurrentActivities <= 0 {
+		opts.MaxConcurrentActivities = DefaultConcurrentActivities
+	}
+	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{
+		MaxConcurrentActivityTaskPollers:       opts.ActivityPollers,
+		MaxConcurrentWorkflowTaskPollers:       opts.WorkflowPollers,
+		MaxConcurrentActivityExecutionSize:     opts.MaxConcurrentActivities,
+		MaxConcurrentWorkflowTaskExecutionSize: opts.MaxConcurrentActivities,
+	})
+	w.RegisterWorkflowWithOptions(workflows.CertificationRun, workflow.RegisterOptions{Name: workflows.WorkflowName})
+	w.RegisterActivity(acts)
+	return w, nil
+}
