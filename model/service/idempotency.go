@@ -1,0 +1,185 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
+)
+
+// IdempotencyTTL is how long a response stored under an Idempotency-Key is
+// replayed.
+const IdempotencyTTL = 24 * time.Hour
+
+// idempotencyLockTTL is how long a claim stays in flight before a retry of
+// the same request may take it over: longer than any request may run, so it
+// only matters when the process that claimed the key died.
+const idempotencyLockTTL = 5 * time.Minute
+
+// MaxIdempotencyKeyLength bounds the Idempotency-Key header.
+const MaxIdempotencyKeyLength = 255
+
+// IdempotencyHeader names the request header carrying the key.
+const IdempotencyHeader = "Idempotency-Key"
+
+// KeyCredential names an API key as the owner of idempotency keys.
+func KeyCredential(keyID uuid.UUID) string { return "key:" + keyID.String() }
+
+// UserCredential names a portal user as the owner of idempotency keys.
+func UserCredential(userID uuid.UUID) string { return "user:" + userID.String() }
+
+// IdempotentRequest is a request made under an Idempotency-Key. Keys are
+// scoped to one credential: two API keys may use the same key.
+type IdempotentRequest struct {
+	Credential string
+	Key        string
+	Method     string
+	// Target is the path with its query string.
+	Target string
+	Body   []byte
+}
+
+// hash fingerprints what must be the same on a retry.
+func (r IdempotentRequest) hash() []byte {
+	h := sha256.New()
+	h.Write([]byte(r.Method))
+	h.Write([]byte{0})
+	h.Write([]byte(r.Target))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(len(r.Body))))
+	h.Write([]byte{0})
+	h.Write(r.Body)
+	return h.Sum(nil)
+}
+
+// StoredResponse is a response kept for replay.
+type StoredResponse struct {
+	Status int
+	// Header holds the replayed headers (content type and the like).
+	Header map[string]string
+	Body   []byte
+}
+
+// ShouldStore tells which responses are kept: successes and client errors,
+// except 409 and 429, which say "try again later". A server error releases
+// the key instead, so that a retry runs again.
+func ShouldStore(status int) bool {
+	switch {
+	case status >= 200 && status < 300:
+		return true
+	case status >= 400 && status < 500:
+		return status != 409 && status != 429
+	}
+	return false
+}
+
+// CheckIdempotencyKey validates an Idempotency-Key header value: 1 to 255
+// printable ASCII characters.
+func CheckIdempotencyKey(key string) error {
+	loc := []any{"header", IdempotencyHeader}
+	switch {
+	case key == "":
+		return model.Invalid(model.ProblemStringTooShort, "String should have at least 1 character", loc...)
+	case len(key) > MaxIdempotencyKeyLength:
+		return model.Invalid(model.ProblemStringTooLong, "String should have at most 255 characters", loc...)
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] < 0x20 || key[i] > 0x7e {
+			return model.Invalid(model.ProblemStringPatternMismatch, "String should hold printable ASCII characters only", loc...)
+		}
+	}
+	return nil
+}
+
+// BeginIdempotent claims req's key. It returns nil when the caller is to run
+// the request and then call FinishIdempotent; a stored response to replay
+// when the same request already ran; a conflict while it is still running;
+// and an idempotency_key_reuse error when the key was used for another
+// request.
+func (s *Service) BeginIdempotent(ctx context.Context, req IdempotentRequest) (*StoredResponse, error) {
+	if err := CheckIdempotencyKey(req.Key); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	rec := &store.IdempotencyRecord{
+		Credential: req.Credential, Key: req.Key, RequestHash: req.hash(),
+		CreatedAt: now, LockedUntil: now.Add(idempotencyLockTTL), ExpiresAt: now.Add(IdempotencyTTL),
+	}
+	got, claimed, err := s.store.ClaimIdempotencyKey(ctx, rec, now)
+	if err != nil {
+		return nil, err
+	}
+	if claimed {
+		return nil, nil
+	}
+	if subtle.ConstantTimeCompare(got.RequestHash, rec.RequestHash) != 1 {
+		return nil, &model.Error{Code: model.CodeIdempotencyKeyReuse,
+			Message: "this Idempotency-Key was already used for another request",
+			Fields: []model.FieldError{{Loc: []any{"header", IdempotencyHeader},
+				Msg: "Idempotency-Key was already used with another method, path or body", Type: model.ProblemIdempotencyKeyMismatch}}}
+	}
+	if got.State != store.IdempotencyDone {
+		return nil, model.Errorf(model.CodeConflict, "a request with this Idempotency-Key is still in progress; retry later")
+	}
+	out := &StoredResponse{Status: got.Status, Body: got.Body}
+	if err := json.Unmarshal([]byte(got.Header), &out.Header); err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	return out, nil
+}
+
+// FinishIdempotent stores the response of a request BeginIdempotent let
+// run, or releases its key when the response is not one to keep (see
+// ShouldStore) or resp is nil.
+func (s *Service) FinishIdempotent(ctx context.Context, req IdempotentRequest, resp *StoredResponse) error {
+	rec := &store.IdempotencyRecord{Credential: req.Credential, Key: req.Key, RequestHash: req.hash()}
+	if resp == nil || !ShouldStore(resp.Status) {
+		return s.store.ReleaseIdempotencyKey(ctx, rec)
+	}
+	header, err := json.Marshal(resp.Header)
+	if err != nil {
+		return model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	rec.Status, rec.Header, rec.Body, rec.LockedUntil = resp.Status, string(header), resp.Body, s.now()
+	if rec.Body == nil {
+		rec.Body = []byte{}
+	}
+	return s.store.CompleteIdempotencyKey(ctx, rec)
+}
+
+// PurgeIdempotencyKeys deletes expired idempotency records and returns how
+// many.
+func (s *Service) PurgeIdempotencyKeys(ctx context.Context) (int64, error) {
+	return s.store.PurgeIdempotencyKeys(ctx, s.now())
+}
+
+// PurgeIdempotencyKeysEvery purges expired idempotency records now and then
+// every interval until ctx ends. Failures are logged; the next round
+// retries.
+func (s *Service) PurgeIdempotencyKeysEvery(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		pctx, cancel := context.WithTimeout(ctx, time.Minute)
+		n, err := s.PurgeIdempotencyKeys(pctx)
+		cancel()
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.cfg.Logger.Error("purge idempotency keys", "error", err)
+		case n > 0:
+			s.cfg.Logger.Info("purged expired idempotency keys", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
