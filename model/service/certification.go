@@ -61,25 +61,30 @@ type CertificationInput struct {
 	InvoicePayload any    `json:"invoice_payload"`
 }
 
-// validate checks the input and returns the payload as JSON ("" when none).
-func (in *CertificationInput) validate(p *model.Problems) string {
+// Validate records every problem of the input.
+func (in *CertificationInput) Validate(p *model.Problems) {
 	p.CheckEnum(in.InvoiceType, model.InvoiceKinds, "invoice_type")
 	p.CheckDate(in.IssueDate, "issue_date")
 	if in.InvoicePayload == nil {
-		return ""
+		return
 	}
 	if _, ok := in.InvoicePayload.(map[string]any); !ok {
 		p.Add(model.ProblemDictType, "Input should be a valid dictionary or object", "invoice_payload")
-		return ""
+	}
+}
+
+// payloadJSON returns the payload as JSON ("" when none).
+func (in *CertificationInput) payloadJSON() (string, error) {
+	if in.InvoicePayload == nil {
+		return "", nil
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(in.InvoicePayload); err != nil {
-		p.Add(model.ProblemValueError, "invoice_payload cannot be encoded as JSON", "invoice_payload")
-		return ""
+		return "", model.Invalid(model.ProblemValueError, "invoice_payload cannot be encoded as JSON", "invoice_payload")
 	}
-	return string(bytes.TrimSpace(buf.Bytes()))
+	return string(bytes.TrimSpace(buf.Bytes())), nil
 }
 
 // CertificationRunView is a certification run as clients see it: the
@@ -181,8 +186,11 @@ func (s *Service) StartProjectCertificationRun(ctx context.Context, u *UserPrinc
 
 func checkCertificationInput(in *CertificationInput) (string, error) {
 	var p model.Problems
-	payload := in.validate(&p)
-	return payload, p.Err()
+	in.Validate(&p)
+	if err := p.Err(); err != nil {
+		return "", err
+	}
+	return in.payloadJSON()
 }
 
 // startRun records the run and starts its workflow in one transaction: the

@@ -1,0 +1,46 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service"
+)
+
+// certificationRoutes declares the certification routes (API key
+// credentials). A run starts at once and executes as a workflow; its
+// evidence is read back with the run's id.
+func (a *api) certificationRoutes(r chi.Router) {
+	r.With(a.requireKey(model.ScopeCertificationRun, "certification.start")).
+		Post("/certification/nrs/smoke", a.adapt(a.startCertificationRun))
+	r.With(a.requireKey(model.ScopeCertificationRd, "certification.read")).
+		Get("/certification/runs/{run_id}", a.adapt(a.certificationRun))
+}
+
+func (a *api) startCertificationRun(w http.ResponseWriter, r *http.Request) error {
+	var in service.CertificationInput
+	if err := decodeJSON(r, &in, in.Validate); err != nil {
+		return err
+	}
+	out, err := a.svc.StartCertificationRun(r.Context(), keyFrom(r), in)
+	if err != nil {
+		return at("body", err)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *api) certificationRun(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathUUID(r, "run_id")
+	if err != nil {
+		return err
+	}
+	out, err := a.svc.CertificationRun(r.Context(), keyFrom(r), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
