@@ -1,0 +1,88 @@
+package service
+
+import (
+	"context"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/render"
+)
+
+// RenderInput asks for an invoice payload to be rendered in the layout of
+// an invoice kind.
+type RenderInput struct {
+	InvoiceType string `json:"invoice_type" required:"true"`
+	Payload     any    `json:"payload" required:"true"`
+}
+
+// Rendering is a rendered invoice: its view, and the PDF when one was asked
+// for.
+type Rendering struct {
+	View render.View
+	PDF  []byte
+}
+
+// RenderInvoice renders a payload for the key's project: it validates the
+// payload, computes its amounts, prints the project's business id and an IRN
+// with the project's service id (rebuilt when the payload carries another
+// business's placeholders, with a warning saying so), and builds the QR
+// payload with the project's key and certificate the way QRCode does.
+// withPDF adds the A4 PDF of the view.
+//
+// Only a structurally unusable request is an error (invoice_type not B2B,
+// B2C or B2G; a payload that is not an object or has wrong JSON types where
+// the document needs an object, array, number or boolean); an invoice that
+// breaks business rules renders with valid=false and its issues. An
+// unconfigured project is a conflict (authority_not_configured).
+func (s *Service) RenderInvoice(ctx context.Context, k *model.KeyPrincipal, in RenderInput, withPDF bool) (*Rendering, error) {
+	it, err := s.issuer(ctx, k.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	var p model.Problems
+	p.CheckEnum(in.InvoiceType, render.Kinds, "invoice_type")
+	render.CheckPayload(&p, in.Payload)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	if err := it.configured(); err != nil {
+		return nil, err
+	}
+	if it.authority.Code() != nrs.Code {
+		return nil, model.Errorf(model.CodeConflict, "rendering supports NRS invoices; this project issues for %s", it.authority.Code())
+	}
+
+	report, err := it.authority.Validate(model.ValidateInput{InvoiceTypeCode: in.InvoiceType, Payload: in.Payload})
+	if err != nil {
+		return nil, err
+	}
+	prefixIssues(report.Errors)
+	prefixIssues(report.Warnings)
+	inv, err := nrs.Decode(in.Payload)
+	if err != nil {
+		return nil, err
+	}
+	irn, businessID, warnings := render.Identify(it.authority, inv,
+		render.Issuer{BusinessID: it.project.BusinessID, ServiceID: it.project.ServiceID})
+	prefixIssues(warnings)
+
+	var qr render.QR
+	if irn != "" {
+		q, err := s.QRCode(ctx, k, QRInput{IRN: irn}, false)
+		if err != nil {
+			return nil, err
+		}
+		qr = render.QR{Payload: q.QRPayload, Timestamp: q.Timestamp, Encryption: q.Encryption, KeyFingerprint: q.KeyFingerprint}
+	}
+
+	out := &Rendering{View: render.NewView(render.Input{
+		InvoiceType: in.InvoiceType, Invoice: inv, Totals: nrs.ComputeTotals(inv), Report: report,
+		IRN: irn, BusinessID: businessID, QR: qr, Warnings: warnings,
+	})}
+	if withPDF {
+		if out.PDF, err = render.RenderWith(out.View, render.Options{Now: s.cfg.Now()}); err != nil {
+			return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+		}
+	}
+	return out, nil
+}

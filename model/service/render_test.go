@@ -1,0 +1,209 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
+)
+
+// renderService is a service with the NRS authority registered, on a
+// fixed clock.
+func renderService(tb testing.TB, now time.Time) *service.Service {
+	tb.Helper()
+	n, err := nrs.New(nrs.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	box, _ := secret.NewBox(key)
+	svc, err := service.New(storetest.SQLite(tb), service.Config{
+		JWTSecret: bytes.Repeat([]byte("j"), 32), Box: box, Hasher: secret.NewHasher([]byte("pepper")),
+		PasswordParams:     secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
+		UsageFlushInterval: time.Hour,
+		Authorities:        model.NewAuthorities([]model.Authority{n}, nil),
+		SandboxKeys:        sandboxKeys,
+		Now:                func() time.Time { return now },
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = svc.Close(context.Background()) })
+	return svc
+}
+
+func sandboxKeys() (service.SandboxKeys, error) {
+	var err error
+	keysOnce.Do(func() { keys, err = service.GenerateSandboxKeys() })
+	return keys, err
+}
+
+// principal signs up, creates a project of env with a key and returns the
+// authenticated key and the project's view.
+func principal(tb testing.TB, svc *service.Service, env string) (*model.KeyPrincipal, *service.ProjectView) {
+	tb.Helper()
+	ctx := context.Background()
+	slug := "r" + uuid.NewString()[:8]
+	su, err := svc.Signup(ctx, service.SignupInput{Email: slug + "@example.com", Password: "correct horse battery", OrganizationName: "Org", OrganizationSlug: slug})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u, err := svc.AuthenticateToken(ctx, su.AccessToken)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pr, err := svc.CreateProject(ctx, u, service.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Shop", Environment: env})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	k, err := svc.CreateKey(ctx, u, pr.ID, service.KeyInput{KeyName: "render"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := svc.AuthenticateKey(ctx, k.ClientID, k.ClientSecret)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p, pr
+}
+
+func fixture(tb testing.TB, name string) map[string]any {
+	tb.Helper()
+	raw, err := os.ReadFile(filepath.Join("../../testdata/fixtures", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+func TestRenderInvoice(t *testing.T) {
+	now := time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC)
+	svc := renderService(t, now)
+	k, pr := principal(t, svc, "sandbox")
+	ctx := context.Background()
+	serviceID := *pr.Authority.ServiceID
+
+	out, err := svc.RenderInvoice(ctx, k, service.RenderInput{InvoiceType: "B2B", Payload: fixture(t, "invoice-b2b-1.1.json")}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := out.View
+	if want := "SGN2026000123-" + serviceID + "-20260315"; v.IRN != want {
+		t.Errorf("irn %q, want %q", v.IRN, want)
+	}
+	if v.BusinessID != *pr.Authority.BusinessID || !v.Valid() || v.Totals.PayableAmount != "75250.00" {
+		t.Errorf("view: business %q valid %v payable %q", v.BusinessID, v.Valid(), v.Totals.PayableAmount)
+	}
+	for _, w := range v.Warnings {
+		if w.Loc[0] != "body" || w.Loc[1] != "payload" {
+			t.Errorf("warning loc %v is not relative to the body", w.Loc)
+		}
+	}
+	if v.QR.Timestamp != now.Unix() || len(v.QR.Payload) != 344 || !strings.HasPrefix(v.QR.KeyFingerprint, "SHA256:") {
+		t.Errorf("qr: %+v", v.QR)
+	}
+	sk, _ := sandboxKeys()
+	priv, err := nrs.ParsePrivateKey(sk.PrivateKeyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	irnTS, cert, err := nrs.DecryptQR(priv, v.QR.Payload, v.QR.Encryption)
+	if err != nil || irnTS != v.IRN+"."+strconv.FormatInt(now.Unix(), 10) || cert != sk.Certificate {
+		t.Errorf("decrypted %q %q %v", irnTS, cert, err)
+	}
+	if !bytes.HasPrefix(out.PDF, []byte("%PDF-")) {
+		t.Errorf("no PDF")
+	}
+
+	// Without withPDF no PDF is drawn.
+	out, err = svc.RenderInvoice(ctx, k, service.RenderInput{InvoiceType: "B2B", Payload: fixture(t, "invoice-b2b-1.1.json")}, false)
+	if err != nil || out.PDF != nil {
+		t.Fatalf("json only: %v %d bytes", err, len(out.PDF))
+	}
+
+	// Business-rule failures render, flagged, with body-relative locations.
+	out, err = svc.RenderInvoice(ctx, k, service.RenderInput{InvoiceType: "B2B", Payload: fixture(t, "invalid-missing-supplier-tin.json")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.View.Valid() || len(out.View.Validation.Errors) != 1 || out.View.Validation.Errors[0].Path != "/accounting_supplier_party/tin" ||
+		out.View.Validation.Errors[0].Loc[0] != "body" {
+		t.Errorf("invalid invoice: %+v", out.View.Validation)
+	}
+}
+
+func TestRenderInvoiceRejects(t *testing.T) {
+	svc := renderService(t, time.Now())
+	k, _ := principal(t, svc, "sandbox")
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		in   service.RenderInput
+		want []string // type@loc
+	}{
+		{"unknown kind", service.RenderInput{InvoiceType: "B2X", Payload: fixture(t, "invoice-b2b-1.1.json")}, []string{"enum@invoice_type"}},
+		{"lower case kind", service.RenderInput{InvoiceType: "b2b", Payload: fixture(t, "invoice-b2b-1.1.json")}, []string{"enum@invoice_type"}},
+		{"payload not an object", service.RenderInput{InvoiceType: "B2B", Payload: "x"}, []string{"dict_type@payload"}},
+		{"both", service.RenderInput{InvoiceType: "", Payload: []any{}}, []string{"enum@invoice_type", "dict_type@payload"}},
+		{"wrong types", service.RenderInput{InvoiceType: "B2C", Payload: map[string]any{
+			"invoice_line": "none", "legal_monetary_total": map[string]any{"payable_amount": "3225"},
+		}}, []string{"list_type@payload/invoice_line", "value_error@payload/legal_monetary_total/payable_amount"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := svc.RenderInvoice(ctx, k, c.in, false)
+			e := model.AsError(err)
+			if e == nil || e.Code != model.CodeInvalid {
+				t.Fatalf("err = %v, want invalid", err)
+			}
+			var got []string
+			for _, f := range e.Fields {
+				parts := make([]string, len(f.Loc))
+				for i, l := range f.Loc {
+					parts[i] = toString(l)
+				}
+				got = append(got, string(f.Type)+"@"+strings.Join(parts, "/"))
+			}
+			if strings.Join(got, " ") != strings.Join(c.want, " ") {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+
+	prod, _ := principal(t, svc, "production")
+	_, err := svc.RenderInvoice(ctx, prod, service.RenderInput{InvoiceType: "B2B", Payload: fixture(t, "invoice-b2b-1.1.json")}, true)
+	if model.ErrorCodeOf(err) != model.CodeAuthorityNotConfigured {
+		t.Fatalf("unconfigured project: %v", err)
+	}
+}
+
+func toString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int:
+		return strconv.Itoa(x)
+	}
+	return ""
+}
