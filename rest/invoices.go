@@ -15,6 +15,7 @@ func (a *api) invoiceRoutes(r chi.Router) {
 	r.With(a.requireKey(model.ScopeIRNGenerate, "irn.generate")).Post("/invoices/irn/generate", a.adapt(a.generateIRN))
 	r.With(a.requireKey(model.ScopeIRNValidate, "irn.validate")).Post("/invoices/irn/validate", a.adapt(a.validateIRN))
 	r.With(a.requireKey(model.ScopeQRGenerate, "qr.generate")).Post("/invoices/qr/generate", a.adapt(a.generateQR))
+	r.With(a.requireKey(model.ScopeInvoicesRender, "invoices.render")).Post("/invoices/render", a.adapt(a.renderInvoice))
 	r.Get("/invoices/schemas/{authority}/{version}", a.adapt(a.schema))
 }
 
