@@ -102,16 +102,23 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// logRequests writes one structured line per request. It never logs headers
-// or bodies, so credentials stay out of the logs.
+// logRequests writes one structured line per request and records the
+// request metrics. It never logs headers, query strings or bodies, so
+// credentials (client secrets, tokens, passwords) stay out of the logs.
 func (a *api) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
+		elapsed := time.Since(start)
 		route := chi.RouteContext(r.Context()).RoutePattern()
+		status := sw.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		a.metrics.observe(route, r.Method, status, elapsed)
 		a.log.Info("request", "request_id", requestID(r.Context()), "method", r.Method, "route", route,
-			"status", sw.status, "duration_ms", float64(time.Since(start).Microseconds())/1000, "ip", a.clientIP(r))
+			"status", status, "duration_ms", float64(elapsed.Microseconds())/1000, "ip", a.clientIP(r))
 	})
 }
 
@@ -131,8 +138,10 @@ func isPortalRoute(r *http.Request) bool {
 	return r.Header.Get("X-Client-Id") == ""
 }
 
-// requireUser authenticates a portal bearer token.
+// requireUser authenticates a portal bearer token; POSTs then honour
+// Idempotency-Key.
 func (a *api) requireUser(next http.Handler) http.Handler {
+	inner := a.idempotent(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := r.Header.Get("Authorization")
 		scheme, token, ok := strings.Cut(h, " ")
@@ -147,7 +156,7 @@ func (a *api) requireUser(next http.Handler) http.Handler {
 			a.writeError(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(service.WithUser(r.Context(), u)))
+		inner.ServeHTTP(w, r.WithContext(service.WithUser(r.Context(), u)))
 	})
 }
 
@@ -166,9 +175,11 @@ func (a *api) optionalUser(next http.Handler) http.Handler {
 func userFrom(r *http.Request) *service.UserPrincipal { return service.UserFrom(r.Context()) }
 
 // requireKey authenticates X-Client-Id / X-Client-Secret, checks scope and
-// counts the call as op.
+// counts the call as op; the key's rate limit applies next, then POSTs
+// honour Idempotency-Key.
 func (a *api) requireKey(scope model.Scope, op string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
+		inner := a.limitKey(a.idempotent(next))
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			id, sec := r.Header.Get("X-Client-Id"), r.Header.Get("X-Client-Secret")
 			if id == "" || sec == "" {
@@ -183,7 +194,7 @@ func (a *api) requireKey(scope model.Scope, op string) func(http.Handler) http.H
 				a.writeError(w, r, err)
 				return
 			}
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyAPIKey, k)))
+			inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyAPIKey, k)))
 		})
 	}
 }

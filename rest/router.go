@@ -4,9 +4,11 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/service"
@@ -30,12 +32,24 @@ type Options struct {
 	GraphQL http.Handler
 	// Mount adds routes (other transports, tools) to the root router.
 	Mount func(r chi.Router)
+	// RateLimits are the per-key and per-IP request limits; zero limits
+	// impose none (cmd/einvoice applies the defaults).
+	RateLimits RateLimits
+	// Collectors are extra Prometheus collectors served at /metrics beside
+	// the request metrics and those of package metrics.
+	Collectors []prometheus.Collector
+	// MetricsToken, when set, is the bearer token /metrics requires.
+	MetricsToken string
 }
 
 type api struct {
-	svc  *service.Service
-	opts Options
-	log  *slog.Logger
+	svc     *service.Service
+	opts    Options
+	log     *slog.Logger
+	limits  LimitStore
+	metrics *httpMetrics
+	// limitErrAt is the Unix time a failing limit store was last logged.
+	limitErrAt atomic.Int64
 }
 
 // New builds the REST router over svc.
@@ -46,7 +60,15 @@ func New(svc *service.Service, opts Options) http.Handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
 	}
-	a := &api{svc: svc, opts: opts, log: opts.Logger}
+	a := &api{svc: svc, opts: opts, log: opts.Logger, limits: opts.RateLimits.Store}
+	if a.limits == nil {
+		a.limits = NewMemoryLimitStore(nil)
+	}
+	reg, m, err := newMetrics(svc, opts.Collectors)
+	if err != nil {
+		panic("rest: register metrics: " + err.Error())
+	}
+	a.metrics = m
 
 	r := chi.NewRouter()
 	r.Use(a.requestID, a.recoverer, a.logRequests, a.limitBody)
@@ -58,7 +80,12 @@ func New(svc *service.Service, opts Options) http.Handler {
 	})
 
 	r.Get("/health", a.adapt(a.health))
+	r.Handle("/metrics", a.metricsHandler(reg))
 	r.Route("/api/v2", a.v2)
+	// v1 is the legacy prefix: the same routes, answering with Deprecation
+	// and Sunset headers until the sunset date.
+	r.With(deprecated).Route("/api/v1", a.v2)
+	a.docsRoutes(r)
 	if opts.GraphQL != nil {
 		r.With(a.optionalUser).Handle("/graphql", opts.GraphQL)
 		r.Get("/graphql/assets/*", opts.GraphQL.ServeHTTP) // GraphiQL's embedded files
@@ -71,8 +98,8 @@ func New(svc *service.Service, opts Options) http.Handler {
 
 // v2 declares the versioned routes.
 func (a *api) v2(r chi.Router) {
-	r.Post("/auth/signup", a.adapt(a.signup))
-	r.Post("/auth/login", a.adapt(a.login))
+	r.With(a.limitIP).Post("/auth/signup", a.adapt(a.signup))
+	r.With(a.limitIP).Post("/auth/login", a.adapt(a.login))
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireUser)

@@ -1,0 +1,90 @@
+package rest
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/einvoice-ng/einvoice/metrics"
+	"github.com/einvoice-ng/einvoice/model/service"
+)
+
+// httpMetrics are the request metrics, labelled by route pattern (never the
+// raw path, which holds ids), method and status.
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+// newMetrics builds the router's registry: process and Go runtime
+// metrics, request counts and latencies, the usage flush lag, the metrics
+// of package metrics and opts.Collectors.
+func newMetrics(svc *service.Service, extra []prometheus.Collector) (*prometheus.Registry, *httpMetrics, error) {
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "einvoice_http_requests_total",
+			Help: "HTTP requests by route pattern, method and status.",
+		}, []string{"route", "method", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "einvoice_http_request_duration_seconds",
+			Help:    "HTTP request latency by route pattern, method and status.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route", "method", "status"}),
+	}
+	reg := prometheus.NewRegistry()
+	cs := []prometheus.Collector{
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.requests, m.duration,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "einvoice_usage_flush_lag_seconds",
+			Help: "Seconds since buffered API usage was last written to the database.",
+		}, func() float64 { return svc.UsageFlushLag().Seconds() }),
+	}
+	cs = append(cs, metrics.Collectors()...)
+	cs = append(cs, extra...)
+	for _, c := range cs {
+		if err := reg.Register(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	return reg, m, nil
+}
+
+// observe records one request.
+func (m *httpMetrics) observe(route, method string, status int, elapsed time.Duration) {
+	if route == "" {
+		route = "unmatched"
+	}
+	if method == "" {
+		method = http.MethodGet
+	}
+	st := strconv.Itoa(status)
+	m.requests.WithLabelValues(route, method, st).Inc()
+	m.duration.WithLabelValues(route, method, st).Observe(elapsed.Seconds())
+}
+
+// metricsHandler serves the registry in the Prometheus exposition format,
+// behind a bearer token when one is configured.
+func (a *api) metricsHandler(reg *prometheus.Registry) http.Handler {
+	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorLog: nil})
+	token := a.opts.MetricsToken
+	if token == "" {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			writeJSON(w, http.StatusUnauthorized, errorBody{Detail: "missing or wrong metrics token", Code: "unauthenticated"})
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,276 @@
+package rest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-redis/redis_rate/v10"
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/time/rate"
+
+	"github.com/einvoice-ng/einvoice/model"
+)
+
+// Limit is a request rate: Count requests per Period, in bursts of up to
+// Count (a token bucket, GCRA in Redis). The zero Limit imposes none.
+type Limit struct {
+	Count  int
+	Period time.Duration
+}
+
+// IsZero reports whether l imposes no limit.
+func (l Limit) IsZero() bool { return l.Count <= 0 || l.Period <= 0 }
+
+// String renders l as ParseLimit reads it.
+func (l Limit) String() string {
+	if l.IsZero() {
+		return "off"
+	}
+	unit := map[time.Duration]string{time.Second: "s", time.Minute: "m", time.Hour: "h"}[l.Period]
+	if unit == "" {
+		unit = l.Period.String()
+	}
+	return strconv.Itoa(l.Count) + "/" + unit
+}
+
+// ParseLimit reads a limit written COUNT/PERIOD, where PERIOD is s, m, h or
+// a Go duration ("50/s", "10/m", "1000/1h"); "off" or "0" disables it.
+func ParseLimit(s string) (Limit, error) {
+	s = strings.TrimSpace(s)
+	if s == "off" || s == "0" {
+		return Limit{}, nil
+	}
+	count, per, ok := strings.Cut(s, "/")
+	n, err := strconv.Atoi(count)
+	if !ok || err != nil || n <= 0 {
+		return Limit{}, fmt.Errorf("rate limit %q: want COUNT/PERIOD, e.g. 50/s, 10/m, or off", s)
+	}
+	var d time.Duration
+	switch per {
+	case "s":
+		d = time.Second
+	case "m":
+		d = time.Minute
+	case "h":
+		d = time.Hour
+	default:
+		if d, err = time.ParseDuration(per); err != nil || d <= 0 {
+			return Limit{}, fmt.Errorf("rate limit %q: period must be s, m, h or a duration such as 10s", s)
+		}
+	}
+	return Limit{Count: n, Period: d}, nil
+}
+
+// Default rate limits, which cmd/einvoice applies unless configured.
+var (
+	DefaultSandboxLimit    = Limit{Count: 50, Period: time.Second}
+	DefaultProductionLimit = Limit{Count: 200, Period: time.Second}
+	DefaultAuthLimit       = Limit{Count: 10, Period: time.Minute}
+)
+
+// RateLimits configures the router's rate limits. Zero limits impose none.
+type RateLimits struct {
+	// Sandbox and Production limit each API key of a project in that
+	// environment, over every route the key may call.
+	Sandbox, Production Limit
+	// Auth limits each client IP on signup and login.
+	Auth Limit
+	// Store counts requests; nil counts in this process's memory. Use
+	// NewRedisLimitStore so that several API processes share limits.
+	Store LimitStore
+}
+
+// LimitResult is a limit store's decision on one request.
+type LimitResult struct {
+	Allowed bool
+	// Remaining is how many more requests would be allowed at once.
+	Remaining int
+	// RetryAfter is how long until a request is allowed again (when denied).
+	RetryAfter time.Duration
+	// ResetAfter is how long until the full burst is available again.
+	ResetAfter time.Duration
+}
+
+// LimitStore counts requests per key against a limit.
+type LimitStore interface {
+	Allow(ctx context.Context, key string, l Limit) (LimitResult, error)
+}
+
+// memoryLimits is a LimitStore in this process's memory: one token bucket
+// (golang.org/x/time/rate) per key; idle buckets are dropped every minute.
+type memoryLimits struct {
+	now       func() time.Time
+	mu        sync.RWMutex
+	buckets   map[string]*rate.Limiter
+	lastSweep time.Time
+}
+
+// maxMemoryBuckets bounds memory under a flood of distinct keys (client IPs).
+const maxMemoryBuckets = 200000
+
+// NewMemoryLimitStore counts requests in memory. now is the clock; nil
+// means time.Now.
+func NewMemoryLimitStore(now func() time.Time) LimitStore {
+	if now == nil {
+		now = time.Now
+	}
+	return &memoryLimits{now: now, buckets: map[string]*rate.Limiter{}, lastSweep: now()}
+}
+
+func (m *memoryLimits) Allow(_ context.Context, key string, l Limit) (LimitResult, error) {
+	now := m.now()
+	m.mu.RLock()
+	b := m.buckets[key]
+	m.mu.RUnlock()
+	if b == nil {
+		b = m.bucket(key, l, now)
+	}
+	every := float64(l.Period) / float64(l.Count) // time per token
+	allowed := b.AllowN(now, 1)
+	tokens := b.TokensAt(now)
+	res := LimitResult{Allowed: allowed, Remaining: max(0, int(math.Floor(tokens)))}
+	res.ResetAfter = time.Duration((float64(l.Count) - tokens) * every)
+	if !allowed {
+		res.RetryAfter = time.Duration((1 - tokens) * every)
+	}
+	return res, nil
+}
+
+func (m *memoryLimits) bucket(key string, l Limit, now time.Time) *rate.Limiter {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if b := m.buckets[key]; b != nil {
+		return b
+	}
+	if now.Sub(m.lastSweep) > time.Minute || len(m.buckets) >= maxMemoryBuckets {
+		for k, b := range m.buckets { // a full bucket is an idle one
+			if b.TokensAt(now) >= float64(b.Burst()) {
+				delete(m.buckets, k)
+			}
+		}
+		if len(m.buckets) >= maxMemoryBuckets {
+			clear(m.buckets)
+		}
+		m.lastSweep = now
+	}
+	b := rate.NewLimiter(rate.Every(l.Period/time.Duration(l.Count)), l.Count)
+	m.buckets[key] = b
+	return b
+}
+
+// redisLimits is a LimitStore in Redis (GCRA, github.com/go-redis/redis_rate),
+// so that every API process sharing the Redis shares the limits. While
+// Redis fails, each process limits in its own memory and tries Redis again
+// every redisRetryAfter, so an outage neither stops the API nor lifts the
+// limits, nor makes every request wait on a dead connection.
+type redisLimits struct {
+	limiter  *redis_rate.Limiter
+	prefix   string
+	fallback LimitStore
+	// downUntil is the Unix nanosecond until which Redis is not tried.
+	downUntil atomic.Int64
+}
+
+// redisRetryAfter is how long a failing Redis is left alone.
+const redisRetryAfter = 5 * time.Second
+
+// ErrLimitStoreDown wraps the error of a failing shared limit store; the
+// request was counted in memory instead.
+var ErrLimitStoreDown = errors.New("rate limit store unavailable; limiting in memory")
+
+// NewRedisLimitStore counts requests in Redis under keys starting with
+// prefix (e.g. "einvoice:").
+func NewRedisLimitStore(client *redis.Client, prefix string) LimitStore {
+	return &redisLimits{limiter: redis_rate.NewLimiter(client), prefix: prefix, fallback: NewMemoryLimitStore(nil)}
+}
+
+func (s *redisLimits) Allow(ctx context.Context, key string, l Limit) (LimitResult, error) {
+	if time.Now().UnixNano() < s.downUntil.Load() {
+		return s.fallback.Allow(ctx, key, l)
+	}
+	res, err := s.limiter.Allow(ctx, s.prefix+key, redis_rate.Limit{Rate: l.Count, Burst: l.Count, Period: l.Period})
+	if err != nil {
+		if ctx.Err() == nil {
+			s.downUntil.Store(time.Now().Add(redisRetryAfter).UnixNano())
+		}
+		out, _ := s.fallback.Allow(ctx, key, l)
+		return out, fmt.Errorf("%w: %w", ErrLimitStoreDown, err)
+	}
+	return LimitResult{Allowed: res.Allowed > 0, Remaining: res.Remaining, RetryAfter: max(0, res.RetryAfter), ResetAfter: max(0, res.ResetAfter)}, nil
+}
+
+// limitKey rate-limits an authenticated API key by its project's
+// environment.
+func (a *api) limitKey(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k := keyFrom(r)
+		l := a.opts.RateLimits.Sandbox
+		if k.Environment == model.EnvironmentProduction {
+			l = a.opts.RateLimits.Production
+		}
+		if a.allow(w, r, "key:"+k.KeyID.String(), l) {
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// limitIP rate-limits a client IP on the unauthenticated auth routes.
+func (a *api) limitIP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a.allow(w, r, "ip:"+a.clientIP(r), a.opts.RateLimits.Auth) {
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// allow counts the request under key, sets the RateLimit-* headers and,
+// when the limit is reached, answers 429 with Retry-After. A store that
+// fails without a fallback lets the request through: an outage of the
+// limiter must not stop the API.
+func (a *api) allow(w http.ResponseWriter, r *http.Request, key string, l Limit) bool {
+	if l.IsZero() {
+		return true
+	}
+	res, err := a.limits.Allow(r.Context(), key, l)
+	if err != nil {
+		a.limitErrorLog(r, err)
+		if !errors.Is(err, ErrLimitStoreDown) {
+			return true
+		}
+	}
+	h := w.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(l.Count))
+	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.ResetAfter)))
+	if res.Allowed {
+		return true
+	}
+	h.Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(res.RetryAfter))))
+	a.writeError(w, r, model.Errorf(model.CodeRateLimited, "rate limit of %s exceeded; retry after the time in Retry-After", l))
+	return false
+}
+
+func ceilSeconds(d time.Duration) int {
+	return int(math.Ceil(d.Seconds()))
+}
+
+// limitErrorLog logs a failing limit store at most once a minute.
+func (a *api) limitErrorLog(r *http.Request, err error) {
+	now := time.Now().Unix()
+	last := a.limitErrAt.Load()
+	if now-last < 60 || !a.limitErrAt.CompareAndSwap(last, now) {
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	a.log.Warn("rate limit store failed", "request_id", requestID(r.Context()), "error", err)
+}
