@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	_ "embed"
 	"strings"
 	"sync"
@@ -37,7 +38,8 @@ var glyphRanges = [][2]rune{
 
 // fontFace is DejaVu Sans cut down to glyphRanges, once per process: the
 // full face is 760 kB, which every document would otherwise parse and
-// subset whole.
+// subset whole. gofpdf writes into the bytes it subsets, so callers copy
+// them.
 var fontFace = sync.OnceValue(func() []byte {
 	var set strings.Builder
 	for _, r := range glyphRanges {
@@ -45,5 +47,5 @@ var fontFace = sync.OnceValue(func() []byte {
 			set.WriteRune(c)
 		}
 	}
-	return gofpdf.UTF8CutFont(dejaVuSans, set.String())
+	return gofpdf.UTF8CutFont(bytes.Clone(dejaVuSans), set.String())
 })

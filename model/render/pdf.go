@@ -103,7 +103,9 @@ type doc struct {
 func newDoc(v *View, now time.Time) *doc {
 	f := gofpdf.NewCustom(&gofpdf.InitType{OrientationStr: "P", UnitStr: "mm", SizeStr: "A4"})
 	f.AliasNbPages("{nb}")
-	f.AddUTF8FontFromBytes(fontFamily, "", fontFace())
+	// Each document gets its own copy: gofpdf pads font tables in place
+	// while it subsets them.
+	f.AddUTF8FontFromBytes(fontFamily, "", bytes.Clone(fontFace()))
 	f.SetCatalogSort(true)
 	f.SetCreationDate(now)
 	f.SetModificationDate(now)
