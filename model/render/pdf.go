@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"image"
 	"strconv"
 	"strings"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/jung-kurt/gofpdf"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/qrcode"
 )
 
 // Options tunes RenderWith.
@@ -354,93 +352,4 @@ func (d *doc) irnText() string {
 		return "No IRN"
 	}
 	return "IRN " + d.v.IRN
-}
-
-// QR code.
-
-// qr draws the QR code of the view's payload with its top-left corner at
-// (x, y) and a caption below; it returns the y below the caption.
-func (d *doc) qr(x, y float64) float64 {
-	if d.v.QR.Payload == "" {
-		d.pen(rule, 0.25)
-		d.f.SetDashPattern([]float64{1, 1}, 0)
-		d.f.Rect(x+4, y+4, qrSide-8, qrSide-8, "D")
-		d.f.SetDashPattern(nil, 0)
-		d.font("", 8)
-		d.color(muted)
-		d.cell(x, y+qrSide/2-2, qrSide, 8, "No IRN, no QR code", "C")
-		return y + qrSide
-	}
-	img, err := qrcode.Image(d.v.QR.Payload, -1)
-	if err != nil {
-		d.f.SetError(fmt.Errorf("qr code: %w", err))
-		return y + qrSide
-	}
-	d.modules(img, x, y, qrSide)
-	d.font("", 7)
-	d.color(muted)
-	d.cell(x, y+qrSide-0.5, qrSide, 7, "NRS QR code · scan to verify", "C")
-	return y + qrSide - 0.5 + lh(7)
-}
-
-// modules draws the dark modules of a QR image (one pixel per module,
-// quiet zone included) as filled rectangles, one per horizontal run, in a
-// single path scaled so that a module is one unit. Vector modules stay
-// sharp at any scan resolution; each run overlaps the row below by a hair
-// so that rasterisers leave no seams.
-func (d *doc) modules(img image.Image, x, y, side float64) {
-	n := img.Bounds().Dx()
-	if n == 0 {
-		return
-	}
-	dark := darkness(img)
-	const k = 72 / 25.4 // points per millimetre
-	m := side / float64(n) * k
-	buf := make([]byte, 0, 32<<10)
-	buf = append(buf, "q 0 0 0 rg "...)
-	buf = strconv.AppendFloat(buf, m, 'f', 5, 64)
-	buf = append(buf, " 0 0 "...)
-	buf = strconv.AppendFloat(buf, -m, 'f', 5, 64)
-	buf = append(buf, ' ')
-	buf = strconv.AppendFloat(buf, x*k, 'f', 3, 64)
-	buf = append(buf, ' ')
-	buf = strconv.AppendFloat(buf, (pageH-y)*k, 'f', 3, 64)
-	buf = append(buf, " cm\n"...)
-	for row := 0; row < n; row++ {
-		for col := 0; col < n; {
-			if !dark(col, row) {
-				col++
-				continue
-			}
-			start := col
-			for col < n && dark(col, row) {
-				col++
-			}
-			buf = strconv.AppendInt(buf, int64(start), 10)
-			buf = append(buf, ' ')
-			buf = strconv.AppendInt(buf, int64(row), 10)
-			buf = append(buf, ' ')
-			buf = strconv.AppendInt(buf, int64(col-start), 10)
-			buf = append(buf, " 1.04 re\n"...)
-		}
-	}
-	buf = append(buf, "f Q"...)
-	d.f.RawWriteStr(string(buf))
-}
-
-// darkness returns a reader of an image's dark pixels, fast for the
-// paletted images the QR encoder makes.
-func darkness(img image.Image) func(x, y int) bool {
-	b := img.Bounds()
-	if p, ok := img.(*image.Paletted); ok && len(p.Palette) == 2 {
-		fg := uint8(1)
-		if r, g, bl, _ := p.Palette[1].RGBA(); r+g+bl > 3*0x8000 {
-			fg = 0
-		}
-		return func(x, y int) bool { return p.Pix[p.PixOffset(b.Min.X+x, b.Min.Y+y)] == fg }
-	}
-	return func(x, y int) bool {
-		r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
-		return r+g+bl < 3*0x8000
-	}
 }
