@@ -93,9 +93,9 @@ type doc struct {
 	// tableHeader redraws the header of the table being drawn after a page
 	// break; nil outside tables.
 	tableHeader func()
-	// bold and ink are the text rendering state (see font).
-	bold bool
-	ink  rgb
+	// bold and textColor are the text rendering state (see font).
+	bold      bool
+	textColor rgb
 }
 
 func newDoc(v *View, now time.Time) *doc {
@@ -137,7 +137,7 @@ func (d *doc) font(style string, size float64) {
 	bold := style == "B"
 	if bold {
 		d.f.SetLineWidth(size * 0.02)
-		d.stroke(d.ink)
+		d.stroke(d.textColor)
 	}
 	if bold != d.bold {
 		mode := 0
@@ -151,7 +151,7 @@ func (d *doc) font(style string, size float64) {
 
 // color sets the text colour (and the outline of bold text).
 func (d *doc) color(c rgb) {
-	d.ink = c
+	d.textColor = c
 	d.f.SetTextColor(c.r, c.g, c.b)
 	if d.bold {
 		d.stroke(c)
