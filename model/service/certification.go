@@ -193,10 +193,13 @@ func checkCertificationInput(in *CertificationInput) (string, error) {
 	return in.payloadJSON()
 }
 
-// startRun records the run and starts its workflow in one transaction: the
-// workflow starts before the commit and a failure rolls everything back,
-// so an unreachable workflow engine leaves no run behind. The workflow id
-// derives from the run id, so a retried start cannot run it twice.
+// startRun starts the run's workflow, then records the run in one
+// transaction; when the transaction fails the workflow is abandoned, and
+// when the start fails nothing is written, so an unreachable workflow
+// engine leaves no run behind. The start happens before the transaction so
+// that no database lock is held while the engine answers (SQLite has one
+// writer). The workflow id derives from the run id, so a retried start
+// cannot run it twice, and the workflow's first activity waits for the row.
 func (s *Service) startRun(ctx context.Context, pr *model.Project, actor Ref, in CertificationInput, payload string) (*CertificationRunView, error) {
 	if !pr.Configured || pr.BusinessID == "" || pr.ServiceID == "" || pr.BaseURL == "" ||
 		len(pr.APIKeyEnc) == 0 || len(pr.APISecretEnc) == 0 {
@@ -210,33 +213,30 @@ func (s *Service) startRun(ctx context.Context, pr *model.Project, actor Ref, in
 		ID: newID(), ProjectID: pr.ID, InvoiceType: model.InvoiceKind(in.InvoiceType), IssueDate: in.IssueDate,
 		Status: model.RunQueued, InvoicePayload: payload, CreatedAt: s.now(),
 	}
-	started := false
-	err := s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		ref, err := s.cfg.Runs.StartCertificationRun(ctx, RunStart{
-			RunID: run.ID, ProjectID: pr.ID, InvoiceType: run.InvoiceType, IssueDate: run.IssueDate,
-			Sandbox: pr.Environment == model.EnvironmentSandbox,
-		})
-		if err != nil {
-			return model.Wrap(model.CodeUnavailable, err,
-				"cannot start the certification run: the workflow engine (Temporal) is unreachable; nothing was created, try again later")
-		}
-		started = true
-		run.WorkflowID, run.TemporalRunID = ref.WorkflowID, ref.TemporalRunID
+	ref, err := s.cfg.Runs.StartCertificationRun(ctx, RunStart{
+		RunID: run.ID, ProjectID: pr.ID, InvoiceType: run.InvoiceType, IssueDate: run.IssueDate,
+		Sandbox: pr.Environment == model.EnvironmentSandbox,
+	})
+	if err != nil {
+		s.cfg.Logger.WarnContext(ctx, "certification workflow not started", "run_id", run.ID.String(), "error", err.Error())
+		return nil, model.Wrap(model.CodeUnavailable, err,
+			"cannot start the certification run: the workflow engine (Temporal) is unreachable; nothing was created, try again later")
+	}
+	run.WorkflowID, run.TemporalRunID = ref.WorkflowID, ref.TemporalRunID
+	err = s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		if err := tx.CreateCertificationRun(ctx, run); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, &pr.OrganizationID, actor, model.ActionCertificationStart, "certification_run", run.ID.String())
 	})
 	if err != nil {
-		if started {
-			// The row was rolled back: stop the workflow, which would
-			// otherwise wait for a row that never comes.
-			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), describeTimeout)
-			if aerr := s.cfg.Runs.AbandonCertificationRun(actx, run.ID, "the run was not recorded: "+model.AsError(err).Message); aerr != nil {
-				s.cfg.Logger.WarnContext(ctx, "certification workflow not abandoned", "run_id", run.ID.String(), "error", aerr.Error())
-			}
-			cancel()
+		// Nothing was recorded: stop the workflow, which would otherwise
+		// wait for a row that never comes.
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), describeTimeout)
+		if aerr := s.cfg.Runs.AbandonCertificationRun(actx, run.ID, "the run was not recorded: "+model.AsError(err).Message); aerr != nil {
+			s.cfg.Logger.WarnContext(ctx, "certification workflow not abandoned", "run_id", run.ID.String(), "error", aerr.Error())
 		}
+		cancel()
 		return nil, err
 	}
 	return runView(run, nil), nil

@@ -219,3 +219,33 @@ func TestWatchCertificationRun(t *testing.T) {
 		t.Fatalf("foreign watch: %v", err)
 	}
 }
+
+// fixedRuns starts every run under one workflow id, so that recording the
+// second run fails after its workflow started.
+type fixedRuns struct{ fakeRuns }
+
+func (f *fixedRuns) StartCertificationRun(ctx context.Context, in service.RunStart) (service.RunRef, error) {
+	ref, err := f.fakeRuns.StartCertificationRun(ctx, in)
+	ref.WorkflowID = "certification-run-fixed"
+	return ref, err
+}
+
+func TestStartAbandonsTheWorkflowOfAnUnrecordedRun(t *testing.T) {
+	runs := &fixedRuns{}
+	e := certtest.New(t, certtest.Options{Runs: runs})
+	ctx := context.Background()
+	in := service.CertificationInput{InvoiceType: "B2C", IssueDate: "2026-03-15"}
+	if _, err := e.Service.StartCertificationRun(ctx, e.Tenant.Key, in); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Service.StartCertificationRun(ctx, e.Tenant.Key, in); err == nil {
+		t.Fatal("the second run was recorded under the same workflow id")
+	}
+	if len(runs.started) != 2 || len(runs.abandoned) != 1 || runs.abandoned[0] != runs.started[1].RunID {
+		t.Fatalf("started %v, abandoned %v", runs.started, runs.abandoned)
+	}
+	list, err := e.Service.ProjectCertificationRuns(ctx, e.Tenant.User, e.Tenant.Project.ID, service.PageInput{})
+	if err != nil || len(list.Items) != 1 {
+		t.Fatalf("runs: %+v %v", list, err)
+	}
+}
