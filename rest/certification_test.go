@@ -219,7 +219,7 @@ func TestCertificationUnavailable(t *testing.T) {
 		runs service.RunStarter
 	}{
 		{"no TEMPORAL_ADDRESS", nil},
-		{"Temporal unreachable", workflows.NewStarter(c, 2*time.Second)},
+		{"Temporal unreachable", workflows.NewStarter(c, workflows.StarterOptions{StartTimeout: 2 * time.Second})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newCertServer(t, tc.runs)

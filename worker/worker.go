@@ -38,6 +38,8 @@ type Options struct {
 	// Logger receives the activities' failures to record evidence; default
 	// slog.Default().
 	Logger *slog.Logger
+	// TaskQueue is the queue polled; default workflows.TaskQueue.
+	TaskQueue string
 	// ActivityPollers and WorkflowPollers are the numbers of concurrent
 	// long polls per task type; MaxConcurrentActivities bounds the
 	// activities executing at once. Zero means the defaults.
@@ -66,7 +68,10 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 	if opts.MaxConcurrentActivities <= 0 {
 		opts.MaxConcurrentActivities = DefaultConcurrentActivities
 	}
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{
+	if opts.TaskQueue == "" {
+		opts.TaskQueue = workflows.TaskQueue
+	}
+	w := sdkworker.New(c, opts.TaskQueue, sdkworker.Options{
 		MaxConcurrentActivityTaskPollers:       opts.ActivityPollers,
 		MaxConcurrentWorkflowTaskPollers:       opts.WorkflowPollers,
 		MaxConcurrentActivityExecutionSize:     opts.MaxConcurrentActivities,

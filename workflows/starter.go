@@ -22,19 +22,31 @@ const runTimeout = time.Hour
 // Starter starts, describes and abandons certification workflows over a
 // Temporal client. It implements service.RunStarter.
 type Starter struct {
-	c       client.Client
-	timeout time.Duration
+	c         client.Client
+	timeout   time.Duration
+	taskQueue string
 }
 
 var _ service.RunStarter = (*Starter)(nil)
 
-// NewStarter builds a Starter. startTimeout bounds each start (0 means
-// DefaultStartTimeout).
-func NewStarter(c client.Client, startTimeout time.Duration) *Starter {
-	if startTimeout <= 0 {
-		startTimeout = DefaultStartTimeout
+// StarterOptions configures NewStarter.
+type StarterOptions struct {
+	// StartTimeout bounds each start; default DefaultStartTimeout.
+	StartTimeout time.Duration
+	// TaskQueue is where the workflows go; default TaskQueue. The workers
+	// must poll the same queue.
+	TaskQueue string
+}
+
+// NewStarter builds a Starter.
+func NewStarter(c client.Client, opts StarterOptions) *Starter {
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = DefaultStartTimeout
 	}
-	return &Starter{c: c, timeout: startTimeout}
+	if opts.TaskQueue == "" {
+		opts.TaskQueue = TaskQueue
+	}
+	return &Starter{c: c, timeout: opts.StartTimeout, taskQueue: opts.TaskQueue}
 }
 
 // StartCertificationRun starts the workflow of a run. The workflow id
@@ -45,7 +57,7 @@ func (s *Starter) StartCertificationRun(ctx context.Context, in service.RunStart
 	defer cancel()
 	run, err := s.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                       WorkflowID(in.RunID),
-		TaskQueue:                TaskQueue,
+		TaskQueue:                s.taskQueue,
 		WorkflowExecutionTimeout: runTimeout,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
