@@ -26,11 +26,22 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	defer ln.Close()
-	a, err := buildApp(ctx, c, log, rest.Options{})
+	tc, starter, err := temporalStarter(c.TemporalAddress, c.TemporalNamespace, stderr)
+	if err != nil {
+		return err
+	}
+	if tc != nil {
+		defer tc.Close()
+		c.Runs = starter
+	} else {
+		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")
+	}
+	a, err := buildApp(ctx, c, log, rest.Options{HealthChecks: map[string]func(context.Context) error{"temporal": temporalCheck(starter)}})
 	if err != nil {
 		return err
 	}
 	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck
-	log.Info("einvoice api listening", "addr", ln.Addr().String(), "version", version, "database", a.store.Dialect())
+	log.Info("einvoice api listening", "addr", ln.Addr().String(), "version", version, "database", a.store.Dialect(),
+		"temporal", c.TemporalAddress)
 	return serveHTTP(ctx, ln, a.handler, log)
 }

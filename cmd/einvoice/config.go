@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/service"
 )
 
 // config is everything a server process needs, from flags (dev) or the
@@ -27,6 +28,14 @@ type config struct {
 	TrustProxy     bool
 	LogLevel       string
 	SandboxBaseURL string
+	// TemporalAddress and TemporalNamespace locate Temporal, which runs
+	// certification workflows; an empty address leaves runs unavailable.
+	TemporalAddress   string
+	TemporalNamespace string
+	// Runs and SandboxRegistrar are wired by the subcommand, never read
+	// from the environment.
+	Runs             service.RunStarter
+	SandboxRegistrar service.SandboxRegistrar
 }
 
 // envConfig reads the api configuration and refuses to start without its
@@ -77,6 +86,11 @@ func envConfig(getenv func(string) string) (*config, error) {
 		}
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
+	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")
+	c.TemporalNamespace = getenv("TEMPORAL_NAMESPACE")
+	if c.TemporalNamespace == "" {
+		c.TemporalNamespace = defaultTemporalNamespace
+	}
 	return c, nil
 }
 

@@ -8,16 +8,30 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/go-chi/chi/v5"
+	"go.temporal.io/sdk/client"
+
 	"github.com/einvoice-ng/einvoice/rest"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/worker"
+	"github.com/einvoice-ng/einvoice/worker/devtemporal"
+	"github.com/einvoice-ng/einvoice/workflows"
 )
 
-// runDev runs the whole service on embedded defaults.
+// sandboxPrefix is where `einvoice dev` serves the NRS sandbox stand-in.
+const sandboxPrefix = "/nrs-sandbox"
+
+// runDev runs the whole service on embedded defaults: the API, a Temporal
+// server with its Web UI (state under the data dir, so runs survive a
+// restart), the worker of certification runs and the NRS sandbox stand-in.
 func runDev(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "HTTP listen address")
-	dataDir := fs.String("data-dir", "./data", "directory for the SQLite database and generated secrets")
+	dataDir := fs.String("data-dir", "./data", "directory for the SQLite databases and generated secrets")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	temporalAddr := fs.String("temporal-addr", devtemporal.DefaultFrontendAddr, "Temporal frontend (gRPC) listen address")
+	temporalUIAddr := fs.String("temporal-ui-addr", "127.0.0.1:8233", "Temporal Web UI listen address")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -46,18 +60,67 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	defer ln.Close()
-	a, err := buildApp(ctx, c, log, rest.Options{})
+	base := "http://" + ln.Addr().String()
+
+	// Deferred calls run in reverse: after the HTTP server has stopped, the
+	// worker stops, then the client closes, then the Temporal server.
+	ts, err := devtemporal.Start(ctx, devtemporal.Options{
+		DataDir: filepath.Join(dir, "temporal"), FrontendAddr: *temporalAddr, UIAddr: *temporalUIAddr, Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	defer ts.Stop() //nolint:errcheck // logged by Stop
+	tc, err := client.DialContext(ctx, client.Options{HostPort: ts.FrontendAddr(), Namespace: ts.Namespace(), Logger: temporalLogger(stderr)})
+	if err != nil {
+		return fmt.Errorf("connect to the dev Temporal server: %w", err)
+	}
+	defer tc.Close()
+	starter := workflows.NewStarter(tc, workflows.StarterOptions{})
+
+	sandbox, err := nrssandbox.New(nrssandbox.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	c.SandboxBaseURL = base + sandboxPrefix
+	c.SandboxRegistrar = sandbox.Registry()
+	c.Runs = starter
+	a, err := buildApp(ctx, c, log, rest.Options{
+		HealthChecks: map[string]func(context.Context) error{"temporal": starter.Check},
+		Mount:        func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) },
+	})
 	if err != nil {
 		return err
 	}
 	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck // logged by close's callers
-	base := "http://" + ln.Addr().String()
+	n, err := a.service.RegisterSandboxBusinesses(ctx)
+	if err != nil {
+		return fmt.Errorf("register sandbox projects with the NRS sandbox stand-in: %w", err)
+	}
+	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
+
+	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log})
+	if err != nil {
+		return err
+	}
+	if err := w.Start(); err != nil {
+		return fmt.Errorf("start the worker: %w", err)
+	}
+	defer w.Stop()
+
+	ui := "disabled"
+	if ts.UIAddr() != "" {
+		ui = "http://" + ts.UIAddr()
+	}
 	fmt.Fprintf(stdout, `einvoice %s (dev)
-  API      %s/api/v2
-  GraphQL  %s/graphql
-  Health   %s/health
-  Data     %s
+  API          %s/api/v2
+  GraphQL      %s/graphql
+  Health       %s/health
+  NRS sandbox  %s%s/api
+  Temporal     %s (namespace %s, task queue %s)
+  Temporal UI  %s
+  Data         %s
 Press Ctrl+C to stop.
-`, version, base, base, base, dir)
+`, version, base, base, base, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
 	return serveHTTP(ctx, ln, a.handler, log)
 }

@@ -2,6 +2,7 @@
 //
 //	einvoice dev      run everything on embedded defaults (SQLite under --data-dir)
 //	einvoice api      run the production API server, configured from the environment
+//	einvoice worker   run the Temporal worker of certification runs (TEMPORAL_ADDRESS)
 //	einvoice migrate  up | down | status
 //	einvoice nrs-sandbox  run the NRS sandbox stand-in alone
 //	einvoice version  print the version
@@ -32,9 +33,15 @@ const usage = `einvoice: e-invoicing infrastructure API for the Nigeria Revenue 
 
 Usage:
   einvoice dev [--addr 127.0.0.1:8080] [--data-dir ./data]
-        run the whole service on embedded defaults
+              [--temporal-addr 127.0.0.1:7233] [--temporal-ui-addr 127.0.0.1:8233]
+        run the whole service on embedded defaults: API, Temporal and its UI,
+        the worker and the NRS sandbox stand-in
   einvoice api
         run the API server configured from EINVOICE_* environment variables
+        (and TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE to start certification runs)
+  einvoice worker
+        run the Temporal worker of certification runs: the api's EINVOICE_*
+        variables plus TEMPORAL_ADDRESS (required) and TEMPORAL_NAMESPACE
   einvoice migrate up|down|status
         manage the database schema (EINVOICE_DATABASE_URL)
   einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--admin-token TOKEN] [--demo]
@@ -55,6 +62,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runDev(ctx, args[1:], getenv, stdout, stderr)
 	case "api":
 		return runAPI(ctx, args[1:], getenv, stdout, stderr)
+	case "worker":
+		return runWorker(ctx, args[1:], getenv, stdout, stderr)
 	case "migrate":
 		return runMigrate(ctx, args[1:], getenv, stdout)
 	case "nrs-sandbox":

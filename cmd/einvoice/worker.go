@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+
+	"github.com/einvoice-ng/einvoice/rest"
+	"github.com/einvoice-ng/einvoice/worker"
+	"github.com/einvoice-ng/einvoice/workflows"
+)
+
+// defaultTemporalNamespace is used when TEMPORAL_NAMESPACE is unset.
+const defaultTemporalNamespace = "default"
+
+// temporalDialWait bounds how long the worker waits for Temporal at start
+// (a container started alongside it may take a while).
+const temporalDialWait = 2 * time.Minute
+
+// runWorker runs the Temporal worker of certification runs, configured like
+// the api plus TEMPORAL_ADDRESS.
+func runWorker(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		return fmt.Errorf("worker takes no arguments; configure it with EINVOICE_* and TEMPORAL_* environment variables")
+	}
+	c, err := envConfig(getenv)
+	if err != nil {
+		return err
+	}
+	if c.TemporalAddress == "" {
+		return errors.New("missing required configuration: TEMPORAL_ADDRESS (host:port of the Temporal frontend, e.g. temporal:7233)")
+	}
+	log := newLogger(stderr, c.LogLevel)
+	a, err := buildApp(ctx, c, log, rest.Options{})
+	if err != nil {
+		return err
+	}
+	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck // best effort at exit
+
+	tc, err := dialTemporal(ctx, c.TemporalAddress, c.TemporalNamespace, stderr, log)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log})
+	if err != nil {
+		return err
+	}
+	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
+		"task_queue", workflows.TaskQueue, "version", version, "database", a.store.Dialect())
+	stop := make(chan any)
+	go func() {
+		<-ctx.Done()
+		close(stop)
+	}()
+	return w.Run(stop)
+}
+
+// temporalLogger is the SDK's logger: warnings and errors only, so that
+// the SDK's routine lines do not drown the service's.
+func temporalLogger(stderr io.Writer) sdklog.Logger {
+	return sdklog.NewStructuredLogger(newLogger(stderr, "warn").With("component", "temporal-sdk"))
+}
+
+// dialTemporal connects to Temporal, retrying while it is not up yet.
+func dialTemporal(ctx context.Context, addr, namespace string, stderr io.Writer, log *slog.Logger) (client.Client, error) {
+	deadline := time.Now().Add(temporalDialWait)
+	for {
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		c, err := client.DialContext(dctx, client.Options{HostPort: addr, Namespace: namespace, Logger: temporalLogger(stderr)})
+		cancel()
+		if err == nil {
+			return c, nil
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return nil, fmt.Errorf("connect to Temporal at %s: %w", addr, err)
+		}
+		log.Warn("Temporal not reachable yet; retrying", "temporal", addr, "error", err.Error())
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+// temporalStarter connects the api to Temporal lazily, so that the api
+// starts (and serves everything else) while Temporal is down; a run started
+// then answers 503. Without an address it returns nils.
+func temporalStarter(addr, namespace string, stderr io.Writer) (client.Client, *workflows.Starter, error) {
+	if addr == "" {
+		return nil, nil, nil
+	}
+	c, err := client.NewLazyClient(client.Options{HostPort: addr, Namespace: namespace, Logger: temporalLogger(stderr)})
+	if err != nil {
+		return nil, nil, fmt.Errorf("TEMPORAL_ADDRESS %q: %w", addr, err)
+	}
+	return c, workflows.NewStarter(c, workflows.StarterOptions{}), nil
+}
+
+// temporalCheck is the /health check of Temporal.
+func temporalCheck(s *workflows.Starter) func(context.Context) error {
+	if s == nil {
+		return func(context.Context) error { return errors.New("TEMPORAL_ADDRESS is not set") }
+	}
+	return s.Check
+}
