@@ -113,12 +113,18 @@ func (s *Service) GenerateIRN(ctx context.Context, k *model.KeyPrincipal, in IRN
 		return nil, err
 	}
 	ref := strings.ToUpper(in.InvoiceReference)
-	rec, _, err := s.store.ClaimIRN(ctx, &model.IssuedIRN{
-		ProjectID: it.project.ID, InvoiceReference: ref, IssueDate: in.IssueDate, IRN: irn,
-		InvoiceTypeCode: in.InvoiceTypeCode, CreatedAt: s.now(),
-	})
-	if err != nil {
-		return nil, err
+	rec := new(model.IssuedIRN)
+	if known, ok := s.irns.get(it.project.ID, ref); ok {
+		*rec = known
+	} else {
+		rec, _, err = s.store.ClaimIRN(ctx, &model.IssuedIRN{
+			ProjectID: it.project.ID, InvoiceReference: ref, IssueDate: in.IssueDate, IRN: irn,
+			InvoiceTypeCode: in.InvoiceTypeCode, CreatedAt: s.now(),
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.irns.put(rec)
 	}
 	if rec.IssueDate != in.IssueDate {
 		return nil, model.Errorf(model.CodeConflict, "invoice reference %s already has IRN %s issued for %s", ref, rec.IRN, rec.IssueDate)

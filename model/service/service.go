@@ -62,6 +62,7 @@ type Service struct {
 	keys    *keyCache
 	issuers *issuerCache
 	usage   *meter
+	irns    issuedIRNs
 }
 
 // New builds a Service and starts its background usage flusher; call Close
