@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,6 +21,19 @@ import (
 type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// series caches the children of both vectors by label values, so that
+	// a request costs no label hashing.
+	series sync.Map // seriesKey -> *series
+}
+
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+type series struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 // newMetrics builds the router's registry: process and Go runtime
@@ -62,12 +76,18 @@ func (m *httpMetrics) observe(route, method string, status int, elapsed time.Dur
 	if route == "" {
 		route = "unmatched"
 	}
-	if method == "" {
-		method = http.MethodGet
+	k := seriesKey{route, method, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		st := strconv.Itoa(status)
+		v, _ = m.series.LoadOrStore(k, &series{
+			requests: m.requests.WithLabelValues(route, method, st),
+			duration: m.duration.WithLabelValues(route, method, st),
+		})
 	}
-	st := strconv.Itoa(status)
-	m.requests.WithLabelValues(route, method, st).Inc()
-	m.duration.WithLabelValues(route, method, st).Observe(elapsed.Seconds())
+	s := v.(*series)
+	s.requests.Inc()
+	s.duration.Observe(elapsed.Seconds())
 }
 
 // metricsHandler serves the registry in the Prometheus exposition format,

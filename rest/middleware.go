@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
@@ -117,8 +118,9 @@ func (a *api) logRequests(next http.Handler) http.Handler {
 			status = http.StatusOK
 		}
 		a.metrics.observe(route, r.Method, status, elapsed)
-		a.log.Info("request", "request_id", requestID(r.Context()), "method", r.Method, "route", route,
-			"status", status, "duration_ms", float64(elapsed.Microseconds())/1000, "ip", a.clientIP(r))
+		a.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", requestID(r.Context())),
+			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", status),
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("ip", a.clientIP(r)))
 	})
 }
 
