@@ -36,6 +36,9 @@ type config struct {
 	// from the environment.
 	Runs             service.RunStarter
 	SandboxRegistrar service.SandboxRegistrar
+
+	// Ops configures rate limits, their Redis and the metrics token.
+	Ops opsConfig
 }
 
 // envConfig reads the api configuration and refuses to start without its
@@ -86,6 +89,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		}
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
+	if c.Ops, err = opsFromEnv(getenv); err != nil {
+		return nil, err
+	}
 	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")
 	c.TemporalNamespace = getenv("TEMPORAL_NAMESPACE")
 	if c.TemporalNamespace == "" {

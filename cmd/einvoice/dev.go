@@ -53,6 +53,11 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		}
 	}
 	c.TokenTTL = defaultTokenTTL
+	// Rate limits, Redis and the metrics token read the same variables as
+	// `einvoice api`; unset, the limits are the defaults, kept in memory.
+	if c.Ops, err = opsFromEnv(getenv); err != nil {
+		return err
+	}
 	log := newLogger(stderr, c.LogLevel)
 
 	ln, err := listen(c.HTTPAddr)
@@ -116,11 +121,13 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
   API          %s/api/v2
   GraphQL      %s/graphql
   Health       %s/health
+  Docs         %s/docs
+  Metrics      %s/metrics
   NRS sandbox  %s%s/api
   Temporal     %s (namespace %s, task queue %s)
   Temporal UI  %s
   Data         %s
 Press Ctrl+C to stop.
-`, version, base, base, base, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
+`, version, base, base, base, base, base, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
 	return serveHTTP(ctx, ln, a.handler, log)
 }

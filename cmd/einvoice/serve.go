@@ -44,6 +44,7 @@ type app struct {
 	store   *store.Store
 	service *service.Service
 	handler http.Handler
+	stopOps func()
 }
 
 // buildApp opens the database, migrates it when asked and wires the service
@@ -85,11 +86,18 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	opts := mount
 	opts.Version, opts.Logger, opts.TrustProxyHeaders = version, log, c.TrustProxy
 	opts.GraphQL = graph.NewHandler(svc, graph.Options{Logger: log})
-	return &app{store: st, service: svc, handler: rest.New(svc, opts)}, nil
+	stopOps, err := c.Ops.start(ctx, &opts, svc, log)
+	if err != nil {
+		_ = svc.Close(ctx)
+		_ = st.Close()
+		return nil, err
+	}
+	return &app{store: st, service: svc, handler: rest.New(svc, opts), stopOps: stopOps}, nil
 }
 
-// close flushes usage and closes the database.
+// close stops background work, flushes usage and closes the database.
 func (a *app) close(ctx context.Context) error {
+	a.stopOps()
 	return errors.Join(a.service.Close(ctx), a.store.Close())
 }
 
