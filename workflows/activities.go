@@ -603,7 +603,8 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 		Attempts: int(info.Attempt), StartedAt: started}
 	a.record(ctx, ev)
 
-	out, ferr := fn(ctx, &stepRun{a: a, run: run, retry: info.Attempt > 1})
+	sr := &stepRun{a: a, run: run, retry: info.Attempt > 1}
+	out, ferr := fn(ctx, sr)
 	finished := a.now().UTC().Truncate(time.Microsecond)
 	ms := finished.Sub(started).Milliseconds()
 	ev.FinishedAt, ev.DurationMS = &finished, &ms
@@ -620,6 +621,9 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 		return false, nil
 	}
 	err = a.classify(ctx, ferr)
+	if sr.creds != nil && sr.creds.Environment == model.EnvironmentSandbox && isAnswer(ferr, http.StatusNotFound) {
+		err = temporal.NewNonRetryableApplicationError(errorMessage(err)+forgottenHint, ErrRejected, nil)
+	}
 	ev.Status, ev.Message = model.StepRetrying, clip(errorMessage(err))
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) && app.NonRetryable() || lastAttempt(info) {
@@ -628,6 +632,9 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 	a.record(ctx, ev)
 	return false, err
 }
+
+// forgottenHint explains a sandbox invoice the stand-in no longer knows.
+const forgottenHint = " (the NRS sandbox stand-in keeps invoices in memory, so a restart of the process serving it forgets them; start a new run)"
 
 // record writes evidence; a failure is logged, never the step's result.
 func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) {

@@ -244,3 +244,15 @@ func TestStartRunWaitsForTheRow(t *testing.T) {
 	appError(t, a.exec(a.acts.StartRun, missing, nil), workflows.ErrNotYet, false)
 	a.must(a.acts.StartRun, workflows.StepInput{RunID: run.ID}, nil)
 }
+
+func TestForgottenSandboxInvoiceIsExplained(t *testing.T) {
+	a := newActivityEnv(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	run := a.e.NewRun(t, model.InvoiceKindB2B, "2026-03-15", "")
+	id := workflows.StepInput{RunID: run.ID}
+	a.must(a.acts.BuildPayload, id, nil)
+	// The stand-in never saw this invoice, as after a restart.
+	app := appError(t, a.exec(a.acts.Transmit, id, nil), workflows.ErrRejected, true)
+	if !strings.Contains(app.Message(), "HTTP 404") || !strings.Contains(app.Message(), "keeps invoices in memory") {
+		t.Fatalf("message: %s", app.Message())
+	}
+}
