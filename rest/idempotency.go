@@ -19,7 +19,7 @@ const ReplayedHeader = "Idempotent-Replayed"
 const maxStoredBody = 8 << 20
 
 // replayedHeaders are the response headers kept with a stored response.
-var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-Language", "Cache-Control", "Location"}
+var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-Language", "Cache-Control", "Location", "Vary"}
 
 // idempotent makes POST requests carrying an Idempotency-Key safe to retry:
 // the first response is stored per credential for 24 h and replayed to

@@ -267,3 +267,20 @@ func TestIdempotencyTwoProcesses(t *testing.T) {
 		})
 	}
 }
+
+// TestIdempotencyPDF replays a binary answer byte for byte, with its
+// content type and disposition.
+func TestIdempotencyPDF(t *testing.T) {
+	s := newServer(t, sqlite())
+	tn := s.tenant("acme")
+	r := renderReq(tn, "/api/v2/invoices/render", map[string]any{"invoice_type": "B2B", "payload": loadFixture(t, "invoice-b2b-1.1.json")},
+		map[string]string{"Accept": "application/pdf", "Idempotency-Key": "pdf-1"})
+	first, again := s.do(r), s.do(r)
+	if first.Status != 200 || first.Header.Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(first.Body, []byte("%PDF-")) {
+		t.Fatalf("first: %d %s", first.Status, first.Header.Get("Content-Type"))
+	}
+	if again.Status != 200 || !bytes.Equal(first.Body, again.Body) || again.Header.Get(rest.ReplayedHeader) != "true" ||
+		again.Header.Get("Content-Type") != "application/pdf" || again.Header.Get("Content-Disposition") != first.Header.Get("Content-Disposition") {
+		t.Fatalf("replay: %d %v (%d bytes, first %d)", again.Status, again.Header, len(again.Body), len(first.Body))
+	}
+}

@@ -193,7 +193,7 @@ func legacyV1(doc map[string]any) {
 	info["summary"] = "The deprecated /api/v1 prefix of the einvoice API."
 	info["description"] = fmt.Sprintf(
 		"`/api/v1/*` routes answer exactly like their `/api/v2/*` twins, plus a `Deprecation` header "+
-			"(RFC 9745; deprecated since %s), a `Sunset` header (RFC 8594: %s, after which /api/v1 answers 404) and a `Link` "+
+			"(RFC 9745; deprecated since %s), a `Sunset` header (RFC 8594: %s, after which /api/v1 may stop answering) and a `Link` "+
 			"to the v2 twin (`rel=\"successor-version\"`). Move to /api/v2: only the prefix changes. "+
 			"Bodies, errors, credentials, idempotency and rate limits are those of v2 (see the v2 document).",
 		V1Deprecated.Format("2006-01-02"), V1Sunset.Format("2006-01-02"))
