@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test vet bench fmt tidy generate
+.PHONY: build dev test vet bench bench-middleware fmt tidy generate
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -22,6 +22,9 @@ test: vet ## vet, then every test with the race detector
 
 bench: ## hot-path benchmarks on one core
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./model/...
+
+bench-middleware: ## wrk: the full router against a bare handler on IRN generation (needs wrk)
+	bench/middleware/run.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
