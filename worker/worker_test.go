@@ -157,7 +157,13 @@ func stepNames(run map[string]any) []string {
 }
 
 func TestEndToEndThroughREST(t *testing.T) {
-	r := newRig(t, certtest.Options{Open: storetest.SQLite})
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) { endToEnd(t, d) })
+	}
+}
+
+func endToEnd(t *testing.T, d storetest.Dialect) {
+	r := newRig(t, certtest.Options{Open: d.Open})
 	r.startWorker()
 	ids := map[string]string{}
 	for _, kind := range []string{"B2B", "B2C", "B2G"} {
