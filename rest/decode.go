@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/uuid"
 
@@ -167,32 +168,63 @@ var (
 	anyType  = reflect.TypeOf((*any)(nil)).Elem()
 )
 
-// assignStruct copies obj's fields into the struct v, checking presence and
-// types; loc is the location of v.
-func assignStruct(p *model.Problems, obj map[string]any, v reflect.Value, loc []any) {
-	t := v.Type()
+// structField is what decoding needs of a struct field, worked out once per
+// type (see fieldsOf).
+type structField struct {
+	index    int
+	embedded bool // an anonymous struct whose fields are the parent's
+	name     string
+	boxed    any // name as a location element, boxed once
+	required bool
+}
+
+var fieldCache sync.Map // reflect.Type -> []structField
+
+// fieldsOf lists the decodable fields of the struct type t.
+func fieldsOf(t reflect.Type) []structField {
+	if v, ok := fieldCache.Load(t); ok {
+		return v.([]structField)
+	}
+	var out []structField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if !f.IsExported() {
 			continue
 		}
 		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			assignStruct(p, obj, v.Field(i), loc)
+			out = append(out, structField{index: i, embedded: true})
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" || name == "-" {
 			continue
 		}
-		floc := append(append([]any(nil), loc...), name)
-		val, present := obj[name]
+		out = append(out, structField{index: i, name: name, boxed: name, required: f.Tag.Get("required") == "true"})
+	}
+	fieldCache.Store(t, out)
+	return out
+}
+
+// assignStruct copies obj's fields into the struct v, checking presence and
+// types; loc is the location of v.
+func assignStruct(p *model.Problems, obj map[string]any, v reflect.Value, loc []any) {
+	// One location buffer for every field: Problems.Add copies what it keeps.
+	floc := make([]any, len(loc)+1)
+	copy(floc, loc)
+	for _, f := range fieldsOf(v.Type()) {
+		if f.embedded {
+			assignStruct(p, obj, v.Field(f.index), loc)
+			continue
+		}
+		floc[len(loc)] = f.boxed
+		val, present := obj[f.name]
 		if !present {
-			if f.Tag.Get("required") == "true" {
+			if f.required {
 				p.Add(model.ProblemMissing, "Field required", floc...)
 			}
 			continue
 		}
-		assignValue(p, val, v.Field(i), floc)
+		assignValue(p, val, v.Field(f.index), floc)
 	}
 }
 

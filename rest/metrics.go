@@ -22,8 +22,9 @@ type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	// series caches the children of both vectors by label values, so that
-	// a request costs no label hashing.
-	series sync.Map // seriesKey -> *series
+	// a request costs no label hashing and no allocation.
+	mu     sync.RWMutex
+	series map[seriesKey]*series
 }
 
 type seriesKey struct {
@@ -77,15 +78,22 @@ func (m *httpMetrics) observe(route, method string, status int, elapsed time.Dur
 		route = "unmatched"
 	}
 	k := seriesKey{route, method, status}
-	v, ok := m.series.Load(k)
-	if !ok {
+	m.mu.RLock()
+	s := m.series[k]
+	m.mu.RUnlock()
+	if s == nil {
 		st := strconv.Itoa(status)
-		v, _ = m.series.LoadOrStore(k, &series{
+		s = &series{
 			requests: m.requests.WithLabelValues(route, method, st),
 			duration: m.duration.WithLabelValues(route, method, st),
-		})
+		}
+		m.mu.Lock()
+		if m.series == nil {
+			m.series = map[seriesKey]*series{}
+		}
+		m.series[k] = s
+		m.mu.Unlock()
 	}
-	s := v.(*series)
 	s.requests.Inc()
 	s.duration.Observe(elapsed.Seconds())
 }

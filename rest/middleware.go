@@ -20,8 +20,7 @@ import (
 type ctxKey int
 
 const (
-	keyRequestID ctxKey = iota
-	keyAPIKey
+	keyAPIKey ctxKey = iota
 )
 
 var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
@@ -34,17 +33,13 @@ func (a *api) requestID(next http.Handler) http.Handler {
 		if !requestIDRE.MatchString(id) {
 			id = uuid.NewString()
 		}
-		w.Header().Set("X-Request-ID", id)
-		ctx := context.WithValue(r.Context(), keyRequestID, id)
-		ctx = model.WithRequestMeta(ctx, model.RequestMeta{IP: a.clientIP(r), UserAgent: r.UserAgent(), RequestID: id})
+		w.Header()["X-Request-Id"] = []string{id} // canonical key: no rewrite per request
+		ctx := model.WithRequestMeta(r.Context(), model.RequestMeta{IP: a.clientIP(r), UserAgent: r.UserAgent(), RequestID: id})
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
-func requestID(ctx context.Context) string {
-	id, _ := ctx.Value(keyRequestID).(string)
-	return id
-}
+func requestID(ctx context.Context) string { return model.RequestMetaFrom(ctx).RequestID }
 
 func (a *api) clientIP(r *http.Request) string {
 	if a.opts.TrustProxyHeaders {
@@ -120,7 +115,7 @@ func (a *api) logRequests(next http.Handler) http.Handler {
 		a.metrics.observe(route, r.Method, status, elapsed)
 		a.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", requestID(r.Context())),
 			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", status),
-			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("ip", a.clientIP(r)))
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("ip", model.RequestMetaFrom(r.Context()).IP))
 	})
 }
 

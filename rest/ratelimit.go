@@ -246,10 +246,11 @@ func (a *api) allow(w http.ResponseWriter, r *http.Request, key string, l Limit)
 			return true
 		}
 	}
+	// One backing array for the three headers (canonical keys, set
+	// directly): this runs on every request of a limited route.
+	v := []string{strconv.Itoa(l.Count), strconv.Itoa(res.Remaining), strconv.Itoa(ceilSeconds(res.ResetAfter))}
 	h := w.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(l.Count))
-	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
-	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.ResetAfter)))
+	h["Ratelimit-Limit"], h["Ratelimit-Remaining"], h["Ratelimit-Reset"] = v[0:1:1], v[1:2:2], v[2:3:3]
 	if res.Allowed {
 		return true
 	}

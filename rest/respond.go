@@ -83,13 +83,17 @@ func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, status, errorBody{Detail: e.Message, Code: e.Code})
 }
 
+// jsonContentType is shared by every JSON response, to spare an allocation
+// per request; Header.Set and Add replace or copy it, never change it.
+var jsonContentType = []string{"application/json; charset=utf-8"}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		slog.Error("encode response", "error", err)
 		status, b = http.StatusInternalServerError, []byte(`{"detail":"Internal Server Error","code":"internal"}`)
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 	_, _ = w.Write([]byte("\n"))
