@@ -12,8 +12,10 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"math/big"
+	"sync"
 
 	"golang.org/x/crypto/hkdf"
 )
@@ -88,16 +90,26 @@ func Derive(master []byte, purpose string) []byte {
 // authentication sits on every request's path.
 type Hasher struct {
 	pepper []byte
+	// macs holds keyed HMACs for reuse: Reset restores the keyed state
+	// without hashing the pepper again or allocating.
+	macs sync.Pool
 }
 
 // NewHasher builds a Hasher with a server-side pepper.
-func NewHasher(pepper []byte) *Hasher { return &Hasher{pepper: append([]byte(nil), pepper...)} }
+func NewHasher(pepper []byte) *Hasher {
+	h := &Hasher{pepper: append([]byte(nil), pepper...)}
+	h.macs.New = func() any { return hmac.New(sha256.New, h.pepper) }
+	return h
+}
 
 // Hash returns HMAC-SHA-256(pepper, secret).
 func (h *Hasher) Hash(secret string) []byte {
-	m := hmac.New(sha256.New, h.pepper)
-	m.Write([]byte(secret))
-	return m.Sum(nil)
+	m := h.macs.Get().(hash.Hash)
+	m.Reset()
+	_, _ = io.WriteString(m, secret)
+	out := m.Sum(make([]byte, 0, sha256.Size))
+	h.macs.Put(m)
+	return out
 }
 
 // Equal compares a secret with a stored hash in constant time.

@@ -25,6 +25,7 @@ type keyCache struct {
 
 type cachedKey struct {
 	auth    *store.KeyAuth // nil: no such client id
+	scopes  model.Scopes   // parsed once; shared read-only by principals
 	fetched time.Time
 }
 
@@ -84,6 +85,9 @@ func (s *Service) AuthenticateKey(ctx context.Context, clientID, clientSecret st
 				a = nil
 			}
 			e := cachedKey{auth: a, fetched: s.cfg.Now()}
+			if a != nil {
+				e.scopes = model.ParseScopes(a.Key.Scopes)
+			}
 			s.keys.put(clientID, e)
 			return e, nil
 		})
@@ -105,7 +109,7 @@ func (s *Service) AuthenticateKey(ctx context.Context, clientID, clientSecret st
 	}
 	return &model.KeyPrincipal{
 		KeyID: a.Key.ID, ProjectID: a.Key.ProjectID, OrganizationID: a.OrganizationID,
-		Environment: a.Environment, Scopes: model.ParseScopes(a.Key.Scopes),
+		Environment: a.Environment, Scopes: e.scopes,
 	}, nil
 }
 
