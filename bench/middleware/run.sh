@@ -5,7 +5,7 @@
 # rate limit, idempotency check, handler and IRN query on SQLite), on the
 # same machine in the same run. Prints both rates and their ratio.
 #
-#   bench/middleware/run.sh                 # 3 rounds of 10 s each, 2 threads, 32 connections
+#   bench/middleware/run.sh                 # 5 rounds of 10 s each, 2 threads, 32 connections
 #   DURATION=30s CONNECTIONS=64 bench/middleware/run.sh
 #   IDEMPOTENCY=1 bench/middleware/run.sh   # every request replayed under one Idempotency-Key
 #
@@ -48,35 +48,54 @@ wrk.headers["X-Client-Secret"] = "$CLIENT_SECRET"
 $idem
 LUA
 
-# rate URL: one wrk round, printing requests per second; non-2xx answers fail the run.
+# cpu_ticks PID: user + system CPU time of a process, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+TICK_US=$((1000000 / $(getconf CLK_TCK)))
+
+# rate URL: one wrk round. Prints "req/s server-CPU-us/request wrk-CPU-us/request";
+# non-2xx answers fail the run.
 rate() {
-  local out
-  out="$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$tmp/irn.lua" "$1")"
+  local out before after requests wrk_cpu
+  before="$(cpu_ticks "$pid")"
+  out="$( { TIMEFORMAT='%U %S'; time wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$tmp/irn.lua" "$1"; } 2>"$tmp/wrk.time")"
+  after="$(cpu_ticks "$pid")"
   printf '%s\n' "$out" >&2
   if grep -q 'Non-2xx' <<<"$out"; then echo "non-2xx answers from $1" >&2; exit 1; fi
-  awk '/^Requests\/sec:/ {print $2}' <<<"$out"
+  requests="$(awk '/requests in/ { print $1 }' <<<"$out")"
+  wrk_cpu="$(awk '{ print $1 + $2 }' "$tmp/wrk.time")"
+  awk -v rps="$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")" -v n="$requests" -v srv="$(( (after - before) * TICK_US ))" -v w="$wrk_cpu" \
+    'BEGIN { printf "%s %.2f %.2f\n", rps, srv / n, w * 1000000 / n }'
 }
 
 # Warm both (connections, caches, heaps), then measure in alternating rounds
-# so that a change of load on the machine weighs on both alike; report the
-# median of each.
-ROUNDS="${ROUNDS:-3}"
+# so that a change of load on the machine weighs on both alike. Reported:
+# the median rate of each and the median of the rounds' ratios.
+ROUNDS="${ROUNDS:-5}"
 DURATION=2s rate "http://$BARE_ADDR/api/v2/invoices/irn/generate" >/dev/null 2>&1
 DURATION=2s rate "http://$FULL_ADDR/api/v2/invoices/irn/generate" >/dev/null 2>&1
-bares=() fulls=()
+bares=() fulls=() ratios=() cpu_bare=() cpu_full=()
 for i in $(seq 1 "$ROUNDS"); do
-  bares+=("$(rate "http://$BARE_ADDR/api/v2/invoices/irn/generate")")
-  fulls+=("$(rate "http://$FULL_ADDR/api/v2/invoices/irn/generate")")
-  echo "round $i: bare ${bares[-1]} req/s, full ${fulls[-1]} req/s" >&2
+  read -r b bs bw <<<"$(rate "http://$BARE_ADDR/api/v2/invoices/irn/generate")"
+  read -r f fs fw <<<"$(rate "http://$FULL_ADDR/api/v2/invoices/irn/generate")"
+  bares+=("$b") fulls+=("$f")
+  ratios+=("$(awk -v f="$f" -v b="$b" 'BEGIN { printf "%.1f", 100 * f / b }')")
+  # CPU per request (server + wrk) does not depend on what else runs on the machine.
+  cpu_bare+=("$(awk -v s="$bs" -v w="$bw" 'BEGIN { printf "%.2f", s + w }')")
+  cpu_full+=("$(awk -v s="$fs" -v w="$fw" 'BEGIN { printf "%.2f", s + w }')")
+  echo "round $i: bare $b req/s (server ${bs} us + wrk ${bw} us CPU/request), full $f req/s (server ${fs} us + wrk ${fw} us), ${ratios[-1]} %" >&2
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 bare="$(median "${bares[@]}")"
 full="$(median "${fulls[@]}")"
-ratio="$(awk -v f="$full" -v b="$bare" 'BEGIN { printf "%.1f", 100 * f / b }')"
+ratio="$(median "${ratios[@]}")"
+cb="$(median "${cpu_bare[@]}")"
+cf="$(median "${cpu_full[@]}")"
 echo
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds, POST /api/v2/invoices/irn/generate, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "bare rounds: ${bares[*]}"
-echo "full rounds: ${fulls[*]}"
-printf 'bare chi handler  %10.0f req/s (median)\n' "$bare"
-printf 'full router       %10.0f req/s (median)\n' "$full"
-echo "full / bare       ${ratio} %  (target >= 60 %)"
+echo "bare rounds:  ${bares[*]}"
+echo "full rounds:  ${fulls[*]}"
+echo "ratios (%):   ${ratios[*]}"
+printf 'bare chi handler  %10.0f req/s (median), %6.1f us CPU per request (server + wrk)\n' "$bare" "$cb"
+printf 'full router       %10.0f req/s (median), %6.1f us CPU per request (server + wrk)\n' "$full" "$cf"
+echo "full / bare       ${ratio} % of the rate (median of the rounds; target >= 60 %)"
+echo "                  $(awk -v b="$cb" -v f="$cf" 'BEGIN { printf "%.1f", 100 * b / f }') % by CPU per request (what the rate ratio is on an otherwise idle machine)"
