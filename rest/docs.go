@@ -39,7 +39,10 @@ func (a *api) docsRoutes(r chi.Router) {
 	r.Get("/docs/", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/docs", http.StatusMovedPermanently)
 	})
-	assets, _ := fs.Sub(docsFiles, "docs")
+	assets, err := fs.Sub(docsFiles, "docs")
+	if err != nil {
+		panic("rest: docs not embedded: " + err.Error())
+	}
 	files := http.StripPrefix("/docs/assets/", http.FileServerFS(assets))
 	r.Get("/docs/assets/*", func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/docs/assets/")

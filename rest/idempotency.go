@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/service"
 )
 
@@ -48,6 +49,9 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 		req := service.IdempotentRequest{Credential: credential, Key: key[0], Method: r.Method, Target: r.URL.RequestURI(), Body: body}
 		stored, err := a.svc.BeginIdempotent(r.Context(), req)
 		if err != nil {
+			if model.ErrorCodeOf(err) == model.CodeConflict {
+				w.Header().Set("Retry-After", "1") // the first request is still running
+			}
 			a.writeError(w, r, err)
 			return
 		}

@@ -199,8 +199,8 @@ func TestIdempotencyInFlight(t *testing.T) {
 		t.Fatalf("claim: %v %v", got, err)
 	}
 	r := s.do(withKey(irnReq(tn, body), "busy"))
-	if r.Status != 409 || r.json(t)["code"] != string(model.CodeConflict) {
-		t.Fatalf("retry in flight: %d %s", r.Status, r.Body)
+	if r.Status != 409 || r.json(t)["code"] != string(model.CodeConflict) || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("retry in flight: %d %v %s", r.Status, r.Header, r.Body)
 	}
 	// The first attempt failed with a server error: the key is free again.
 	if err := s.svc.FinishIdempotent(context.Background(), claim, &service.StoredResponse{Status: 503}); err != nil {
