@@ -88,3 +88,30 @@ func auditLogConnection(l *service.List[service.AuditView]) *gqlmodel.AuditLogCo
 		})
 	return &gqlmodel.AuditLogConnection{Edges: e, PageInfo: info}
 }
+
+func certificationRunConnection(l *service.List[service.CertificationRunView]) *gqlmodel.CertificationRunConnection {
+	e, info := edges(l, func(v *service.CertificationRunView) uuid.UUID { return v.RunID },
+		func(c string, v *service.CertificationRunView) *gqlmodel.CertificationRunEdge {
+			return &gqlmodel.CertificationRunEdge{Cursor: c, Node: v}
+		})
+	return &gqlmodel.CertificationRunConnection{Edges: e, PageInfo: info}
+}
+
+// pointers relays a service's stream of values as the stream of pointers a
+// gqlgen subscription returns. It closes when in closes or ctx ends (the
+// client unsubscribed), so that the producer, which also watches ctx, can
+// stop.
+func pointers[T any](ctx context.Context, in <-chan T) <-chan *T {
+	out := make(chan *T)
+	go func() {
+		defer close(out)
+		for v := range in {
+			select {
+			case out <- &v:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}

@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	Organization() OrganizationResolver
 	Project() ProjectResolver
 	Query() QueryResolver
+	Subscription() SubscriptionResolver
 	Usage() UsageResolver
 	Viewer() ViewerResolver
 }
@@ -113,6 +114,42 @@ type ComplexityRoot struct {
 		User          func(childComplexity int) int
 	}
 
+	CertificationRun struct {
+		CreatedAt     func(childComplexity int) int
+		FailureReason func(childComplexity int) int
+		FinishedAt    func(childComplexity int) int
+		IRN           func(childComplexity int) int
+		InvoiceType   func(childComplexity int) int
+		IssueDate     func(childComplexity int) int
+		ProjectID     func(childComplexity int) int
+		RunID         func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Steps         func(childComplexity int) int
+		Temporal      func(childComplexity int) int
+	}
+
+	CertificationRunConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	CertificationRunEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CertificationStep struct {
+		Attempts   func(childComplexity int) int
+		DurationMS func(childComplexity int) int
+		FinishedAt func(childComplexity int) int
+		HTTPStatus func(childComplexity int) int
+		Message    func(childComplexity int) int
+		NRSErrorID func(childComplexity int) int
+		Name       func(childComplexity int) int
+		StartedAt  func(childComplexity int) int
+		Status     func(childComplexity int) int
+	}
+
 	DailyUsage struct {
 		Count     func(childComplexity int) int
 		Date      func(childComplexity int) int
@@ -127,6 +164,7 @@ type ComplexityRoot struct {
 		RevokeAPIKey           func(childComplexity int, projectID string, keyID string) int
 		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
 		Signup                 func(childComplexity int, input service.SignupInput) int
+		StartCertificationRun  func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
 		UpdateProjectAuthority func(childComplexity int, projectID string, input service.AuthorityInput) int
 	}
 
@@ -160,15 +198,16 @@ type ComplexityRoot struct {
 	}
 
 	Project struct {
-		APIKeys        func(childComplexity int, first *int, after *string) int
-		Authority      func(childComplexity int) int
-		CreatedAt      func(childComplexity int) int
-		Environment    func(childComplexity int) int
-		ID             func(childComplexity int) int
-		Name           func(childComplexity int) int
-		Organization   func(childComplexity int) int
-		OrganizationID func(childComplexity int) int
-		Usage          func(childComplexity int, from *string, to *string, keyID *string) int
+		APIKeys           func(childComplexity int, first *int, after *string) int
+		Authority         func(childComplexity int) int
+		CertificationRuns func(childComplexity int, first *int, after *string) int
+		CreatedAt         func(childComplexity int) int
+		Environment       func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Name              func(childComplexity int) int
+		Organization      func(childComplexity int) int
+		OrganizationID    func(childComplexity int) int
+		Usage             func(childComplexity int, from *string, to *string, keyID *string) int
 	}
 
 	ProjectAuthority struct {
@@ -193,16 +232,26 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AuditLogs    func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
-		Me           func(childComplexity int) int
-		Organization func(childComplexity int, id string) int
-		Project      func(childComplexity int, id string) int
+		AuditLogs        func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
+		CertificationRun func(childComplexity int, id string) int
+		Me               func(childComplexity int) int
+		Organization     func(childComplexity int, id string) int
+		Project          func(childComplexity int, id string) int
 	}
 
 	RevokedApiKey struct {
 		ID        func(childComplexity int) int
 		RevokedAt func(childComplexity int) int
 		Status    func(childComplexity int) int
+	}
+
+	Subscription struct {
+		CertificationRunUpdated func(childComplexity int, id string) int
+	}
+
+	TemporalWorkflow struct {
+		RunID      func(childComplexity int) int
+		WorkflowID func(childComplexity int) int
 	}
 
 	Usage struct {
@@ -240,6 +289,7 @@ type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input gqlmodel.CreateAPIKeyInput) (*gqlmodel.APIKeySecretPayload, error)
 	RotateAPIKey(ctx context.Context, projectID string, keyID string, graceSeconds *int) (*gqlmodel.APIKeySecretPayload, error)
 	RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*service.RevokedKey, error)
+	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*service.CertificationRunView, error)
 	CreateOrganization(ctx context.Context, input service.OrganizationInput) (*service.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*service.ProjectView, error)
 	UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error)
@@ -253,13 +303,18 @@ type ProjectResolver interface {
 	Organization(ctx context.Context, obj *service.ProjectView) (*service.OrganizationView, error)
 
 	APIKeys(ctx context.Context, obj *service.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error)
+	CertificationRuns(ctx context.Context, obj *service.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error)
 	Usage(ctx context.Context, obj *service.ProjectView, from *string, to *string, keyID *string) (*service.UsageReport, error)
 }
 type QueryResolver interface {
 	AuditLogs(ctx context.Context, organizationID *string, action *string, first *int, after *string) (*gqlmodel.AuditLogConnection, error)
+	CertificationRun(ctx context.Context, id string) (*service.CertificationRunView, error)
 	Organization(ctx context.Context, id string) (*service.OrganizationView, error)
 	Project(ctx context.Context, id string) (*service.ProjectView, error)
 	Me(ctx context.Context) (*service.UserView, error)
+}
+type SubscriptionResolver interface {
+	CertificationRunUpdated(ctx context.Context, id string) (<-chan *service.CertificationRunView, error)
 }
 type UsageResolver interface {
 	ByOperation(ctx context.Context, obj *service.UsageReport) ([]*gqlmodel.OperationCount, error)
@@ -535,6 +590,154 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
 
+	case "CertificationRun.createdAt":
+		if e.ComplexityRoot.CertificationRun.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.CreatedAt(childComplexity), true
+	case "CertificationRun.failureReason":
+		if e.ComplexityRoot.CertificationRun.FailureReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.FailureReason(childComplexity), true
+	case "CertificationRun.finishedAt":
+		if e.ComplexityRoot.CertificationRun.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.FinishedAt(childComplexity), true
+	case "CertificationRun.irn":
+		if e.ComplexityRoot.CertificationRun.IRN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.IRN(childComplexity), true
+	case "CertificationRun.invoiceType":
+		if e.ComplexityRoot.CertificationRun.InvoiceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.InvoiceType(childComplexity), true
+	case "CertificationRun.issueDate":
+		if e.ComplexityRoot.CertificationRun.IssueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.IssueDate(childComplexity), true
+	case "CertificationRun.projectId":
+		if e.ComplexityRoot.CertificationRun.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.ProjectID(childComplexity), true
+	case "CertificationRun.id":
+		if e.ComplexityRoot.CertificationRun.RunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.RunID(childComplexity), true
+	case "CertificationRun.status":
+		if e.ComplexityRoot.CertificationRun.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.Status(childComplexity), true
+	case "CertificationRun.steps":
+		if e.ComplexityRoot.CertificationRun.Steps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.Steps(childComplexity), true
+	case "CertificationRun.temporal":
+		if e.ComplexityRoot.CertificationRun.Temporal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRun.Temporal(childComplexity), true
+
+	case "CertificationRunConnection.edges":
+		if e.ComplexityRoot.CertificationRunConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRunConnection.Edges(childComplexity), true
+	case "CertificationRunConnection.pageInfo":
+		if e.ComplexityRoot.CertificationRunConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRunConnection.PageInfo(childComplexity), true
+
+	case "CertificationRunEdge.cursor":
+		if e.ComplexityRoot.CertificationRunEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRunEdge.Cursor(childComplexity), true
+	case "CertificationRunEdge.node":
+		if e.ComplexityRoot.CertificationRunEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationRunEdge.Node(childComplexity), true
+
+	case "CertificationStep.attempts":
+		if e.ComplexityRoot.CertificationStep.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.Attempts(childComplexity), true
+	case "CertificationStep.durationMs":
+		if e.ComplexityRoot.CertificationStep.DurationMS == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.DurationMS(childComplexity), true
+	case "CertificationStep.finishedAt":
+		if e.ComplexityRoot.CertificationStep.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.FinishedAt(childComplexity), true
+	case "CertificationStep.httpStatus":
+		if e.ComplexityRoot.CertificationStep.HTTPStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.HTTPStatus(childComplexity), true
+	case "CertificationStep.message":
+		if e.ComplexityRoot.CertificationStep.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.Message(childComplexity), true
+	case "CertificationStep.nrsErrorId":
+		if e.ComplexityRoot.CertificationStep.NRSErrorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.NRSErrorID(childComplexity), true
+	case "CertificationStep.name":
+		if e.ComplexityRoot.CertificationStep.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.Name(childComplexity), true
+	case "CertificationStep.startedAt":
+		if e.ComplexityRoot.CertificationStep.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.StartedAt(childComplexity), true
+	case "CertificationStep.status":
+		if e.ComplexityRoot.CertificationStep.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CertificationStep.Status(childComplexity), true
+
 	case "DailyUsage.count":
 		if e.ComplexityRoot.DailyUsage.Count == nil {
 			break
@@ -631,6 +834,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Signup(childComplexity, args["input"].(service.SignupInput)), true
+	case "Mutation.startCertificationRun":
+		if e.ComplexityRoot.Mutation.StartCertificationRun == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_startCertificationRun_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StartCertificationRun(childComplexity, args["input"].(gqlmodel.StartCertificationRunInput)), true
 	case "Mutation.updateProjectAuthority":
 		if e.ComplexityRoot.Mutation.UpdateProjectAuthority == nil {
 			break
@@ -754,6 +968,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.Authority(childComplexity), true
+	case "Project.certificationRuns":
+		if e.ComplexityRoot.Project.CertificationRuns == nil {
+			break
+		}
+
+		args, err := ec.field_Project_certificationRuns_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.CertificationRuns(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Project.createdAt":
 		if e.ComplexityRoot.Project.CreatedAt == nil {
 			break
@@ -888,6 +1113,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AuditLogs(childComplexity, args["organizationId"].(*string), args["action"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.certificationRun":
+		if e.ComplexityRoot.Query.CertificationRun == nil {
+			break
+		}
+
+		args, err := ec.field_Query_certificationRun_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CertificationRun(childComplexity, args["id"].(string)), true
 
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
@@ -936,6 +1172,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevokedApiKey.Status(childComplexity), true
+
+	case "Subscription.certificationRunUpdated":
+		if e.ComplexityRoot.Subscription.CertificationRunUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_certificationRunUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.CertificationRunUpdated(childComplexity, args["id"].(string)), true
+
+	case "TemporalWorkflow.runId":
+		if e.ComplexityRoot.TemporalWorkflow.RunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TemporalWorkflow.RunID(childComplexity), true
+	case "TemporalWorkflow.workflowId":
+		if e.ComplexityRoot.TemporalWorkflow.WorkflowID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TemporalWorkflow.WorkflowID(childComplexity), true
 
 	case "Usage.byOperation":
 		if e.ComplexityRoot.Usage.ByOperation == nil {
@@ -1042,6 +1303,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateProjectInput,
 		ec.unmarshalInputLoginInput,
 		ec.unmarshalInputSignupInput,
+		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
 	)
 	first := true
@@ -1092,6 +1354,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				Data: buf.Bytes(),
 			}
 		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -1117,7 +1396,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "usage.graphqls" "user.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "usage.graphqls" "user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1131,6 +1410,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "apikey.graphqls", Input: sourceData("apikey.graphqls"), BuiltIn: false},
 	{Name: "audit.graphqls", Input: sourceData("audit.graphqls"), BuiltIn: false},
+	{Name: "certification.graphqls", Input: sourceData("certification.graphqls"), BuiltIn: false},
 	{Name: "organization.graphqls", Input: sourceData("organization.graphqls"), BuiltIn: false},
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
@@ -1277,6 +1557,78 @@ func (ec *executionContext) childFields_AuthPayload(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type AuthPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_CertificationRun(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CertificationRun_id(ctx, field)
+	case "projectId":
+		return ec.fieldContext_CertificationRun_projectId(ctx, field)
+	case "status":
+		return ec.fieldContext_CertificationRun_status(ctx, field)
+	case "invoiceType":
+		return ec.fieldContext_CertificationRun_invoiceType(ctx, field)
+	case "issueDate":
+		return ec.fieldContext_CertificationRun_issueDate(ctx, field)
+	case "irn":
+		return ec.fieldContext_CertificationRun_irn(ctx, field)
+	case "failureReason":
+		return ec.fieldContext_CertificationRun_failureReason(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CertificationRun_createdAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_CertificationRun_finishedAt(ctx, field)
+	case "temporal":
+		return ec.fieldContext_CertificationRun_temporal(ctx, field)
+	case "steps":
+		return ec.fieldContext_CertificationRun_steps(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CertificationRun", field.Name)
+}
+
+func (ec *executionContext) childFields_CertificationRunConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CertificationRunConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CertificationRunConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CertificationRunConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CertificationRunEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CertificationRunEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CertificationRunEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CertificationRunEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CertificationStep(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_CertificationStep_name(ctx, field)
+	case "status":
+		return ec.fieldContext_CertificationStep_status(ctx, field)
+	case "attempts":
+		return ec.fieldContext_CertificationStep_attempts(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_CertificationStep_startedAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_CertificationStep_finishedAt(ctx, field)
+	case "durationMs":
+		return ec.fieldContext_CertificationStep_durationMs(ctx, field)
+	case "httpStatus":
+		return ec.fieldContext_CertificationStep_httpStatus(ctx, field)
+	case "nrsErrorId":
+		return ec.fieldContext_CertificationStep_nrsErrorId(ctx, field)
+	case "message":
+		return ec.fieldContext_CertificationStep_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CertificationStep", field.Name)
+}
+
 func (ec *executionContext) childFields_DailyUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "date":
@@ -1365,6 +1717,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_authority(ctx, field)
 	case "apiKeys":
 		return ec.fieldContext_Project_apiKeys(ctx, field)
+	case "certificationRuns":
+		return ec.fieldContext_Project_certificationRuns(ctx, field)
 	case "usage":
 		return ec.fieldContext_Project_usage(ctx, field)
 	}
@@ -1423,6 +1777,16 @@ func (ec *executionContext) childFields_RevokedApiKey(ctx context.Context, field
 		return ec.fieldContext_RevokedApiKey_revokedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevokedApiKey", field.Name)
+}
+
+func (ec *executionContext) childFields_TemporalWorkflow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "workflowId":
+		return ec.fieldContext_TemporalWorkflow_workflowId(ctx, field)
+	case "runId":
+		return ec.fieldContext_TemporalWorkflow_runId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TemporalWorkflow", field.Name)
 }
 
 func (ec *executionContext) childFields_Usage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1709,6 +2073,20 @@ func (ec *executionContext) field_Mutation_signup_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_startCertificationRun_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.StartCertificationRunInput, error) {
+			return ec.unmarshalNStartCertificationRunInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐStartCertificationRunInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateProjectAuthority_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1754,6 +2132,28 @@ func (ec *executionContext) field_Organization_projects_args(ctx context.Context
 }
 
 func (ec *executionContext) field_Project_apiKeys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_certificationRuns_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -1857,6 +2257,20 @@ func (ec *executionContext) field_Query_auditLogs_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_certificationRun_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_organization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1872,6 +2286,20 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 }
 
 func (ec *executionContext) field_Query_project_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_certificationRunUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -2995,6 +3423,603 @@ func (ec *executionContext) fieldContext_AuthPayload_organizations(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _CertificationRun_id(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_projectId(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_status(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.RunStatus) graphql.Marshaler {
+			return ec.marshalNCertificationRunStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRunStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type CertificationRunStatus does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_invoiceType(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_invoiceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+			return ec.marshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_invoiceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type InvoiceType does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_issueDate(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_issueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_issueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_irn(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_irn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IRN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_irn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_failureReason(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_failureReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailureReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_failureReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_finishedAt(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_finishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRun_temporal(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_temporal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Temporal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.TemporalRef) graphql.Marshaler {
+			return ec.marshalNTemporalWorkflow2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐTemporalRef(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_temporal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CertificationRun",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TemporalWorkflow(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CertificationRun_steps(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRun_steps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Steps, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.StepView) graphql.Marshaler {
+			return ec.marshalNCertificationStep2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐStepViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRun_steps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CertificationRun",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CertificationStep(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CertificationRunConnection_edges(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.CertificationRunConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRunConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*gqlmodel.CertificationRunEdge) graphql.Marshaler {
+			return ec.marshalNCertificationRunEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCertificationRunEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRunConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CertificationRunConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CertificationRunEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CertificationRunConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.CertificationRunConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRunConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRunConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CertificationRunConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CertificationRunEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.CertificationRunEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRunEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRunEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationRunEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationRunEdge_node(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.CertificationRunEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationRunEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
+			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationRunEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CertificationRunEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CertificationRun(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CertificationStep_name(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationStep_status(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.StepStatus) graphql.Marshaler {
+			return ec.marshalNCertificationStepStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐStepStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type CertificationStepStatus does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationStep_attempts(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationStep_startedAt(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationStep_finishedAt(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_finishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationStep_durationMs(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_durationMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DurationMS, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_durationMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationStep_httpStatus(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_httpStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HTTPStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_httpStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationStep_nrsErrorId(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_nrsErrorId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NRSErrorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_nrsErrorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CertificationStep_message(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CertificationStep_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CertificationStep_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _DailyUsage_date(ctx context.Context, field graphql.CollectedField, obj *service.DailyUsage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3190,6 +4215,50 @@ func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_startCertificationRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_startCertificationRun(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StartCertificationRun(ctx, fc.Args["input"].(gqlmodel.StartCertificationRunInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
+			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_startCertificationRun(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CertificationRun(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_startCertificationRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4009,6 +5078,50 @@ func (ec *executionContext) fieldContext_Project_apiKeys(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Project_certificationRuns(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_certificationRuns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().CertificationRuns(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.CertificationRunConnection) graphql.Marshaler {
+			return ec.marshalNCertificationRunConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCertificationRunConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_certificationRuns(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CertificationRunConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_certificationRuns_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Project_usage(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4400,6 +5513,50 @@ func (ec *executionContext) fieldContext_Query_auditLogs(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_certificationRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_certificationRun(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CertificationRun(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
+			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_certificationRun(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CertificationRun(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_certificationRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_organization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4663,6 +5820,96 @@ func (ec *executionContext) _RevokedApiKey_revokedAt(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_RevokedApiKey_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevokedApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Subscription_certificationRunUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_certificationRunUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().CertificationRunUpdated(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
+			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_certificationRunUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CertificationRun(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_certificationRunUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TemporalWorkflow_workflowId(ctx context.Context, field graphql.CollectedField, obj *service.TemporalRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TemporalWorkflow_workflowId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WorkflowID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TemporalWorkflow_workflowId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TemporalWorkflow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TemporalWorkflow_runId(ctx context.Context, field graphql.CollectedField, obj *service.TemporalRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TemporalWorkflow_runId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TemporalWorkflow_runId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TemporalWorkflow", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Usage_projectId(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
@@ -6298,6 +7545,57 @@ func (ec *executionContext) unmarshalInputSignupInput(ctx context.Context, obj a
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputStartCertificationRunInput(ctx context.Context, obj any) (gqlmodel.StartCertificationRunInput, error) {
+	var it gqlmodel.StartCertificationRunInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"projectId", "invoiceType", "issueDate", "invoicePayload"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "projectId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectID = data
+		case "invoiceType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceType"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceType = data
+		case "issueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issueDate"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssueDate = data
+		case "invoicePayload":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoicePayload"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoicePayload = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateProjectAuthorityInput(ctx context.Context, obj any) (service.AuthorityInput, error) {
 	var it service.AuthorityInput
 	if obj == nil {
@@ -6922,6 +8220,258 @@ func (ec *executionContext) _AuthPayload(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var certificationRunImplementors = []string{"CertificationRun"}
+
+func (ec *executionContext) _CertificationRun(ctx context.Context, sel ast.SelectionSet, obj *service.CertificationRunView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, certificationRunImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CertificationRun")
+		case "id":
+			out.Values[i] = ec._CertificationRun_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "projectId":
+			out.Values[i] = ec._CertificationRun_projectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._CertificationRun_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invoiceType":
+			out.Values[i] = ec._CertificationRun_invoiceType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issueDate":
+			out.Values[i] = ec._CertificationRun_issueDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "irn":
+			out.Values[i] = ec._CertificationRun_irn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "failureReason":
+			out.Values[i] = ec._CertificationRun_failureReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CertificationRun_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "finishedAt":
+			out.Values[i] = ec._CertificationRun_finishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "temporal":
+			out.Values[i] = ec._CertificationRun_temporal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "steps":
+			out.Values[i] = ec._CertificationRun_steps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var certificationRunConnectionImplementors = []string{"CertificationRunConnection"}
+
+func (ec *executionContext) _CertificationRunConnection(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.CertificationRunConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, certificationRunConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CertificationRunConnection")
+		case "edges":
+			out.Values[i] = ec._CertificationRunConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CertificationRunConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var certificationRunEdgeImplementors = []string{"CertificationRunEdge"}
+
+func (ec *executionContext) _CertificationRunEdge(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.CertificationRunEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, certificationRunEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CertificationRunEdge")
+		case "cursor":
+			out.Values[i] = ec._CertificationRunEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CertificationRunEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var certificationStepImplementors = []string{"CertificationStep"}
+
+func (ec *executionContext) _CertificationStep(ctx context.Context, sel ast.SelectionSet, obj *service.StepView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, certificationStepImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CertificationStep")
+		case "name":
+			out.Values[i] = ec._CertificationStep_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._CertificationStep_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempts":
+			out.Values[i] = ec._CertificationStep_attempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startedAt":
+			out.Values[i] = ec._CertificationStep_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "finishedAt":
+			out.Values[i] = ec._CertificationStep_finishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "durationMs":
+			out.Values[i] = ec._CertificationStep_durationMs(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "httpStatus":
+			out.Values[i] = ec._CertificationStep_httpStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nrsErrorId":
+			out.Values[i] = ec._CertificationStep_nrsErrorId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._CertificationStep_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var dailyUsageImplementors = []string{"DailyUsage"}
 
 func (ec *executionContext) _DailyUsage(ctx context.Context, sel ast.SelectionSet, obj *service.DailyUsage) graphql.Marshaler {
@@ -7007,6 +8557,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "revokeApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCertificationRun":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_startCertificationRun(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -7453,6 +9010,44 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "certificationRuns":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_certificationRuns(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "usage":
 			field := field
 
@@ -7713,6 +9308,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "certificationRun":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_certificationRun(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "organization":
 			field := field
 
@@ -7839,6 +9456,69 @@ func (ec *executionContext) _RevokedApiKey(ctx context.Context, sel ast.Selectio
 		case "revokedAt":
 			out.Values[i] = ec._RevokedApiKey_revokedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "certificationRunUpdated":
+		return ec._Subscription_certificationRunUpdated(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
+}
+
+var temporalWorkflowImplementors = []string{"TemporalWorkflow"}
+
+func (ec *executionContext) _TemporalWorkflow(ctx context.Context, sel ast.SelectionSet, obj *service.TemporalRef) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, temporalWorkflowImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TemporalWorkflow")
+		case "workflowId":
+			out.Values[i] = ec._TemporalWorkflow_workflowId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runId":
+			out.Values[i] = ec._TemporalWorkflow_runId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -8649,6 +10329,138 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx context.Context, sel ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CertificationRun(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCertificationRunConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCertificationRunConnection(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.CertificationRunConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CertificationRunConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCertificationRunEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCertificationRunEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.CertificationRunEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCertificationRunEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCertificationRunEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCertificationRunEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCertificationRunEdge(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.CertificationRunEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CertificationRunEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCertificationRunStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRunStatus(ctx context.Context, v any) (model.RunStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNCertificationRunStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRunStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCertificationRunStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRunStatus(ctx context.Context, sel ast.SelectionSet, v model.RunStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNCertificationRunStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRunStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNCertificationRunStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRunStatus = map[string]model.RunStatus{
+		"QUEUED":    model.RunQueued,
+		"RUNNING":   model.RunRunning,
+		"PASSED":    model.RunPassed,
+		"FAILED":    model.RunFailed,
+		"CANCELLED": model.RunCancelled,
+	}
+	marshalNCertificationRunStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRunStatus = map[model.RunStatus]string{
+		model.RunQueued:    "QUEUED",
+		model.RunRunning:   "RUNNING",
+		model.RunPassed:    "PASSED",
+		model.RunFailed:    "FAILED",
+		model.RunCancelled: "CANCELLED",
+	}
+)
+
+func (ec *executionContext) marshalNCertificationStep2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐStepView(ctx context.Context, sel ast.SelectionSet, v service.StepView) graphql.Marshaler {
+	return ec._CertificationStep(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCertificationStep2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐStepViewᚄ(ctx context.Context, sel ast.SelectionSet, v []service.StepView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCertificationStep2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐStepView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNCertificationStepStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐStepStatus(ctx context.Context, v any) (model.StepStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNCertificationStepStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐStepStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCertificationStepStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐStepStatus(ctx context.Context, sel ast.SelectionSet, v model.StepStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNCertificationStepStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐStepStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNCertificationStepStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐStepStatus = map[string]model.StepStatus{
+		"RUNNING":  model.StepRunning,
+		"RETRYING": model.StepRetrying,
+		"PASSED":   model.StepPassed,
+		"FAILED":   model.StepFailed,
+	}
+	marshalNCertificationStepStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐStepStatus = map[model.StepStatus]string{
+		model.StepRunning:  "RUNNING",
+		model.StepRetrying: "RETRYING",
+		model.StepPassed:   "PASSED",
+		model.StepFailed:   "FAILED",
+	}
+)
+
 func (ec *executionContext) unmarshalNCreateApiKeyInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (gqlmodel.CreateAPIKeyInput, error) {
 	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -8775,6 +10587,36 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	}
 	return res
 }
+
+func (ec *executionContext) unmarshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx context.Context, v any) (model.InvoiceKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx context.Context, sel ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind = map[string]model.InvoiceKind{
+		"B2B": model.InvoiceKindB2B,
+		"B2C": model.InvoiceKindB2C,
+		"B2G": model.InvoiceKindB2G,
+	}
+	marshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind = map[model.InvoiceKind]string{
+		model.InvoiceKindB2B: "B2B",
+		model.InvoiceKindB2C: "B2C",
+		model.InvoiceKindB2G: "B2G",
+	}
+)
 
 func (ec *executionContext) unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLoginInput(ctx context.Context, v any) (service.LoginInput, error) {
 	res, err := ec.unmarshalInputLoginInput(ctx, v)
@@ -8978,6 +10820,11 @@ func (ec *executionContext) unmarshalNSignupInput2githubᚗcomᚋeinvoiceᚑng�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNStartCertificationRunInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐStartCertificationRunInput(ctx context.Context, v any) (gqlmodel.StartCertificationRunInput, error) {
+	res, err := ec.unmarshalInputStartCertificationRunInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -9021,6 +10868,10 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNTemporalWorkflow2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐTemporalRef(ctx context.Context, sel ast.SelectionSet, v service.TemporalRef) graphql.Marshaler {
+	return ec._TemporalWorkflow(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -9289,6 +11140,42 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = sel
 	_ = ctx
 	res := graphql.MarshalInt(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOInt2ᚖint64(ctx context.Context, v any) (*int64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalInt64(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.SelectionSet, v *int64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalInt64(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOJSON2interface(ctx context.Context, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOJSON2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalAny(v)
 	return res
 }
 

@@ -96,6 +96,7 @@ func complexity() ComplexityRoot {
 	c.Viewer.Organizations = func(child int, first *int, _ *string) int { return conn(child, first) }
 	c.Organization.Projects = func(child int, first *int, _ *string) int { return conn(child, first) }
 	c.Project.APIKeys = func(child int, first *int, _ *string) int { return conn(child, first) }
+	c.Project.CertificationRuns = func(child int, first *int, _ *string) int { return conn(child, first) }
 	c.Query.AuditLogs = func(child int, _ *string, _ *string, first *int, _ *string) int { return conn(child, first) }
 	return c
 }

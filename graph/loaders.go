@@ -52,13 +52,15 @@ type usageKey struct {
 }
 
 // loaders batch the portal tree's levels: every organization by id, the
-// projects of every organization, the keys and usage of every project. One
+// projects of every organization, the keys, usage and certification runs of
+// every project. One
 // set is made per operation, so nothing is cached across requests or users.
 type loaders struct {
 	organization *dataloader.Loader[uuid.UUID, *service.OrganizationView]
 	projects     *dataloader.Loader[pageKey, *service.List[service.ProjectView]]
 	keys         *dataloader.Loader[pageKey, *service.List[service.KeyView]]
 	usage        *dataloader.Loader[usageKey, *service.UsageReport]
+	runs         *dataloader.Loader[pageKey, *service.List[service.CertificationRunView]]
 }
 
 type loadersKey struct{}
@@ -83,6 +85,7 @@ func withLoaders(ctx context.Context, svc *service.Service, wait time.Duration) 
 		}),
 		projects: newPagedLoader(wait, svc.ProjectsByOrganization),
 		keys:     newPagedLoader(wait, svc.KeysByProject),
+		runs:     newPagedLoader(wait, svc.CertificationRunsByProject),
 		usage: newLoader(wait, func(ctx context.Context, u *service.UserPrincipal, keys []usageKey) ([]*dataloader.Result[*service.UsageReport], error) {
 			type rangeKey struct{ from, to, keyID string }
 			groups := map[rangeKey][]uuid.UUID{}

@@ -38,6 +38,18 @@ type AuditLogEdge struct {
 	Node   *service.AuditView `json:"node"`
 }
 
+// A page of certification runs.
+type CertificationRunConnection struct {
+	Edges    []*CertificationRunEdge `json:"edges"`
+	PageInfo *PageInfo               `json:"pageInfo"`
+}
+
+// A certification run and its cursor.
+type CertificationRunEdge struct {
+	Cursor string                        `json:"cursor"`
+	Node   *service.CertificationRunView `json:"node"`
+}
+
 // Creates an API key.
 type CreateAPIKeyInput struct {
 	ProjectID string `json:"projectId"`
@@ -99,4 +111,19 @@ type ProjectEdge struct {
 
 // The root of every read.
 type Query struct {
+}
+
+// Starts a certification smoke run of a project.
+type StartCertificationRunInput struct {
+	ProjectID string `json:"projectId"`
+	// B2B, B2C or B2G (an InvoiceType). Checked with the other fields, so that a wrong value is reported as invalid with its location.
+	InvoiceType string `json:"invoiceType"`
+	// YYYY-MM-DD.
+	IssueDate string `json:"issueDate"`
+	// The invoice to certify, a JSON object; default a sample invoice of invoiceType.
+	InvoicePayload any `json:"invoicePayload,omitempty"`
+}
+
+// The root of every stream (over WebSocket).
+type Subscription struct {
 }
