@@ -86,10 +86,9 @@ func (c *wsClient) must(wantType string) wsMessage {
 }
 
 // TestWebsocket checks the graphql-transport-ws transport and its
-// connection_init authentication. No subscription field exists yet (the
-// certification run updates will be the first), so operations run as
-// queries over the socket, which the protocol allows: the authentication
-// and framing are what a subscription will use.
+// connection_init authentication with queries over the socket, which the
+// protocol allows: the authentication and framing are what subscriptions
+// use (see TestCertificationRunEndToEnd for one).
 func TestWebsocket(t *testing.T) {
 	s := newServer(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite}, graph.Options{})
 	tn := s.tenant("socket")
