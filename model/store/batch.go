@@ -112,3 +112,27 @@ func (s *Store) UsageForProjectsOfUser(ctx context.Context, userID uuid.UUID, pr
 	err := q.Scan(ctx)
 	return out, s.wrap(err, "usage")
 }
+
+// CertificationRunsForProjectsOfUser lists one page of runs, newest first,
+// of each of several projects of the user's organizations, in one query.
+func (s *Store) CertificationRunsForProjectsOfUser(ctx context.Context, userID uuid.UUID, projectIDs []uuid.UUID, p model.Page) ([]model.CertificationRun, error) {
+	out := []model.CertificationRun{}
+	if len(projectIDs) == 0 {
+		return out, nil
+	}
+	inner := s.idb.NewSelect().Model((*model.CertificationRun)(nil)).
+		ExcludeColumn("invoice_payload", "payload").
+		ColumnExpr("ROW_NUMBER() OVER (PARTITION BY certification_run.project_id ORDER BY certification_run.id DESC) AS rn").
+		Where("certification_run.project_id IN (?)", bun.In(projectIDs)).
+		Where("certification_run.project_id IN (?)", s.memberProjectIDs(userID))
+	if p.After != uuid.Nil {
+		inner = inner.Where("certification_run.id < ?", p.After)
+	}
+	err := s.idb.NewSelect().Model(&out).
+		ExcludeColumn("invoice_payload", "payload").
+		ModelTableExpr("(?) AS certification_run", inner).
+		Where("certification_run.rn <= ?", p.Limit+1).
+		OrderExpr("certification_run.project_id ASC, certification_run.id DESC").
+		Scan(ctx)
+	return out, s.wrap(err, "certification run")
+}
