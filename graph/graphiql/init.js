@@ -3,7 +3,10 @@
 // scripts.
 (function () {
   var url = window.location.pathname.replace(/\/$/, '');
-  var fetcher = GraphiQL.createFetcher({ url: url });
+  // Subscriptions go over a WebSocket to the same endpoint; the headers
+  // typed into GraphiQL (the bearer token) travel in connection_init.
+  var wsScheme = window.location.protocol === 'https:' ? 'wss://' : 'ws://';
+  var fetcher = GraphiQL.createFetcher({ url: url, subscriptionUrl: wsScheme + window.location.host + url });
   var defaultQuery = [
     '# einvoice portal API',
     '#',
