@@ -201,7 +201,7 @@ func checkCertificationInput(in *CertificationInput) (string, error) {
 // writer). The workflow id derives from the run id, so a retried start
 // cannot run it twice, and the workflow's first activity waits for the row.
 func (s *Service) startRun(ctx context.Context, pr *model.Project, actor Ref, in CertificationInput, payload string) (*CertificationRunView, error) {
-	if !pr.Configured || pr.BusinessID == "" || pr.ServiceID == "" || pr.BaseURL == "" ||
+	if !pr.Configured || pr.BusinessID == "" || pr.ServiceID == "" || s.baseURL(pr) == "" ||
 		len(pr.APIKeyEnc) == 0 || len(pr.APISecretEnc) == 0 {
 		return nil, model.Errorf(model.CodeAuthorityNotConfigured,
 			"a certification run needs the project's tax authority settings and API credentials; set business_id, service_id, public_key, certificate, base_url, api_key and api_secret with PUT /api/v2/projects/%s/authority", pr.ID)

@@ -71,6 +71,17 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	return s.projectView(pr), nil
 }
 
+// baseURL is where a project talks to its authority: the URL its owner set,
+// else, for a sandbox project, the configured sandbox (the stand-in in
+// development), read at use time so that moving the sandbox moves every
+// sandbox project with it.
+func (s *Service) baseURL(pr *model.Project) string {
+	if pr.BaseURL == "" && pr.Environment == model.EnvironmentSandbox {
+		return strings.TrimRight(s.cfg.SandboxBaseURL, "/")
+	}
+	return pr.BaseURL
+}
+
 const serviceIDAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 func (s *Service) provisionSandbox(pr *model.Project) error {
@@ -97,7 +108,6 @@ func (s *Service) provisionSandbox(pr *model.Project) error {
 	if err := s.provisionSandboxCredentials(pr); err != nil {
 		return err
 	}
-	pr.BaseURL = s.cfg.SandboxBaseURL
 	pr.Configured = true
 	return nil
 }
@@ -134,8 +144,8 @@ func (s *Service) projectView(pr *model.Project) *ProjectView {
 	if pr.ServiceID != "" {
 		a.ServiceID = &pr.ServiceID
 	}
-	if pr.BaseURL != "" {
-		a.BaseURL = &pr.BaseURL
+	if u := s.baseURL(pr); u != "" {
+		a.BaseURL = &u
 	}
 	if pr.PublicKey != "" {
 		if pub, _, err := parsePublicKey(pr.PublicKey); err == nil {

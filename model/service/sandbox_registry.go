@@ -124,7 +124,7 @@ func (s *Service) AuthorityCredentials(ctx context.Context, projectID uuid.UUID)
 	}
 	c := &AuthorityCredentials{
 		ProjectID: pr.ID, Environment: pr.Environment, TaxAuthorityCode: pr.TaxAuthorityCode,
-		BaseURL: pr.BaseURL, BusinessID: pr.BusinessID, ServiceID: pr.ServiceID,
+		BaseURL: s.baseURL(pr), BusinessID: pr.BusinessID, ServiceID: pr.ServiceID,
 		PublicKeyPEM: pr.PublicKey, QREncryption: pr.QREncryption,
 	}
 	if pr.PublicKey != "" {
@@ -191,9 +191,6 @@ func (s *Service) RegisterSandboxBusinesses(ctx context.Context) (int, error) {
 			if err := s.provisionSandboxCredentials(pr); err != nil {
 				return err
 			}
-			if pr.BaseURL == "" {
-				pr.BaseURL = s.cfg.SandboxBaseURL
-			}
 			pr.UpdatedAt = s.now()
 			if err := s.store.UpdateProjectAuthority(ctx, pr); err != nil {
 				return err
@@ -238,7 +235,7 @@ func (s *Service) eachSandboxProject(ctx context.Context, fn func(pr *model.Proj
 func (s *Service) sandboxBusiness(pr *model.Project) (SandboxBusiness, error) {
 	b := SandboxBusiness{
 		ProjectID: pr.ID, BusinessID: pr.BusinessID, ServiceID: pr.ServiceID,
-		PublicKeyPEM: pr.PublicKey, QREncryption: pr.QREncryption, BaseURL: pr.BaseURL,
+		PublicKeyPEM: pr.PublicKey, QREncryption: pr.QREncryption, BaseURL: s.baseURL(pr),
 	}
 	for _, f := range []struct {
 		dst   *string

@@ -357,3 +357,24 @@ func TestStandInAcceptsSandboxProject(t *testing.T) {
 		})
 	}
 }
+
+// A sandbox project follows the configured sandbox: its address is read at
+// use time, not frozen into the project when it was created.
+func TestSandboxBaseURLReadAtUseTime(t *testing.T) {
+	e := newSandboxEnv(t, &fakeRegistrar{})
+	pr := e.project(t, "sandbox")
+	row, err := e.st.ProjectByID(context.Background(), pr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.BaseURL != "" {
+		t.Fatalf("sandbox address stored in the project: %q", row.BaseURL)
+	}
+	if pr.Authority.BaseURL == nil || *pr.Authority.BaseURL != sandboxURL {
+		t.Fatalf("view base_url = %v, want %s", pr.Authority.BaseURL, sandboxURL)
+	}
+	c, err := e.svc.AuthorityCredentials(context.Background(), pr.ID)
+	if err != nil || c.BaseURL != sandboxURL {
+		t.Fatalf("credentials base URL = %v, %v", c, err)
+	}
+}
