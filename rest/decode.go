@@ -107,7 +107,7 @@ func fieldOrder(t reflect.Type) map[string]int {
 
 // readBody reads the whole body, which the body-limit middleware bounds.
 func readBody(r *http.Request) ([]byte, error) {
-	b, err := io.ReadAll(r.Body)
+	b, err := readAll(r.Body, r.ContentLength)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -117,6 +117,30 @@ func readBody(r *http.Request) ([]byte, error) {
 		return nil, model.Wrap(model.CodeInvalid, err, "cannot read request body")
 	}
 	return b, nil
+}
+
+// readAll is io.ReadAll with a first buffer of the announced size (plus
+// one byte to see the end), when there is one, so that a small body costs
+// one small allocation.
+func readAll(body io.Reader, size int64) ([]byte, error) {
+	if size <= 0 || size > 1<<20 {
+		return io.ReadAll(body)
+	}
+	b := make([]byte, 0, size+1)
+	for {
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) { // longer than announced: let ReadAll finish
+			rest, err := io.ReadAll(body)
+			return append(b, rest...), err
+		}
+	}
 }
 
 // parseObject parses raw as one JSON object, numbers kept as json.Number.

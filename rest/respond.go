@@ -5,10 +5,12 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/einvoice-ng/einvoice/model"
 )
@@ -88,16 +90,31 @@ func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
 var jsonContentType = []string{"application/json; charset=utf-8"}
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledBuffer {
+			buf.Reset()
+			jsonBuffers.Put(buf)
+		}
+	}()
+	buf.Reset()
+	// Encode writes the same bytes as Marshal, then a newline.
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		slog.Error("encode response", "error", err)
-		status, b = http.StatusInternalServerError, []byte(`{"detail":"Internal Server Error","code":"internal"}`)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"detail":"Internal Server Error","code":"internal"}` + "\n")
 	}
 	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
-	_, _ = w.Write(b)
-	_, _ = w.Write([]byte("\n"))
+	_, _ = w.Write(buf.Bytes())
 }
+
+// jsonBuffers recycles response buffers; maxPooledBuffer keeps a rare
+// large answer from pinning its memory.
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledBuffer = 64 << 10
 
 // at prefixes the locations of an invalid error with where the input sits
 // in the request ("body", "query", "path").
