@@ -107,7 +107,12 @@ func (a *api) logRequests(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
-		route := chi.RouteContext(r.Context()).RoutePattern()
+		// chi records the matched pattern on the request as it routes it;
+		// reading it back spares building the pattern again.
+		route := r.Pattern
+		if route == "" {
+			route = chi.RouteContext(r.Context()).RoutePattern()
+		}
 		status := sw.status
 		if status == 0 {
 			status = http.StatusOK
