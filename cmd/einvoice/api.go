@@ -6,7 +6,10 @@ import (
 	"io"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/einvoice-ng/einvoice/rest"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 )
 
 const defaultTokenTTL = time.Hour
@@ -36,11 +39,33 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")
 	}
-	a, err := buildApp(ctx, c, log, rest.Options{HealthChecks: map[string]func(context.Context) error{"temporal": temporalCheck(starter)}})
+	opts := rest.Options{HealthChecks: map[string]func(context.Context) error{"temporal": temporalCheck(starter)}}
+	if getenv("EINVOICE_NRS_SANDBOX_EMBEDDED") == "true" {
+		// Serve the NRS sandbox stand-in from this process, for set-ups
+		// without another NRS sandbox (docker compose). Workers reach it at
+		// EINVOICE_NRS_SANDBOX_URL.
+		if c.SandboxBaseURL == "" {
+			return fmt.Errorf("EINVOICE_NRS_SANDBOX_EMBEDDED needs EINVOICE_NRS_SANDBOX_URL: the address where workers reach this process's %s (e.g. http://api:8080%s)", sandboxPrefix, sandboxPrefix)
+		}
+		sandbox, err := nrssandbox.New(nrssandbox.Options{Logger: log})
+		if err != nil {
+			return err
+		}
+		c.SandboxRegistrar = sandbox.Registry()
+		opts.Mount = func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) }
+	}
+	a, err := buildApp(ctx, c, log, opts)
 	if err != nil {
 		return err
 	}
 	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck
+	if c.SandboxRegistrar != nil {
+		n, err := a.service.RegisterSandboxBusinesses(ctx)
+		if err != nil {
+			return fmt.Errorf("register sandbox projects with the NRS sandbox stand-in: %w", err)
+		}
+		log.Info("NRS sandbox stand-in served by this process", "path", sandboxPrefix, "sandbox_projects", n)
+	}
 	log.Info("einvoice api listening", "addr", ln.Addr().String(), "version", version, "database", a.store.Dialect(),
 		"temporal", c.TemporalAddress)
 	return serveHTTP(ctx, ln, a.handler, log)
