@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"time"
 
@@ -40,6 +41,21 @@ type IdempotencyRecord struct {
 // concurrent claims never both win.
 func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord, now time.Time) (*IdempotencyRecord, bool, error) {
 	rec.State, rec.Status, rec.Header, rec.Body = IdempotencyInFlight, 0, "{}", []byte{}
+	// A live record decides without a write: replays and retries of a
+	// running request then cost one read. Only a missing, expired or
+	// lapsed claim goes on to the claiming statement.
+	got := new(IdempotencyRecord)
+	err := s.idb.NewSelect().Model(got).
+		Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).Scan(ctx)
+	switch {
+	case err == nil:
+		lapsed := got.State == IdempotencyInFlight && !got.LockedUntil.After(now) && bytes.Equal(got.RequestHash, rec.RequestHash)
+		if got.ExpiresAt.After(now) && !lapsed {
+			return got, false, nil
+		}
+	case model.ErrorCodeOf(s.wrap(err, "idempotency key")) != model.CodeNotFound:
+		return nil, false, s.wrap(err, "idempotency key")
+	}
 	for attempt := 0; attempt < 3; attempt++ {
 		res, err := s.idb.NewInsert().Model(rec).
 			On("CONFLICT (credential, idempotency_key) DO UPDATE").
