@@ -36,6 +36,9 @@ const (
 	RunCancelled RunStatus = "cancelled"
 )
 
+// RunStatuses lists every run status.
+var RunStatuses = []RunStatus{RunQueued, RunRunning, RunPassed, RunFailed, RunCancelled}
+
 // Final reports whether the run has ended.
 func (s RunStatus) Final() bool { return s == RunPassed || s == RunFailed || s == RunCancelled }
 

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"crypto/subtle"
 	"net/http"
 	"strconv"
@@ -12,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/einvoice-ng/einvoice/metrics"
 	"github.com/einvoice-ng/einvoice/model/service"
 )
 
@@ -38,8 +38,8 @@ type series struct {
 }
 
 // newMetrics builds the router's registry: process and Go runtime
-// metrics, request counts and latencies, the usage flush lag, the metrics
-// of package metrics and opts.Collectors.
+// metrics, request counts and latencies, the usage flush lag, certification
+// runs by status and opts.Collectors.
 func newMetrics(svc *service.Service, extra []prometheus.Collector) (*prometheus.Registry, *httpMetrics, error) {
 	m := &httpMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -62,7 +62,9 @@ func newMetrics(svc *service.Service, extra []prometheus.Collector) (*prometheus
 			Help: "Seconds since buffered API usage was last written to the database.",
 		}, func() float64 { return svc.UsageFlushLag().Seconds() }),
 	}
-	cs = append(cs, metrics.Collectors()...)
+	cs = append(cs, runsCollector{svc: svc, desc: prometheus.NewDesc("einvoice_certification_runs",
+		"Certification runs by status (queued, running, passed, failed, cancelled), counted in the database at scrape time, so every API and worker process agrees.",
+		[]string{"status"}, nil)})
 	cs = append(cs, extra...)
 	for _, c := range cs {
 		if err := reg.Register(c); err != nil {
@@ -115,4 +117,29 @@ func (a *api) metricsHandler(reg *prometheus.Registry) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// runsCollector reports certification runs by status from the database when
+// scraped. Runs move on in worker processes, so counting rows, not events
+// seen by this process, is what stays true.
+type runsCollector struct {
+	svc  *service.Service
+	desc *prometheus.Desc
+}
+
+// Describe implements prometheus.Collector.
+func (c runsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+// Collect implements prometheus.Collector.
+func (c runsCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	counts, err := c.svc.CertificationRunCounts(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(c.desc, err)
+		return
+	}
+	for status, n := range counts {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n), string(status))
+	}
 }

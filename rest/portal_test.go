@@ -198,7 +198,7 @@ func TestConflicts(t *testing.T) {
 			s := newServer(t, d)
 			tn := s.tenant("acme")
 			for name, r := range map[string]req{
-				"email": {method: "POST", path: "/api/v2/auth/signup", body: map[string]any{"email": "ACME@example.com", "password": "correct horse battery", "organization_name": "Other", "organization_slug": "other"}},
+				"email":          {method: "POST", path: "/api/v2/auth/signup", body: map[string]any{"email": "ACME@example.com", "password": "correct horse battery", "organization_name": "Other", "organization_slug": "other"}},
 				"slug at signup": {method: "POST", path: "/api/v2/auth/signup", body: map[string]any{"email": "b@example.com", "password": "correct horse battery", "organization_name": "Other", "organization_slug": "acme"}},
 				"slug":           {method: "POST", path: "/api/v2/organizations", token: tn.Token, body: map[string]any{"name": "Again", "slug": "acme"}},
 			} {

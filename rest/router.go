@@ -36,7 +36,7 @@ type Options struct {
 	// impose none (cmd/einvoice applies the defaults).
 	RateLimits RateLimits
 	// Collectors are extra Prometheus collectors served at /metrics beside
-	// the request metrics and those of package metrics.
+	// the request metrics.
 	Collectors []prometheus.Collector
 	// MetricsToken, when set, is the bearer token /metrics requires.
 	MetricsToken string

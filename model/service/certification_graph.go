@@ -27,3 +27,18 @@ func (s *Service) CertificationRunsByProject(ctx context.Context, u *UserPrincip
 		func(r *model.CertificationRun) uuid.UUID { return r.ID },
 		func(r *model.CertificationRun) CertificationRunView { return *runView(r, nil) }), nil
 }
+
+// CertificationRunCounts counts every project's runs by status, for
+// operators' metrics; every status is present, zero when no run has it.
+func (s *Service) CertificationRunCounts(ctx context.Context) (map[model.RunStatus]int64, error) {
+	counts, err := s.store.CountCertificationRunsByStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range model.RunStatuses {
+		if _, ok := counts[st]; !ok {
+			counts[st] = 0
+		}
+	}
+	return counts, nil
+}

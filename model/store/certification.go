@@ -190,3 +190,21 @@ func (s *Store) affected(res interface{ RowsAffected() (int64, error) }, err err
 	}
 	return nil
 }
+
+// CountCertificationRunsByStatus counts every run by status.
+func (s *Store) CountCertificationRunsByStatus(ctx context.Context) (map[model.RunStatus]int64, error) {
+	var rows []struct {
+		Status model.RunStatus `bun:"status"`
+		Count  int64           `bun:"count"`
+	}
+	err := s.idb.NewSelect().Model((*model.CertificationRun)(nil)).
+		ColumnExpr("status, COUNT(*) AS count").GroupExpr("status").Scan(ctx, &rows)
+	if err != nil {
+		return nil, s.wrap(err, "certification run")
+	}
+	out := make(map[model.RunStatus]int64, len(rows))
+	for _, r := range rows {
+		out[r.Status] = r.Count
+	}
+	return out, nil
+}

@@ -25,6 +25,9 @@ func TestCertificationRuns(t *testing.T) {
 			if err := st.SetCertificationRunTemporalID(ctx, run.ID, "temporal-run"); err != nil {
 				t.Fatal(err)
 			}
+			if counts, err := st.CountCertificationRunsByStatus(ctx); err != nil || counts[model.RunQueued] != 1 || len(counts) != 1 {
+				t.Fatalf("counts by status: %v %v", counts, err)
+			}
 			if _, err := st.CertificationRunForUser(ctx, u2.ID, run.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
 				t.Fatalf("foreign user: %v", err)
 			}
