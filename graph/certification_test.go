@@ -24,6 +24,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -116,7 +117,7 @@ func (r *temporalRig) startWorker(t testing.TB, svc *service.Service) {
 func newCertServer(t testing.TB, d storetest.Dialect, runs service.RunStarter) *server {
 	t.Helper()
 	queries := &store.QueryCounter{}
-	logs := &syncBuffer{}
+	logs := &servicetest.LogBuffer{}
 	e := certtest.New(t, certtest.Options{
 		Open: func(tb testing.TB) *store.Store {
 			st := d.Open(tb)

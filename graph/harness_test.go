@@ -1,63 +1,21 @@
 package graph_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/99designs/gqlgen/client"
 
 	"github.com/einvoice-ng/einvoice/graph"
-	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
-
-// Sandbox key pairs are generated once per test binary: RSA generation is
-// slow and says nothing about the code under test.
-var (
-	keysOnce sync.Once
-	keys     service.SandboxKeys
-	keysErr  error
-)
-
-func testSandboxKeys() (service.SandboxKeys, error) {
-	keysOnce.Do(func() { keys, keysErr = service.GenerateSandboxKeys() })
-	return keys, keysErr
-}
-
-// fakeNRS stands in for the NRS rules: these tests only need the registry
-// to know the code.
-type fakeNRS struct{ model.Authority }
-
-func (fakeNRS) Code() string { return "NRS" }
-
-// syncBuffer is a log sink safe for concurrent resolvers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // server is the whole HTTP stack (REST router with the GraphQL handler
 // mounted, as the binary wires it) over a real service and database.
@@ -67,7 +25,7 @@ type server struct {
 	c       *client.Client
 	svc     *service.Service
 	st      *store.Store
-	logs    *syncBuffer
+	logs    *servicetest.LogBuffer
 	queries *store.QueryCounter
 }
 
@@ -76,23 +34,10 @@ func newServer(t testing.TB, d storetest.Dialect, opts graph.Options) *server {
 	st := d.Open(t)
 	queries := &store.QueryCounter{}
 	st.AddQueryHook(queries)
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, err := secret.NewBox(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc, err := service.New(st, service.Config{
-		JWTSecret:      bytes.Repeat([]byte("s"), 32),
-		Box:            box,
-		Hasher:         secret.NewHasher([]byte("pepper-for-tests-only-0123456789")),
-		Authorities:    model.NewAuthorities([]model.Authority{fakeNRS{}}, nil),
-		SandboxKeys:    testSandboxKeys,
-		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		Logger:         log,
-	})
+	logs := &servicetest.LogBuffer{}
+	cfg := servicetest.Config(t, logs)
+	log := cfg.Logger
+	svc, err := service.New(st, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

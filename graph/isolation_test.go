@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -15,7 +16,7 @@ func TestTenantIsolation(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
 		s := newServer(t, d, graph.Options{})
 		a, b := s.tenant("alpha"), s.tenant("bravo")
-		sandbox, err := testSandboxKeys()
+		sandbox, err := servicetest.SandboxKeys()
 		if err != nil {
 			t.Fatal(err)
 		}

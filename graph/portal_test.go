@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -114,7 +115,7 @@ func TestPortalFlow(t *testing.T) {
 		}
 
 		// Configure its authority with the sandbox key pair.
-		k, err := testSandboxKeys()
+		k, err := servicetest.SandboxKeys()
 		if err != nil {
 			t.Fatal(err)
 		}

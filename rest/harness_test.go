@@ -3,10 +3,8 @@ package rest_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -16,82 +14,61 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
 
-// sandboxKeys generates one key pair per test binary: RSA generation is slow
-// and says nothing about the code under test.
-var (
-	keysOnce sync.Once
-	keys     service.SandboxKeys
-	keysErr  error
-)
-
-func testSandboxKeys() (service.SandboxKeys, error) {
-	keysOnce.Do(func() { keys, keysErr = service.GenerateSandboxKeys() })
-	return keys, keysErr
-}
-
-// syncBuffer is a log sink safe for concurrent handlers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// testSandboxKeys is the one sandbox key set of the test binary.
+var testSandboxKeys = servicetest.SandboxKeys
 
 type server struct {
 	t    testing.TB
 	h    http.Handler
 	svc  *service.Service
 	st   *store.Store
-	logs *syncBuffer
+	logs *servicetest.LogBuffer
 }
 
-func newServerOn(t testing.TB, st *store.Store, authorities model.Authorities, now func() time.Time) *server {
+// build makes a server over st; editService and editRouter, when not nil,
+// change the service's and the router's configuration.
+func build(t testing.TB, st *store.Store, editService func(*service.Config), editRouter func(*rest.Options)) *server {
 	t.Helper()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, err := secret.NewBox(key)
-	if err != nil {
-		t.Fatal(err)
+	logs := &servicetest.LogBuffer{}
+	cfg := servicetest.Config(t, logs)
+	if editService != nil {
+		editService(&cfg)
 	}
-	logs := &syncBuffer{}
-	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc, err := service.New(st, service.Config{
-		JWTSecret:      bytes.Repeat([]byte("s"), 32),
-		Box:            box,
-		Hasher:         secret.NewHasher([]byte("pepper-for-tests-only-0123456789")),
-		Authorities:    authorities,
-		SandboxKeys:    testSandboxKeys,
-		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		Logger:         log,
-		Now:            now,
-	})
+	svc, err := service.New(st, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = svc.Close(context.Background()) })
-	return &server{t: t, h: rest.New(svc, rest.Options{Version: "test", Logger: log}), svc: svc, st: st, logs: logs}
+	opts := rest.Options{Version: "test", Logger: cfg.Logger}
+	if editRouter != nil {
+		editRouter(&opts)
+	}
+	return &server{t: t, h: rest.New(svc, opts), svc: svc, st: st, logs: logs}
+}
+
+// newServerOn builds a server over st with a clock (nil: the real one).
+func newServerOn(t testing.TB, st *store.Store, now func() time.Time) *server {
+	t.Helper()
+	return build(t, st, func(c *service.Config) { c.Now = now }, nil)
+}
+
+// newServerWith builds a server over st whose router options opt may
+// change (rate limits, collectors).
+func newServerWith(t testing.TB, st *store.Store, opt func(*rest.Options)) *server {
+	t.Helper()
+	return build(t, st, nil, opt)
 }
 
 func newServer(t testing.TB, d storetest.Dialect) *server {
 	t.Helper()
-	return newServerOn(t, d.Open(t), testAuthorities(), nil)
+	return newServerOn(t, d.Open(t), nil)
 }
 
 // response is a recorded answer.

@@ -3,9 +3,7 @@ package rest_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,44 +12,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
-
-// newServerWith builds a server over st whose router options opt may
-// change (rate limits, collectors).
-func newServerWith(t testing.TB, st *store.Store, opt func(*rest.Options)) *server {
-	t.Helper()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, err := secret.NewBox(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc, err := service.New(st, service.Config{
-		JWTSecret:      bytes.Repeat([]byte("s"), 32),
-		Box:            box,
-		Hasher:         secret.NewHasher([]byte("pepper-for-tests-only-0123456789")),
-		Authorities:    testAuthorities(),
-		SandboxKeys:    testSandboxKeys,
-		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		Logger:         log,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = svc.Close(context.Background()) })
-	opts := rest.Options{Version: "test", Logger: log}
-	if opt != nil {
-		opt(&opts)
-	}
-	return &server{t: t, h: rest.New(svc, opts), svc: svc, st: st, logs: logs}
-}
 
 // sharedStores opens n stores over one fresh, migrated database, as n API
 // processes would.

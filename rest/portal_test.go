@@ -361,8 +361,8 @@ func TestHealthAndFallbacks(t *testing.T) {
 func TestRevocationSeenByAnotherProcessWithinASecond(t *testing.T) {
 	st := storetest.SQLite(t)
 	clock := &fakeClock{}
-	a := newServerOn(t, st, testAuthorities(), clock.Now)
-	b := newServerOn(t, st, testAuthorities(), clock.Now) // a second API process on the same database
+	a := newServerOn(t, st, clock.Now)
+	b := newServerOn(t, st, clock.Now) // a second API process on the same database
 	tn := a.tenant("acme")
 	b.must(200, req{method: "GET", path: "/api/v2/usage", clientID: tn.ClientID, secret: tn.Secret}) // warms b's cache
 	a.must(200, req{method: "DELETE", path: "/api/v2/projects/" + tn.ProjectID + "/keys/" + tn.KeyID, token: tn.Token})

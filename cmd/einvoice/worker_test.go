@@ -7,9 +7,10 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 )
 
 func TestWorkerNeedsTemporalAddress(t *testing.T) {
@@ -23,24 +24,6 @@ func TestWorkerNeedsTemporalAddress(t *testing.T) {
 	}
 }
 
-// lockedBuffer is written by the server goroutine and read by the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestDevRunsTemporalWorkerAndSandbox starts `einvoice dev` on free ports,
 // checks that Temporal is healthy and the stand-in is mounted, and that it
 // stops cleanly.
@@ -50,7 +33,7 @@ func TestDevRunsTemporalWorkerAndSandbox(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errb lockedBuffer
+	var out, errb servicetest.LogBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"dev", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--log-level", "warn",

@@ -1,57 +1,25 @@
 package service_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
-
-// One sandbox key pair serves every project of these tests: generating RSA
-// keys is slow and beside the point.
-var (
-	batchKeysOnce sync.Once
-	batchKeys     service.SandboxKeys
-	batchKeysErr  error
-)
-
-func batchSandboxKeys() (service.SandboxKeys, error) {
-	batchKeysOnce.Do(func() { batchKeys, batchKeysErr = service.GenerateSandboxKeys() })
-	return batchKeys, batchKeysErr
-}
 
 // batchService builds a service over st whose usage is flushed only when a
 // test asks.
 func batchService(tb testing.TB, st *store.Store) *service.Service {
 	tb.Helper()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, err := secret.NewBox(key)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	svc, err := service.New(st, service.Config{
-		JWTSecret: bytes.Repeat([]byte("b"), 32), Box: box, Hasher: secret.NewHasher([]byte("pepper")),
-		PasswordParams:     secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		UsageFlushInterval: time.Hour,
-		SandboxKeys:        batchSandboxKeys,
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = svc.Close(context.Background()) })
-	return svc
+	return servicetest.New(tb, st, func(c *service.Config) { c.UsageFlushInterval = time.Hour })
 }
 
 // owner signs up and returns the principal and its organization.

@@ -3,7 +3,6 @@ package service_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"sync"
 	"testing"
 	"time"
@@ -11,8 +10,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
@@ -37,18 +36,7 @@ func (c *clock) advance(d time.Duration) {
 
 func newServiceOn(tb testing.TB, st *store.Store, now func() time.Time) *service.Service {
 	tb.Helper()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, _ := secret.NewBox(key)
-	svc, err := service.New(st, service.Config{
-		JWTSecret: bytes.Repeat([]byte("j"), 32), Box: box, Hasher: secret.NewHasher([]byte("pepper")),
-		UsageFlushInterval: time.Hour, Now: now,
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = svc.Close(context.Background()) })
-	return svc
+	return servicetest.New(tb, st, func(c *service.Config) { c.UsageFlushInterval, c.Now = time.Hour, now })
 }
 
 func idemRequest(key string, body string) service.IdempotentRequest {

@@ -1,47 +1,22 @@
 package service_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
-)
-
-var (
-	keysOnce sync.Once
-	keys     service.SandboxKeys
 )
 
 func newService(tb testing.TB) *service.Service {
 	tb.Helper()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, _ := secret.NewBox(key)
-	svc, err := service.New(storetest.SQLite(tb), service.Config{
-		JWTSecret: bytes.Repeat([]byte("j"), 32), Box: box, Hasher: secret.NewHasher([]byte("pepper")),
-		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		// Flush only when the test asks, so it can see the buffer.
-		UsageFlushInterval: time.Hour,
-		SandboxKeys: func() (service.SandboxKeys, error) {
-			var err error
-			keysOnce.Do(func() { keys, err = service.GenerateSandboxKeys() })
-			return keys, err
-		},
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = svc.Close(context.Background()) })
-	return svc
+	// Flush only when the test asks, so it can see the buffer.
+	return servicetest.New(tb, storetest.SQLite(tb), func(c *service.Config) { c.UsageFlushInterval = time.Hour })
 }
 
 // newKey signs up, creates a sandbox project and a key.

@@ -3,7 +3,6 @@ package service_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -16,8 +15,8 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -25,32 +24,9 @@ import (
 // fixed clock.
 func renderService(tb testing.TB, now time.Time) *service.Service {
 	tb.Helper()
-	n, err := nrs.New(nrs.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, _ := secret.NewBox(key)
-	svc, err := service.New(storetest.SQLite(tb), service.Config{
-		JWTSecret: bytes.Repeat([]byte("j"), 32), Box: box, Hasher: secret.NewHasher([]byte("pepper")),
-		PasswordParams:     secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		UsageFlushInterval: time.Hour,
-		Authorities:        model.NewAuthorities([]model.Authority{n}, nil),
-		SandboxKeys:        sandboxKeys,
-		Now:                func() time.Time { return now },
+	return servicetest.New(tb, storetest.SQLite(tb), func(c *service.Config) {
+		c.UsageFlushInterval, c.Now = time.Hour, func() time.Time { return now }
 	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = svc.Close(context.Background()) })
-	return svc
-}
-
-func sandboxKeys() (service.SandboxKeys, error) {
-	var err error
-	keysOnce.Do(func() { keys, err = service.GenerateSandboxKeys() })
-	return keys, err
 }
 
 // principal signs up, creates a project of env with a key and returns the
@@ -123,7 +99,7 @@ func TestRenderInvoice(t *testing.T) {
 	if v.QR.Timestamp != now.Unix() || len(v.QR.Payload) != 344 || !strings.HasPrefix(v.QR.KeyFingerprint, "SHA256:") {
 		t.Errorf("qr: %+v", v.QR)
 	}
-	sk, _ := sandboxKeys()
+	sk, _ := servicetest.SandboxKeys()
 	priv, err := nrs.ParsePrivateKey(sk.PrivateKeyPEM)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package service_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,8 +17,8 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
@@ -54,35 +53,11 @@ func (f *fakeRegistrar) fail(err error) {
 	f.mu.Unlock()
 }
 
-// lockedBuffer is a log sink safe for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-var (
-	registryKeysOnce sync.Once
-	registryKeys     service.SandboxKeys
-	registryKeysErr  error
-)
-
 // sandboxEnv is a service wired to a registrar.
 type sandboxEnv struct {
 	svc  *service.Service
 	st   *store.Store
-	logs *lockedBuffer
+	logs *servicetest.LogBuffer
 	user *service.UserPrincipal
 	org  string
 }
@@ -91,30 +66,11 @@ const sandboxURL = "http://127.0.0.1:8090"
 
 func newSandboxEnv(tb testing.TB, reg service.SandboxRegistrar) *sandboxEnv {
 	tb.Helper()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, err := secret.NewBox(key)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rules, err := nrs.New(nrs.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
 	st := storetest.SQLite(tb)
-	logs := &lockedBuffer{}
-	svc, err := service.New(st, service.Config{
-		JWTSecret: bytes.Repeat([]byte("j"), 32), Box: box, Hasher: secret.NewHasher([]byte("pepper")),
-		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		Authorities:    model.NewAuthorities([]model.Authority{rules}, map[string]string{"FIRS": "NRS"}),
-		SandboxKeys: func() (service.SandboxKeys, error) {
-			registryKeysOnce.Do(func() { registryKeys, registryKeysErr = service.GenerateSandboxKeys() })
-			return registryKeys, registryKeysErr
-		},
-		SandboxBaseURL:   sandboxURL,
-		SandboxRegistrar: reg,
-		Logger:           slog.New(slog.NewJSONHandler(logs, nil)),
-	})
+	logs := &servicetest.LogBuffer{}
+	cfg := servicetest.Config(tb, logs)
+	cfg.SandboxBaseURL, cfg.SandboxRegistrar = sandboxURL, reg
+	svc, err := service.New(st, cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

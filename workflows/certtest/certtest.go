@@ -5,14 +5,11 @@
 package certtest
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,8 +17,8 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
-	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -60,19 +57,6 @@ type Tenant struct {
 	ClientSecret string
 }
 
-var (
-	keysOnce sync.Once
-	keys     service.SandboxKeys
-	keysErr  error
-)
-
-// sandboxKeys generates one key pair per test binary: RSA generation is
-// slow and says nothing about the code under test.
-func sandboxKeys() (service.SandboxKeys, error) {
-	keysOnce.Do(func() { keys, keysErr = service.GenerateSandboxKeys() })
-	return keys, keysErr
-}
-
 // New builds an Env with one tenant.
 func New(tb testing.TB, opts Options) *Env {
 	tb.Helper()
@@ -97,23 +81,10 @@ func New(tb testing.TB, opts Options) *Env {
 	srv := httptest.NewServer(sbx)
 	tb.Cleanup(srv.Close)
 
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, err := secret.NewBox(key)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	st := opts.Open(tb)
-	svc, err := service.New(st, service.Config{
-		JWTSecret: bytes.Repeat([]byte("j"), 32), Box: box, Hasher: secret.NewHasher([]byte("pepper-for-tests-only-0123456789")),
-		PasswordParams:   secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		Authorities:      model.NewAuthorities([]model.Authority{rules}, map[string]string{"FIRS": nrs.Code}),
-		SandboxKeys:      sandboxKeys,
-		SandboxBaseURL:   srv.URL,
-		SandboxRegistrar: sbx.Registry(),
-		Runs:             opts.Runs,
-		Logger:           log,
-	})
+	cfg := servicetest.Config(tb, nil)
+	cfg.SandboxBaseURL, cfg.SandboxRegistrar, cfg.Runs, cfg.Logger = srv.URL, sbx.Registry(), opts.Runs, log
+	svc, err := service.New(st, cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
