@@ -25,11 +25,7 @@ func (a *api) startCertificationRun(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	out, err := a.svc.StartCertificationRun(r.Context(), keyFrom(r), in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) certificationRun(w http.ResponseWriter, r *http.Request) error {
@@ -38,9 +34,5 @@ func (a *api) certificationRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.CertificationRun(r.Context(), keyFrom(r), id)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "path", out, err)
 }

@@ -25,11 +25,7 @@ func (a *api) validateInvoice(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.ValidateInvoice(r.Context(), keyFrom(r), in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) generateIRN(w http.ResponseWriter, r *http.Request) error {
@@ -38,11 +34,7 @@ func (a *api) generateIRN(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.GenerateIRN(r.Context(), keyFrom(r), in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) validateIRN(w http.ResponseWriter, r *http.Request) error {
@@ -51,11 +43,7 @@ func (a *api) validateIRN(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.ValidateIRN(r.Context(), keyFrom(r), in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) generateQR(w http.ResponseWriter, r *http.Request) error {
@@ -72,11 +60,7 @@ func (a *api) generateQR(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.QRCode(r.Context(), keyFrom(r), in, withPNG)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 // schema serves an authority's invoice JSON Schema; schemas are public.

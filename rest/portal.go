@@ -10,41 +10,29 @@ import (
 
 func (a *api) signup(w http.ResponseWriter, r *http.Request) error {
 	var in service.SignupInput
-	if err := decodeJSON(r, &in, func(p *model.Problems) { in.Validate(p) }); err != nil {
+	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
 	out, err := a.svc.Signup(r.Context(), in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	var in service.LoginInput
-	if err := decodeJSON(r, &in, func(p *model.Problems) { in.Validate(p) }); err != nil {
+	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
 	out, err := a.svc.Login(r.Context(), in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) createOrganization(w http.ResponseWriter, r *http.Request) error {
 	var in service.OrganizationInput
-	if err := decodeJSON(r, &in, func(p *model.Problems) { in.Validate(p) }); err != nil {
+	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
 	out, err := a.svc.CreateOrganization(r.Context(), userFrom(r), in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 // pageQuery reads limit and cursor from the query string.
@@ -67,11 +55,7 @@ func (a *api) listOrganizations(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.Organizations(r.Context(), userFrom(r), page)
-	if err != nil {
-		return at("query", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "query", out, err)
 }
 
 func (a *api) createProject(w http.ResponseWriter, r *http.Request) error {
@@ -80,11 +64,7 @@ func (a *api) createProject(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.CreateProject(r.Context(), userFrom(r), in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) listProjects(w http.ResponseWriter, r *http.Request) error {
@@ -94,11 +74,7 @@ func (a *api) listProjects(w http.ResponseWriter, r *http.Request) error {
 	}
 	in := service.ProjectsInput{OrganizationID: r.URL.Query().Get("organization_id"), PageInput: page}
 	out, err := a.svc.Projects(r.Context(), userFrom(r), in)
-	if err != nil {
-		return at("query", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "query", out, err)
 }
 
 func (a *api) updateAuthority(w http.ResponseWriter, r *http.Request) error {
@@ -111,11 +87,7 @@ func (a *api) updateAuthority(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.UpdateAuthority(r.Context(), userFrom(r), projectID, in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) createKey(w http.ResponseWriter, r *http.Request) error {
@@ -128,11 +100,7 @@ func (a *api) createKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.CreateKey(r.Context(), userFrom(r), projectID, in)
-	if err != nil {
-		return at("body", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "body", out, err)
 }
 
 func (a *api) listKeys(w http.ResponseWriter, r *http.Request) error {
@@ -145,11 +113,7 @@ func (a *api) listKeys(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.Keys(r.Context(), userFrom(r), projectID, page)
-	if err != nil {
-		return at("query", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "query", out, err)
 }
 
 func (a *api) rotateKey(w http.ResponseWriter, r *http.Request) error {
@@ -168,11 +132,7 @@ func (a *api) rotateKey(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	out, err := a.svc.RotateKey(r.Context(), userFrom(r), projectID, keyID, grace)
-	if err != nil {
-		return at("query", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "query", out, err)
 }
 
 func (a *api) revokeKey(w http.ResponseWriter, r *http.Request) error {
@@ -185,11 +145,7 @@ func (a *api) revokeKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.svc.RevokeKey(r.Context(), userFrom(r), projectID, keyID)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "path", out, err)
 }
 
 func (a *api) auditLogs(w http.ResponseWriter, r *http.Request) error {
@@ -211,9 +167,5 @@ func (a *api) auditLogs(w http.ResponseWriter, r *http.Request) error {
 func (a *api) usage(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	out, err := a.svc.Usage(r.Context(), keyFrom(r), service.UsageInput{From: q.Get("from"), To: q.Get("to"), KeyID: q.Get("key_id")})
-	if err != nil {
-		return at("query", err)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return reply(w, "query", out, err)
 }

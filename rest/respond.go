@@ -116,6 +116,16 @@ var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 const maxPooledBuffer = 64 << 10
 
+// reply writes a use case's answer with 200, or returns its error with
+// problem locations under part ("body", "query", "path").
+func reply(w http.ResponseWriter, part string, out any, err error) error {
+	if err != nil {
+		return at(part, err)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
 // at prefixes the locations of an invalid error with where the input sits
 // in the request ("body", "query", "path").
 func at(part string, err error) error {
