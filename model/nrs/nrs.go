@@ -12,6 +12,7 @@ package nrs
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -144,7 +145,7 @@ func (a *Authority) SchemaVersions() []string {
 // ValidInvoiceType reports whether code is an invoice kind (B2B, B2C, B2G)
 // or a document type code in NRS numbering ("381").
 func (a *Authority) ValidInvoiceType(code string) bool {
-	return codes.InvoiceKinds.Contains(code) || codes.InvoiceTypes.Contains(code)
+	return codes.InvoiceKinds.Contains(strings.ToUpper(code)) || codes.InvoiceTypes.Contains(code)
 }
 
 // DefaultSchemaVersion returns the version used when a request names none.
