@@ -165,11 +165,7 @@ func (a *Activities) FinishRun(ctx context.Context, in FinishInput) error {
 
 // Health checks that the authority's API answers GET /api healthy.
 func (a *Activities) Health(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepHealth, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepHealth, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		h, call, err := c.Health(ctx)
 		o := outcome{call: &call}
 		if err != nil {
@@ -186,11 +182,7 @@ func (a *Activities) Health(ctx context.Context, in StepInput) error {
 
 // CodeLists fetches every code list the authority publishes.
 func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepCodeLists, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepCodeLists, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		var o outcome
 		counts := make([]string, 0, len(mbs.Resources))
 		for _, name := range mbs.Resources {
@@ -278,11 +270,7 @@ func (a *Activities) GenerateIRN(ctx context.Context, in StepInput) error {
 
 // ValidateIRN has the authority validate the run's IRN.
 func (a *Activities) ValidateIRN(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepValidateIRN, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepValidateIRN, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		p, err := r.irn()
 		if err != nil {
 			return outcome{}, err
@@ -297,11 +285,7 @@ func (a *Activities) ValidateIRN(ctx context.Context, in StepInput) error {
 
 // ValidateInvoice has the authority validate the run's payload.
 func (a *Activities) ValidateInvoice(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepValidateInvoice, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepValidateInvoice, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		_, call, err := c.ValidateInvoice(ctx, json.RawMessage(r.run.Payload))
 		return outcome{call: &call, message: "the authority validates the invoice"}, err
 	})
@@ -312,11 +296,7 @@ func (a *Activities) ValidateInvoice(ctx context.Context, in StepInput) error {
 // retry, "duplicate irn" means an earlier attempt signed it: the invoice is
 // looked up and the step passes when it is signed.
 func (a *Activities) SignInvoice(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepSignInvoice, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepSignInvoice, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		_, call, err := c.SignInvoice(ctx, json.RawMessage(r.run.Payload))
 		o := outcome{call: &call, message: "the authority signs the invoice"}
 		if err != nil && r.retry && isAnswer(err, http.StatusBadRequest) {
@@ -350,11 +330,7 @@ func (a *Activities) BuildQR(ctx context.Context, in StepInput) (QRResult, error
 // business's private key and check its IRN, timestamp and certificate. The
 // real NRS has no such endpoint: production runs skip the step.
 func (a *Activities) VerifyQR(ctx context.Context, in QRInput) error {
-	_, err := a.step(ctx, in.RunID, StepVerifyQR, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepVerifyQR, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		v, call, err := c.VerifyQR(ctx, mbs.QRVerifyRequest{IRN: r.run.IRN, QRPayload: in.QRPayload})
 		o := outcome{call: &call}
 		if err != nil {
@@ -382,11 +358,7 @@ func (a *Activities) VerifyQR(ctx context.Context, in QRInput) error {
 // Transmit has the authority deliver the run's B2B or B2G invoice to the
 // buyer. On a retry, "already transmitted" means an earlier attempt did it.
 func (a *Activities) Transmit(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepTransmit, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepTransmit, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		_, call, err := c.Transmit(ctx, r.run.IRN)
 		if err != nil && r.retry && isAnswer(err, http.StatusBadRequest) {
 			t, lcall, lerr := c.LookupTransmission(ctx, r.run.IRN)
@@ -401,11 +373,7 @@ func (a *Activities) Transmit(ctx context.Context, in StepInput) error {
 
 // LookupTransmission looks the run's transmission up.
 func (a *Activities) LookupTransmission(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepLookup, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepLookup, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		t, call, err := c.LookupTransmission(ctx, r.run.IRN)
 		return outcome{call: &call, message: fmt.Sprintf("transmission %s, %s invoice, transmitted at %s", t.Status, t.InvoiceKind, t.TransmittedAt)}, err
 	})
@@ -415,11 +383,7 @@ func (a *Activities) LookupTransmission(ctx context.Context, in StepInput) error
 // Confirm asks the authority where the run's invoice stands (which
 // confirms it).
 func (a *Activities) Confirm(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepConfirm, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepConfirm, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		st, call, err := c.ConfirmInvoice(ctx, r.run.IRN)
 		return outcome{call: &call, message: fmt.Sprintf("invoice %s, payment %s", st.Status, st.PaymentStatus)}, err
 	})
@@ -429,11 +393,7 @@ func (a *Activities) Confirm(ctx context.Context, in StepInput) error {
 // UpdatePaid sets the run's invoice's payment status to PAID. On a retry,
 // "payment status can no longer change" passes when the invoice is PAID.
 func (a *Activities) UpdatePaid(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepUpdatePaid, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepUpdatePaid, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		_, call, err := c.UpdatePaymentStatus(ctx, r.run.IRN, mbs.PaymentUpdate{
 			PaymentStatus: mbs.PaymentPaid, Reference: "CERT-" + r.run.ID.String()[:8],
 		})
@@ -450,11 +410,7 @@ func (a *Activities) UpdatePaid(ctx context.Context, in StepInput) error {
 
 // ConfirmPaid checks that the authority now shows the invoice PAID.
 func (a *Activities) ConfirmPaid(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepConfirmPaid, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepConfirmPaid, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		st, call, err := c.ConfirmInvoice(ctx, r.run.IRN)
 		o := outcome{call: &call, message: fmt.Sprintf("invoice %s, payment %s", st.Status, st.PaymentStatus)}
 		if err == nil && st.PaymentStatus != mbs.PaymentPaid {
@@ -469,11 +425,7 @@ func (a *Activities) ConfirmPaid(ctx context.Context, in StepInput) error {
 // a wrong service ID must be refused by irn/validate. The refusal is the
 // step's success.
 func (a *Activities) NegativeProbe(ctx context.Context, in StepInput) error {
-	_, err := a.step(ctx, in.RunID, StepNegativeProbe, func(ctx context.Context, r *stepRun) (outcome, error) {
-		c, err := r.client(ctx)
-		if err != nil {
-			return outcome{}, err
-		}
+	err := a.authorityStep(ctx, in.RunID, StepNegativeProbe, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		p, err := r.irn()
 		if err != nil {
 			return outcome{}, err
@@ -576,6 +528,19 @@ const maxMessage = 1000
 // step runs one step of a run and records its evidence. It reports
 // skipped when the evidence says the step already passed (an earlier
 // attempt did the work but did not get to report it), in which case fn is
+// authorityStep is step for a step that talks to the authority: fn gets
+// the project's NRS client.
+func (a *Activities) authorityStep(ctx context.Context, runID uuid.UUID, name string, fn func(context.Context, *stepRun, *mbs.Client) (outcome, error), opts ...stepOption) error {
+	_, err := a.step(ctx, runID, name, func(ctx context.Context, r *stepRun) (outcome, error) {
+		c, err := r.client(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		return fn(ctx, r, c)
+	}, opts...)
+	return err
+}
+
 // not called.
 func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn func(context.Context, *stepRun) (outcome, error), opts ...stepOption) (skipped bool, err error) {
 	var o stepOptions
