@@ -9,6 +9,7 @@ import (
 )
 
 func (a *api) signup(w http.ResponseWriter, r *http.Request) error {
+	privateAnswer(w) // the answer carries an access token
 	var in service.SignupInput
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
@@ -18,6 +19,7 @@ func (a *api) signup(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
+	privateAnswer(w) // the answer carries an access token
 	var in service.LoginInput
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err

@@ -73,9 +73,11 @@ func New(svc *service.Service, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(a.requestID, a.recoverer, a.logRequests, a.limitBody)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		markUnmatched(w)
 		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		markUnmatched(w)
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"detail": "Method Not Allowed"})
 	})
 
