@@ -2,9 +2,9 @@ package rest_test
 
 import (
 	"bufio"
-	"log/slog"
 	"bytes"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http/httptest"
 	"strings"

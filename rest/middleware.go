@@ -3,7 +3,6 @@ package rest
 import (
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 	"regexp"
 	"runtime/debug"
@@ -58,24 +57,9 @@ func (a *api) requestID(next http.Handler) http.Handler {
 
 func requestID(ctx context.Context) string { return model.RequestMetaFrom(ctx).RequestID }
 
-func (a *api) clientIP(r *http.Request) string {
-	if a.opts.TrustProxyHeaders {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
-				return ip.String()
-			}
-		}
-		if ip := net.ParseIP(strings.TrimSpace(r.Header.Get("X-Real-IP"))); ip != nil {
-			return ip.String()
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// clientIP is the client's address for rate limits and the audit log: the
+// connection's peer, or what the trusted proxies report.
+func (a *api) clientIP(r *http.Request) string { return a.opts.TrustedProxies.ClientIP(r) }
 
 // recoverer turns a panic into a logged 500 in the contract's shape.
 func (a *api) recoverer(next http.Handler) http.Handler {

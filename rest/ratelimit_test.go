@@ -130,7 +130,7 @@ func TestRateLimitPerKey(t *testing.T) {
 
 func TestRateLimitAuthPerIP(t *testing.T) {
 	s := newServerWith(t, storetest.SQLite(t), func(o *rest.Options) {
-		o.TrustProxyHeaders = true
+		o.TrustedProxies = rest.ProxyTrust{Hops: 1}
 		o.RateLimits = rest.RateLimits{Auth: rest.Limit{Count: 2, Period: time.Hour}}
 	})
 	from := func(ip string, r req) req {

@@ -22,9 +22,10 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxBodyBytes bounds request bodies; default 1 MiB.
 	MaxBodyBytes int64
-	// TrustProxyHeaders takes the client IP from X-Forwarded-For / X-Real-IP
-	// (only behind a proxy that sets them).
-	TrustProxyHeaders bool
+	// TrustedProxies are the proxies in front of the API whose
+	// X-Forwarded-For entries tell the client's address (for rate limits
+	// and the audit log); the zero value trusts none.
+	TrustedProxies ProxyTrust
 	// HealthChecks are extra dependency checks shown by /health, by name.
 	HealthChecks map[string]func(context.Context) error
 	// GraphQL, when set, is served at /graphql behind optional bearer

@@ -13,6 +13,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/rest"
 )
 
 // config is everything a server process needs, from flags (dev) or the
@@ -25,7 +26,7 @@ type config struct {
 	APIKeyPepper   []byte
 	TokenTTL       time.Duration
 	AutoMigrate    bool
-	TrustProxy     bool
+	TrustProxy     rest.ProxyTrust
 	LogLevel       string
 	SandboxBaseURL string
 	// TemporalAddress and TemporalNamespace locate Temporal, which runs
@@ -48,7 +49,6 @@ func envConfig(getenv func(string) string) (*config, error) {
 		DatabaseURL: getenv("EINVOICE_DATABASE_URL"),
 		HTTPAddr:    getenv("EINVOICE_HTTP_ADDR"),
 		AutoMigrate: getenv("EINVOICE_AUTO_MIGRATE") != "false",
-		TrustProxy:  getenv("EINVOICE_TRUST_PROXY") == "true",
 		LogLevel:    getenv("EINVOICE_LOG_LEVEL"),
 		TokenTTL:    time.Hour,
 	}
@@ -87,6 +87,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		if c.TokenTTL, err = time.ParseDuration(v); err != nil || c.TokenTTL < time.Minute {
 			return nil, errors.New("EINVOICE_TOKEN_TTL must be a duration of at least 1m (e.g. 1h)")
 		}
+	}
+	if c.TrustProxy, err = rest.ParseProxyTrust(getenv("EINVOICE_TRUST_PROXY")); err != nil {
+		return nil, fmt.Errorf("EINVOICE_TRUST_PROXY: %w", err)
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
 	if c.Ops, err = opsFromEnv(getenv); err != nil {

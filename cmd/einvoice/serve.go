@@ -84,7 +84,7 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 		return nil, err
 	}
 	opts := mount
-	opts.Version, opts.Logger, opts.TrustProxyHeaders = version, log, c.TrustProxy
+	opts.Version, opts.Logger, opts.TrustedProxies = version, log, c.TrustProxy
 	opts.GraphQL = graph.NewHandler(svc, graph.Options{Logger: log})
 	stopOps, err := c.Ops.start(ctx, &opts, svc, log)
 	if err != nil {
