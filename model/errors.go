@@ -24,6 +24,10 @@ const (
 	CodeInternal               ErrorCode = "internal"
 	CodeAuthorityNotConfigured ErrorCode = "authority_not_configured"
 	CodeIdempotencyKeyReuse    ErrorCode = "idempotency_key_reuse"
+	// CodeQuotaExceeded: creating one more organization, project or API
+	// key would pass the account's quota; removing one (revoking a key)
+	// makes room.
+	CodeQuotaExceeded ErrorCode = "quota_exceeded"
 )
 
 // Error is the error type that crosses package boundaries. Message is safe to

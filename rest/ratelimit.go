@@ -71,9 +71,11 @@ func ParseLimit(s string) (Limit, error) {
 
 // Default rate limits, which cmd/einvoice applies unless configured.
 var (
-	DefaultSandboxLimit    = Limit{Count: 50, Period: time.Second}
-	DefaultProductionLimit = Limit{Count: 200, Period: time.Second}
-	DefaultAuthLimit       = Limit{Count: 10, Period: time.Minute}
+	DefaultSandboxLimit           = Limit{Count: 50, Period: time.Second}
+	DefaultProductionLimit        = Limit{Count: 200, Period: time.Second}
+	DefaultSandboxProjectLimit    = Limit{Count: 100, Period: time.Second}
+	DefaultProductionProjectLimit = Limit{Count: 400, Period: time.Second}
+	DefaultAuthLimit              = Limit{Count: 10, Period: time.Minute}
 )
 
 // RateLimits configures the router's rate limits. Zero limits impose none.
@@ -81,6 +83,10 @@ type RateLimits struct {
 	// Sandbox and Production limit each API key of a project in that
 	// environment, over every route the key may call.
 	Sandbox, Production Limit
+	// SandboxProject and ProductionProject limit all the keys of one
+	// project together, so that minting keys does not multiply the
+	// project's budget.
+	SandboxProject, ProductionProject Limit
 	// Auth limits each client IP on signup and login.
 	Auth Limit
 	// Store counts requests; nil counts in this process's memory. Use
@@ -208,15 +214,16 @@ func (s *redisLimits) Allow(ctx context.Context, key string, l Limit) (LimitResu
 }
 
 // limitKey rate-limits an authenticated API key by its project's
-// environment.
+// environment: the key's own limit, then its project's, which all the
+// project's keys share.
 func (a *api) limitKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		k := keyFrom(r)
-		l := a.opts.RateLimits.Sandbox
+		l, pl := a.opts.RateLimits.Sandbox, a.opts.RateLimits.SandboxProject
 		if k.Environment == model.EnvironmentProduction {
-			l = a.opts.RateLimits.Production
+			l, pl = a.opts.RateLimits.Production, a.opts.RateLimits.ProductionProject
 		}
-		if a.allow(w, r, "key:"+k.KeyID.String(), l) {
+		if a.allow(w, r, limitCheck{"key:" + k.KeyID.String(), l}, limitCheck{"project:" + k.ProjectID.String(), pl}) {
 			next.ServeHTTP(w, r)
 		}
 	})
@@ -225,37 +232,61 @@ func (a *api) limitKey(next http.Handler) http.Handler {
 // limitIP rate-limits a client IP on the unauthenticated auth routes.
 func (a *api) limitIP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if a.allow(w, r, "ip:"+a.clientIP(r), a.opts.RateLimits.Auth) {
+		if a.allow(w, r, limitCheck{"ip:" + a.clientIP(r), a.opts.RateLimits.Auth}) {
 			next.ServeHTTP(w, r)
 		}
 	})
 }
 
-// allow counts the request under key, sets the RateLimit-* headers and,
-// when the limit is reached, answers 429 with Retry-After. A store that
-// fails without a fallback lets the request through: an outage of the
-// limiter must not stop the API.
-func (a *api) allow(w http.ResponseWriter, r *http.Request, key string, l Limit) bool {
-	if l.IsZero() {
-		return true
-	}
-	res, err := a.limits.Allow(r.Context(), key, l)
-	if err != nil {
-		a.limitErrorLog(r, err)
-		if !errors.Is(err, ErrLimitStoreDown) {
-			return true
+// limitCheck is one limit a request counts against, under key.
+type limitCheck struct {
+	key   string
+	limit Limit
+}
+
+// allow counts the request under each check in turn, stopping at the first
+// that refuses it; the RateLimit-* headers describe the tightest limit
+// (the one that refused, else the one with the fewest requests left). When
+// a limit is reached it answers 429 with Retry-After. A store that fails
+// without a fallback lets the request through: an outage of the limiter
+// must not stop the API.
+func (a *api) allow(w http.ResponseWriter, r *http.Request, checks ...limitCheck) bool {
+	var (
+		tight    LimitResult
+		tightLim Limit
+		counted  bool
+	)
+	for _, c := range checks {
+		if c.limit.IsZero() {
+			continue
 		}
+		res, err := a.limits.Allow(r.Context(), c.key, c.limit)
+		if err != nil {
+			a.limitErrorLog(r, err)
+			if !errors.Is(err, ErrLimitStoreDown) {
+				continue
+			}
+		}
+		if !counted || !res.Allowed || res.Remaining < tight.Remaining {
+			tight, tightLim, counted = res, c.limit, true
+		}
+		if !res.Allowed {
+			break
+		}
+	}
+	if !counted {
+		return true
 	}
 	// One backing array for the three headers (canonical keys, set
 	// directly): this runs on every request of a limited route.
-	v := []string{strconv.Itoa(l.Count), strconv.Itoa(res.Remaining), strconv.Itoa(ceilSeconds(res.ResetAfter))}
+	v := []string{strconv.Itoa(tightLim.Count), strconv.Itoa(tight.Remaining), strconv.Itoa(ceilSeconds(tight.ResetAfter))}
 	h := w.Header()
 	h["Ratelimit-Limit"], h["Ratelimit-Remaining"], h["Ratelimit-Reset"] = v[0:1:1], v[1:2:2], v[2:3:3]
-	if res.Allowed {
+	if tight.Allowed {
 		return true
 	}
-	h.Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(res.RetryAfter))))
-	a.writeError(w, r, model.Errorf(model.CodeRateLimited, "rate limit of %s exceeded; retry after the time in Retry-After", l))
+	h.Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(tight.RetryAfter))))
+	a.writeError(w, r, model.Errorf(model.CodeRateLimited, "rate limit of %s exceeded; retry after the time in Retry-After", tightLim))
 	return false
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +41,37 @@ type config struct {
 
 	// Ops configures rate limits, their Redis and the metrics token.
 	Ops opsConfig
+	// Quotas bound what one account may create (EINVOICE_MAX_*).
+	Quotas service.Quotas
+}
+
+// quotasFromEnv reads EINVOICE_MAX_*: a positive number, or "off" for no
+// bound; unset takes the service's default.
+func quotasFromEnv(getenv func(string) string) (service.Quotas, error) {
+	var q service.Quotas
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{
+		{"EINVOICE_MAX_ORGANIZATIONS_PER_USER", &q.OrganizationsPerUser},
+		{"EINVOICE_MAX_PROJECTS_PER_ORGANIZATION", &q.ProjectsPerOrganization},
+		{"EINVOICE_MAX_KEYS_PER_PROJECT", &q.KeysPerProject},
+		{"EINVOICE_MAX_RUNS_PER_PROJECT", &q.RunsPerProject},
+	} {
+		v := strings.TrimSpace(getenv(f.name))
+		switch {
+		case v == "":
+		case v == "off":
+			*f.dst = -1
+		default:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return q, fmt.Errorf("%s: want a positive number or off, got %q", f.name, v)
+			}
+			*f.dst = n
+		}
+	}
+	return q, nil
 }
 
 // envConfig reads the api configuration and refuses to start without its
@@ -93,6 +125,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
 	if c.Ops, err = opsFromEnv(getenv); err != nil {
+		return nil, err
+	}
+	if c.Quotas, err = quotasFromEnv(getenv); err != nil {
 		return nil, err
 	}
 	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")

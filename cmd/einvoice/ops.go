@@ -32,6 +32,7 @@ func opsFromEnv(getenv func(string) string) (opsConfig, error) {
 		MetricsToken: getenv("EINVOICE_METRICS_TOKEN"),
 		Limits: rest.RateLimits{
 			Sandbox: rest.DefaultSandboxLimit, Production: rest.DefaultProductionLimit, Auth: rest.DefaultAuthLimit,
+			SandboxProject: rest.DefaultSandboxProjectLimit, ProductionProject: rest.DefaultProductionProjectLimit,
 		},
 	}
 	for _, l := range []struct {
@@ -41,6 +42,8 @@ func opsFromEnv(getenv func(string) string) (opsConfig, error) {
 		{"EINVOICE_RATE_LIMIT_SANDBOX", &o.Limits.Sandbox},
 		{"EINVOICE_RATE_LIMIT_PRODUCTION", &o.Limits.Production},
 		{"EINVOICE_RATE_LIMIT_AUTH", &o.Limits.Auth},
+		{"EINVOICE_RATE_LIMIT_PROJECT_SANDBOX", &o.Limits.SandboxProject},
+		{"EINVOICE_RATE_LIMIT_PROJECT_PRODUCTION", &o.Limits.ProductionProject},
 	} {
 		if v := getenv(l.name); v != "" {
 			parsed, err := rest.ParseLimit(v)
@@ -85,6 +88,7 @@ func (o opsConfig) start(ctx context.Context, opts *rest.Options, svc *service.S
 		opts.RateLimits.Store = rest.NewRedisLimitStore(client, "einvoice:ratelimit:")
 	}
 	log.Info("rate limits", "sandbox", o.Limits.Sandbox.String(), "production", o.Limits.Production.String(),
+		"sandbox_project", o.Limits.SandboxProject.String(), "production_project", o.Limits.ProductionProject.String(),
 		"auth", o.Limits.Auth.String(), "shared_in_redis", client != nil)
 
 	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))

@@ -77,7 +77,7 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	svc, err := service.New(st, service.Config{
 		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper),
 		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL,
-		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs,
+		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Quotas: c.Quotas,
 	})
 	if err != nil {
 		_ = st.Close()

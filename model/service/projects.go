@@ -41,8 +41,12 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	// Authorize before the (slow) key generation.
+	// Authorize and check the quota before the (slow) key generation; the
+	// transaction checks both again.
 	if err := s.requireWriter(ctx, s.store, u, orgID); err != nil {
+		return nil, err
+	}
+	if err := s.checkProjectQuota(ctx, s.store, orgID); err != nil {
 		return nil, err
 	}
 	now := s.now()
@@ -57,6 +61,9 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	}
 	err := s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		if err := s.requireWriter(ctx, tx, u, orgID); err != nil {
+			return err
+		}
+		if err := s.checkProjectQuota(ctx, tx, orgID); err != nil {
 			return err
 		}
 		if err := tx.CreateProject(ctx, pr); err != nil {

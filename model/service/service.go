@@ -49,6 +49,9 @@ type Config struct {
 	// Runs starts and describes the workflows of certification runs; nil
 	// makes the certification use cases answer unavailable.
 	Runs RunStarter
+	// Quotas bound the organizations, projects, keys and concurrent
+	// certification runs of an account; zero fields take the defaults.
+	Quotas Quotas
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives background errors; default slog.Default().
@@ -92,6 +95,7 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	cfg.Quotas.defaults()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
