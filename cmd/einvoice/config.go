@@ -43,6 +43,56 @@ type config struct {
 	Ops opsConfig
 	// Quotas bound what one account may create (EINVOICE_MAX_*).
 	Quotas service.Quotas
+	// Idempotency bounds what Idempotency-Keys keep
+	// (EINVOICE_IDEMPOTENCY_*).
+	Idempotency service.IdempotencyLimits
+}
+
+// parseSize reads a byte size: a number of bytes, or one with a KiB, MiB or
+// GiB suffix ("256KiB").
+func parseSize(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	mult := int64(1)
+	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
+		if n, ok := strings.CutSuffix(v, suffix); ok {
+			v, mult = strings.TrimSpace(n), m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("want a positive size such as 262144, 256KiB or 64MiB")
+	}
+	return n * mult, nil
+}
+
+// idempotencyFromEnv reads EINVOICE_IDEMPOTENCY_MAX_RESPONSE,
+// EINVOICE_IDEMPOTENCY_MAX_BYTES and EINVOICE_IDEMPOTENCY_MAX_KEYS; unset
+// ones take the service's defaults.
+func idempotencyFromEnv(getenv func(string) string) (service.IdempotencyLimits, error) {
+	var l service.IdempotencyLimits
+	if v := getenv("EINVOICE_IDEMPOTENCY_MAX_RESPONSE"); v != "" {
+		n, err := parseSize(v)
+		if err != nil || n > 64<<20 {
+			return l, fmt.Errorf("EINVOICE_IDEMPOTENCY_MAX_RESPONSE: want a size up to 64MiB, got %q", v)
+		}
+		l.MaxResponseBytes = int(n)
+	}
+	if v := getenv("EINVOICE_IDEMPOTENCY_MAX_BYTES"); v != "" {
+		n, err := parseSize(v)
+		if err != nil {
+			return l, fmt.Errorf("EINVOICE_IDEMPOTENCY_MAX_BYTES: %w", err)
+		}
+		l.MaxBytesPerCredential = n
+	}
+	if v := getenv("EINVOICE_IDEMPOTENCY_MAX_KEYS"); v != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 1 {
+			return l, fmt.Errorf("EINVOICE_IDEMPOTENCY_MAX_KEYS: want a positive number, got %q", v)
+		}
+		l.MaxKeysPerCredential = n
+	}
+	return l, nil
 }
 
 // quotasFromEnv reads EINVOICE_MAX_*: a positive number, or "off" for no
@@ -128,6 +178,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.Quotas, err = quotasFromEnv(getenv); err != nil {
+		return nil, err
+	}
+	if c.Idempotency, err = idempotencyFromEnv(getenv); err != nil {
 		return nil, err
 	}
 	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")

@@ -61,6 +61,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if c.Quotas, err = quotasFromEnv(getenv); err != nil {
 		return err
 	}
+	if c.Idempotency, err = idempotencyFromEnv(getenv); err != nil {
+		return err
+	}
 	log := newLogger(stderr, c.LogLevel)
 
 	ln, err := listen(c.HTTPAddr)

@@ -70,3 +70,19 @@ func TestQuotasFromEnv(t *testing.T) {
 		t.Fatalf("a zero quota: %v", err)
 	}
 }
+
+func TestIdempotencyFromEnv(t *testing.T) {
+	l, err := idempotencyFromEnv(func(k string) string {
+		return map[string]string{"EINVOICE_IDEMPOTENCY_MAX_RESPONSE": "128KiB", "EINVOICE_IDEMPOTENCY_MAX_BYTES": "1 MiB", "EINVOICE_IDEMPOTENCY_MAX_KEYS": "500"}[k]
+	})
+	if err != nil || l.MaxResponseBytes != 128<<10 || l.MaxBytesPerCredential != 1<<20 || l.MaxKeysPerCredential != 500 {
+		t.Fatalf("limits %+v, %v", l, err)
+	}
+	for _, bad := range []map[string]string{
+		{"EINVOICE_IDEMPOTENCY_MAX_RESPONSE": "1GiB"}, {"EINVOICE_IDEMPOTENCY_MAX_BYTES": "-3"}, {"EINVOICE_IDEMPOTENCY_MAX_KEYS": "many"},
+	} {
+		if _, err := idempotencyFromEnv(func(k string) string { return bad[k] }); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}

@@ -49,6 +49,9 @@ type Config struct {
 	// Runs starts and describes the workflows of certification runs; nil
 	// makes the certification use cases answer unavailable.
 	Runs RunStarter
+	// Idempotency bounds what Idempotency-Keys keep; zero fields take the
+	// defaults.
+	Idempotency IdempotencyLimits
 	// Quotas bound the organizations, projects, keys and concurrent
 	// certification runs of an account; zero fields take the defaults.
 	Quotas Quotas
@@ -96,6 +99,7 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 		cfg.Now = time.Now
 	}
 	cfg.Quotas.defaults()
+	cfg.Idempotency.defaults()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
