@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -46,6 +47,34 @@ type config struct {
 	// Idempotency bounds what Idempotency-Keys keep
 	// (EINVOICE_IDEMPOTENCY_*).
 	Idempotency service.IdempotencyLimits
+	// Egress is where production projects may call: EINVOICE_NRS_HOSTS
+	// and EINVOICE_EGRESS_ALLOW_PRIVATE.
+	Egress egress.Policy
+}
+
+// egressFromEnv reads EINVOICE_NRS_HOSTS (comma-separated origins; default
+// NRS's production host) and EINVOICE_EGRESS_ALLOW_PRIVATE (true lets
+// production projects reach special-purpose addresses: development only).
+// allowPrivate is the default of the latter.
+func egressFromEnv(getenv func(string) string, allowPrivate bool) (egress.Policy, error) {
+	p := egress.Policy{AllowPrivate: allowPrivate}
+	if v := strings.TrimSpace(getenv("EINVOICE_NRS_HOSTS")); v != "" {
+		origins, err := egress.NormalizeOrigins(strings.Split(v, ","))
+		if err != nil || len(origins) == 0 {
+			return p, fmt.Errorf("EINVOICE_NRS_HOSTS: want comma-separated origins such as %s: %v", service.DefaultAuthorityOrigin, err)
+		}
+		p.Origins = origins
+	}
+	switch v := strings.TrimSpace(getenv("EINVOICE_EGRESS_ALLOW_PRIVATE")); v {
+	case "":
+	case "true":
+		p.AllowPrivate = true
+	case "false":
+		p.AllowPrivate = false
+	default:
+		return p, fmt.Errorf("EINVOICE_EGRESS_ALLOW_PRIVATE: want true or false, got %q", v)
+	}
+	return p, nil
 }
 
 // parseSize reads a byte size: a number of bytes, or one with a KiB, MiB or
@@ -181,6 +210,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.Idempotency, err = idempotencyFromEnv(getenv); err != nil {
+		return nil, err
+	}
+	if c.Egress, err = egressFromEnv(getenv, false); err != nil {
 		return nil, err
 	}
 	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")

@@ -64,6 +64,11 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if c.Idempotency, err = idempotencyFromEnv(getenv); err != nil {
 		return err
 	}
+	// Development runs authorities on this host: special-purpose addresses
+	// are allowed unless EINVOICE_EGRESS_ALLOW_PRIVATE=false.
+	if c.Egress, err = egressFromEnv(getenv, true); err != nil {
+		return err
+	}
 	log := newLogger(stderr, c.LogLevel)
 
 	ln, err := listen(c.HTTPAddr)
@@ -110,7 +115,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
-	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log})
+	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log, MBS: workflows.MBSClients(c.Egress)})
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper),
 		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Quotas: c.Quotas,
-		Idempotency: c.Idempotency,
+		Idempotency: c.Idempotency, Egress: c.Egress,
 	})
 	if err != nil {
 		_ = st.Close()

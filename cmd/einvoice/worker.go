@@ -48,7 +48,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer tc.Close()
-	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log})
+	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log, MBS: workflows.MBSClients(c.Egress)})
 	if err != nil {
 		return err
 	}

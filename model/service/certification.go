@@ -204,7 +204,10 @@ func (s *Service) startRun(ctx context.Context, pr *model.Project, actor Ref, in
 	if !pr.Configured || pr.BusinessID == "" || pr.ServiceID == "" || s.baseURL(pr) == "" ||
 		len(pr.APIKeyEnc) == 0 || len(pr.APISecretEnc) == 0 {
 		return nil, model.Errorf(model.CodeAuthorityNotConfigured,
-			"a certification run needs the project's tax authority settings and API credentials; set business_id, service_id, public_key, certificate, base_url, api_key and api_secret with PUT /api/v2/projects/%s/authority", pr.ID)
+			"a certification run needs the project's tax authority settings and API credentials; set business_id, service_id, public_key, certificate, api_key and api_secret with PUT /api/v2/projects/%s/authority", pr.ID)
+	}
+	if _, err := s.authorityURL(ctx, pr); err != nil {
+		return nil, err
 	}
 	if s.cfg.Runs == nil {
 		return nil, errNoWorkflowEngine

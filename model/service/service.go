@@ -6,12 +6,14 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
@@ -42,6 +44,12 @@ type Config struct {
 	// SandboxBaseURL is where sandbox projects talk to the authority by
 	// default (the NRS sandbox stand-in in development).
 	SandboxBaseURL string
+	// Egress judges where production projects may send their calls: its
+	// Origins are the tax authority hosts this server calls (the first is
+	// the default of a project without base_url), and it refuses
+	// special-purpose addresses unless AllowPrivate is set. A base_url is
+	// checked with it when saved and again at every use.
+	Egress egress.Policy
 	// SandboxRegistrar, when set, is told about every sandbox project once
 	// it is committed (and again when its authority settings change), so
 	// that the NRS sandbox stand-in accepts the project's credentials.
@@ -103,6 +111,14 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if len(cfg.Egress.Origins) == 0 {
+		cfg.Egress.Origins = []string{DefaultAuthorityOrigin}
+	}
+	origins, err := egress.NormalizeOrigins(cfg.Egress.Origins)
+	if err != nil {
+		return nil, fmt.Errorf("service: authority origins: %w", err)
+	}
+	cfg.Egress.Origins = origins
 	if cfg.Authorities == nil {
 		cfg.Authorities = model.Authorities{}
 	}

@@ -9,10 +9,12 @@ import (
 	"crypto/rand"
 	"io"
 	"log/slog"
+	"net/netip"
 	"sync"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
@@ -67,8 +69,18 @@ func Config(tb testing.TB, logs io.Writer) service.Config {
 		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
 		Authorities:    Authorities(tb),
 		SandboxKeys:    SandboxKeys,
+		Egress:         egress.Policy{Resolver: PublicResolver{}},
 		Logger:         slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
+}
+
+// PublicResolver resolves every name to one public address (of the
+// documentation-free kind egress allows), so that tests never query DNS.
+type PublicResolver struct{}
+
+// LookupNetIP implements egress.Policy's Resolver.
+func (PublicResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	return []netip.Addr{netip.MustParseAddr("41.58.1.1")}, nil
 }
 
 // New builds a service over st with Config, changed by edit when not nil,
