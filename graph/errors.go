@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"runtime/debug"
 	"strings"
 
@@ -66,6 +67,9 @@ func presenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				"path", gerr.Path.String(), "code", me.Code, "error", err)
 		}
 		ext := map[string]any{"code": code}
+		if me.RetryAfter > 0 {
+			ext["retryAfter"] = int(math.Ceil(me.RetryAfter.Seconds()))
+		}
 		if me.Code == model.CodeInvalid {
 			ext["detail"] = detail(me)
 		}

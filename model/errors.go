@@ -6,6 +6,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrorCode is the closed set of error classes every transport maps to its own
@@ -37,7 +38,10 @@ type Error struct {
 	Message string
 	// Fields lists every validation problem when Code is CodeInvalid.
 	Fields []FieldError
-	Err    error
+	// RetryAfter, when set, is how long the client should wait before
+	// trying again (rate_limited, unavailable).
+	RetryAfter time.Duration
+	Err        error
 }
 
 // Error implements error.

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/service"
@@ -58,8 +57,6 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 				// Final: the first response is gone, retrying cannot help.
 			case model.ErrorCodeOf(err) == model.CodeConflict:
 				w.Header().Set("Retry-After", "1") // the first request is still running
-			case model.ErrorCodeOf(err) == model.CodeRateLimited:
-				w.Header().Set("Retry-After", strconv.Itoa(int(service.IdempotencyQuotaRetryAfter/time.Second)))
 			}
 			a.writeError(w, r, err)
 			return

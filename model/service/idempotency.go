@@ -178,7 +178,9 @@ func (s *Service) BeginIdempotent(ctx context.Context, req IdempotentRequest) (*
 			return err
 		}
 		if u.Entries >= s.cfg.Idempotency.MaxKeysPerCredential {
-			return model.Errorf(model.CodeRateLimited, idempotencyQuotaRefusalMessage, u.Entries)
+			e := model.Errorf(model.CodeRateLimited, idempotencyQuotaRefusalMessage, u.Entries)
+			e.RetryAfter = IdempotencyQuotaRetryAfter
+			return e
 		}
 		return nil
 	}

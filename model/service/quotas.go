@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -111,6 +112,38 @@ func (s *Service) checkKeyQuota(ctx context.Context, tx *store.Store, projectID 
 	}
 	if n >= limit {
 		return quotaError("active API keys per project", limit, "revoke a key you no longer use")
+	}
+	return nil
+}
+
+// RunQuotaRetryAfter is the Retry-After of a run refused over its
+// project's concurrency: about the time a run takes.
+const RunQuotaRetryAfter = 10 * time.Second
+
+// activeRunWindow is how long a queued or running run counts against its
+// project: a workflow runs at most this long (workflows.runTimeout).
+const activeRunWindow = time.Hour
+
+// checkRunQuota fails with rate_limited when the project has as many
+// certification runs queued or running as allowed. Inside a transaction it
+// holds the project's lock, so that concurrent starts cannot pass it.
+func (s *Service) checkRunQuota(ctx context.Context, tx *store.Store, projectID uuid.UUID) error {
+	limit := s.cfg.Quotas.RunsPerProject
+	if limit < 0 {
+		return nil
+	}
+	if err := tx.LockProject(ctx, projectID); err != nil {
+		return err
+	}
+	n, err := tx.CountActiveCertificationRuns(ctx, projectID, s.now().Add(-activeRunWindow))
+	if err != nil {
+		return err
+	}
+	if n >= limit {
+		e := model.Errorf(model.CodeRateLimited,
+			"this project already has %d certification runs queued or running, the most allowed at once; retry when one ends", n)
+		e.RetryAfter = RunQuotaRetryAfter
+		return e
 	}
 	return nil
 }
