@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -16,6 +17,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/rest"
+	"github.com/einvoice-ng/einvoice/workflows"
 )
 
 // config is everything a server process needs, from flags (dev) or the
@@ -35,6 +37,11 @@ type config struct {
 	// certification workflows; an empty address leaves runs unavailable.
 	TemporalAddress   string
 	TemporalNamespace string
+	// TemporalTLS secures the connection to the frontend (TEMPORAL_TLS_*);
+	// nil means plain gRPC.
+	TemporalTLS *tls.Config
+	// TemporalCodec encrypts the payloads every Temporal client writes.
+	TemporalCodec *workflows.PayloadCodec
 	// Runs and SandboxRegistrar are wired by the subcommand, never read
 	// from the environment.
 	Runs             service.RunStarter
@@ -213,6 +220,12 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.Egress, err = egressFromEnv(getenv, false); err != nil {
+		return nil, err
+	}
+	if c.TemporalCodec, err = payloadCodecFromEnv(getenv, c.EncryptionKey); err != nil {
+		return nil, err
+	}
+	if c.TemporalTLS, err = temporalTLSFromEnv(getenv); err != nil {
 		return nil, err
 	}
 	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")

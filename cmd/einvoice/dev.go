@@ -69,6 +69,11 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if c.Egress, err = egressFromEnv(getenv, true); err != nil {
 		return err
 	}
+	// Payloads written to the dev Temporal server are encrypted like
+	// everywhere else; its Web UI decodes them through the same codec.
+	if c.TemporalCodec, err = payloadCodecFromEnv(getenv, c.EncryptionKey); err != nil {
+		return err
+	}
 	log := newLogger(stderr, c.LogLevel)
 
 	ln, err := listen(c.HTTPAddr)
@@ -82,12 +87,14 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	// worker stops, then the client closes, then the Temporal server.
 	ts, err := devtemporal.Start(ctx, devtemporal.Options{
 		DataDir: filepath.Join(dir, "temporal"), FrontendAddr: *temporalAddr, UIAddr: *temporalUIAddr, Logger: log,
+		Codec: c.TemporalCodec,
 	})
 	if err != nil {
 		return err
 	}
 	defer ts.Stop() //nolint:errcheck // logged by Stop
-	tc, err := client.DialContext(ctx, client.Options{HostPort: ts.FrontendAddr(), Namespace: ts.Namespace(), Logger: temporalLogger(stderr)})
+	c.TemporalAddress, c.TemporalNamespace = ts.FrontendAddr(), ts.Namespace()
+	tc, err := client.DialContext(ctx, c.temporalOptions(stderr))
 	if err != nil {
 		return fmt.Errorf("connect to the dev Temporal server: %w", err)
 	}

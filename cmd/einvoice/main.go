@@ -5,6 +5,7 @@
 //	einvoice worker   run the Temporal worker of certification runs (TEMPORAL_ADDRESS)
 //	einvoice migrate  up | down | status
 //	einvoice nrs-sandbox  run the NRS sandbox stand-in alone
+//	einvoice temporal-codec  serve the Temporal payload codec to the Web UI
 //	einvoice version  print the version
 package main
 
@@ -46,6 +47,9 @@ Usage:
         manage the database schema (EINVOICE_DATABASE_URL)
   einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--admin-token TOKEN] [--demo]
         run the NRS sandbox stand-in alone (docs/nrs-sandbox.md)
+  einvoice temporal-codec [--addr 127.0.0.1:8234] [--ui-origin http://localhost:8233]
+        serve the Temporal payload codec (EINVOICE_ENCRYPTION_KEY) to the Web
+        UI, on a private address behind the UI's authentication
   einvoice version
         print the version
 `
@@ -68,6 +72,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runMigrate(ctx, args[1:], getenv, stdout)
 	case "nrs-sandbox":
 		return runNRSSandbox(ctx, args[1:], getenv, stdout, stderr)
+	case "temporal-codec":
+		return runCodecServer(ctx, args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, version)
 		return nil
