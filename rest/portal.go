@@ -166,6 +166,15 @@ func (a *api) auditLogs(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+func (a *api) auditChain(w http.ResponseWriter, r *http.Request) error {
+	orgID, err := pathUUID(r, "organization_id")
+	if err != nil {
+		return err
+	}
+	out, err := a.svc.AuditChain(r.Context(), userFrom(r), orgID)
+	return reply(w, "path", out, err)
+}
+
 func (a *api) usage(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	out, err := a.svc.Usage(r.Context(), keyFrom(r), service.UsageInput{From: q.Get("from"), To: q.Get("to"), KeyID: q.Get("key_id")})

@@ -108,6 +108,7 @@ func (a *api) v2(r chi.Router) {
 		r.Use(a.requireUser)
 		r.Post("/organizations", a.adapt(a.createOrganization))
 		r.Get("/organizations", a.adapt(a.listOrganizations))
+		r.Get("/organizations/{organization_id}/audit-chain", a.adapt(a.auditChain))
 		r.Post("/projects", a.adapt(a.createProject))
 		r.Get("/projects", a.adapt(a.listProjects))
 		r.Put("/projects/{project_id}/authority", a.adapt(a.updateAuthority))

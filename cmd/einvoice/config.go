@@ -23,11 +23,14 @@ import (
 // config is everything a server process needs, from flags (dev) or the
 // environment (api).
 type config struct {
-	DatabaseURL    string
-	HTTPAddr       string
-	JWTSecret      []byte
-	EncryptionKey  []byte
-	APIKeyPepper   []byte
+	DatabaseURL   string
+	HTTPAddr      string
+	JWTSecret     []byte
+	EncryptionKey []byte
+	APIKeyPepper  []byte
+	// AuditKey keys the audit chain (EINVOICE_AUDIT_KEY, else derived from
+	// the encryption key).
+	AuditKey       []byte
 	TokenTTL       time.Duration
 	AutoMigrate    bool
 	TrustProxy     rest.ProxyTrust
@@ -201,6 +204,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 	} else {
 		c.APIKeyPepper = secret.Derive(c.EncryptionKey, "api-key-pepper")
 	}
+	if c.AuditKey, err = auditKeyFromEnv(getenv, c.EncryptionKey); err != nil {
+		return nil, err
+	}
 	if v := getenv("EINVOICE_TOKEN_TTL"); v != "" {
 		if c.TokenTTL, err = time.ParseDuration(v); err != nil || c.TokenTTL < time.Minute {
 			return nil, errors.New("EINVOICE_TOKEN_TTL must be a duration of at least 1m (e.g. 1h)")
@@ -236,6 +242,22 @@ func envConfig(getenv func(string) string) (*config, error) {
 	return c, nil
 }
 
+// auditKeyFromEnv reads EINVOICE_AUDIT_KEY (32 bytes, hex or base64); unset,
+// the key is derived from the encryption key.
+func auditKeyFromEnv(getenv func(string) string, encryptionKey []byte) ([]byte, error) {
+	if v := getenv("EINVOICE_AUDIT_KEY"); v != "" {
+		k, err := decodeKey(v)
+		if err != nil {
+			return nil, fmt.Errorf("EINVOICE_AUDIT_KEY: %w", err)
+		}
+		return k, nil
+	}
+	if len(encryptionKey) == 0 {
+		return nil, nil
+	}
+	return secret.Derive(encryptionKey, "audit-chain"), nil
+}
+
 // decodeKey accepts a 32-byte key as 64 hex characters or standard base64.
 func decodeKey(v string) ([]byte, error) {
 	v = strings.TrimSpace(v)
@@ -254,6 +276,7 @@ type devSecrets struct {
 	JWTSecret     string `json:"jwt_secret"`
 	EncryptionKey string `json:"encryption_key"`
 	APIKeyPepper  string `json:"api_key_pepper"`
+	AuditKey      string `json:"audit_key"`
 }
 
 func loadDevSecrets(dataDir string) (*devSecrets, error) {
@@ -267,7 +290,16 @@ func loadDevSecrets(dataDir string) (*devSecrets, error) {
 		if s.JWTSecret == "" || s.EncryptionKey == "" || s.APIKeyPepper == "" {
 			return nil, fmt.Errorf("%s is incomplete; delete it to generate new secrets", path)
 		}
-		return &s, nil
+		if s.AuditKey != "" {
+			return &s, nil
+		}
+		// A data dir from before the audit key: add one, keep the rest.
+		k, err := secret.RandomKey()
+		if err != nil {
+			return nil, err
+		}
+		s.AuditKey = base64.StdEncoding.EncodeToString(k)
+		return &s, writeDevSecrets(path, &s)
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -277,17 +309,24 @@ func loadDevSecrets(dataDir string) (*devSecrets, error) {
 		return base64.StdEncoding.EncodeToString(k), err
 	}
 	var s devSecrets
-	for _, dst := range []*string{&s.JWTSecret, &s.EncryptionKey, &s.APIKeyPepper} {
+	for _, dst := range []*string{&s.JWTSecret, &s.EncryptionKey, &s.APIKeyPepper, &s.AuditKey} {
 		if *dst, err = gen(); err != nil {
 			return nil, err
 		}
 	}
-	b, _ = json.MarshalIndent(s, "", "  ")
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return nil, err
+	return &s, writeDevSecrets(path, &s)
+}
+
+// writeDevSecrets writes the data dir's secrets, readable by the owner only
+// (replacing the file in one rename).
+func writeDevSecrets(path string, s *devSecrets) error {
+	b, _ := json.MarshalIndent(s, "", "  ")
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
 	}
-	return &s, nil
+	return os.Rename(tmp, path)
 }

@@ -47,7 +47,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	for _, kv := range []struct {
 		dst *[]byte
 		src string
-	}{{&c.JWTSecret, secrets.JWTSecret}, {&c.EncryptionKey, secrets.EncryptionKey}, {&c.APIKeyPepper, secrets.APIKeyPepper}} {
+	}{{&c.JWTSecret, secrets.JWTSecret}, {&c.EncryptionKey, secrets.EncryptionKey}, {&c.APIKeyPepper, secrets.APIKeyPepper}, {&c.AuditKey, secrets.AuditKey}} {
 		if *kv.dst, err = base64.StdEncoding.DecodeString(kv.src); err != nil {
 			return fmt.Errorf("data dir secrets: %w", err)
 		}

@@ -4,6 +4,7 @@
 //	einvoice api      run the production API server, configured from the environment
 //	einvoice worker   run the Temporal worker of certification runs (TEMPORAL_ADDRESS)
 //	einvoice migrate  up | down | status
+//	einvoice audit    verify | rechain
 //	einvoice nrs-sandbox  run the NRS sandbox stand-in alone
 //	einvoice temporal-codec  serve the Temporal payload codec to the Web UI
 //	einvoice version  print the version
@@ -45,6 +46,12 @@ Usage:
         variables plus TEMPORAL_ADDRESS (required) and TEMPORAL_NAMESPACE
   einvoice migrate up|down|status
         manage the database schema (EINVOICE_DATABASE_URL)
+  einvoice audit verify [--organization ID] [--heads FILE] [--json]
+        verify the audit chains (EINVOICE_DATABASE_URL and the audit key):
+        every entry keyed and linked, every head reached; --json exports the
+        heads, --heads compares with an earlier export
+  einvoice audit rechain
+        re-chain audit entries written before the chain was keyed
   einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--admin-token TOKEN] [--demo]
         run the NRS sandbox stand-in alone (docs/nrs-sandbox.md)
   einvoice temporal-codec [--addr 127.0.0.1:8234] [--ui-origin http://localhost:8233]
@@ -70,6 +77,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runWorker(ctx, args[1:], getenv, stdout, stderr)
 	case "migrate":
 		return runMigrate(ctx, args[1:], getenv, stdout)
+	case "audit":
+		return runAudit(ctx, args[1:], getenv, stdout, stderr)
 	case "nrs-sandbox":
 		return runNRSSandbox(ctx, args[1:], getenv, stdout, stderr)
 	case "temporal-codec":

@@ -28,6 +28,10 @@ type Config struct {
 	Box *secret.Box
 	// Hasher hashes API key secrets with the server pepper.
 	Hasher *secret.Hasher
+	// AuditKey keys the audit chain (HMAC-SHA-256); it lives outside the
+	// database, so that no one who can only write the database can write
+	// entries that verify. Required, at least 32 bytes.
+	AuditKey []byte
 	// Authorities is the registry of tax authorities.
 	Authorities model.Authorities
 	// SandboxKeys makes the key pair and certificate of a new sandbox
@@ -77,6 +81,8 @@ type Service struct {
 	issuers *issuerCache
 	usage   *meter
 	irns    issuedIRNs
+	// auditChecks shares chain verifications between callers.
+	auditChecks auditChecks
 }
 
 // New builds a Service and starts its background usage flusher; call Close
@@ -87,6 +93,9 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	}
 	if cfg.Box == nil || cfg.Hasher == nil {
 		return nil, errors.New("service: an encryption box and a key hasher are required")
+	}
+	if len(cfg.AuditKey) < 32 {
+		return nil, errors.New("service: an audit key of at least 32 bytes is required")
 	}
 	if cfg.TokenTTL <= 0 {
 		cfg.TokenTTL = time.Hour
@@ -123,6 +132,7 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 		cfg.Authorities = model.Authorities{}
 	}
 	s := &Service{store: st, cfg: cfg}
+	s.auditChecks.done = map[string]*AuditChainView{}
 	s.keys = newKeyCache(cfg.KeyCacheTTL)
 	s.issuers = newIssuerCache(cfg.KeyCacheTTL)
 	s.usage = newMeter(st, cfg.UsageFlushInterval, cfg.Now, cfg.Logger)

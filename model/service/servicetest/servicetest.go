@@ -47,6 +47,9 @@ func Authorities(tb testing.TB) model.Authorities {
 // Pepper is the API key pepper of test services.
 var Pepper = []byte("pepper-for-tests-only-0123456789")
 
+// AuditKey keys the audit chains of test services.
+var AuditKey = []byte("audit-key-for-tests-only-0123456")
+
 // Config returns a service configuration for tests; logs go to logs (nil:
 // discarded).
 func Config(tb testing.TB, logs io.Writer) service.Config {
@@ -66,6 +69,7 @@ func Config(tb testing.TB, logs io.Writer) service.Config {
 		JWTSecret:      bytes.Repeat([]byte("j"), 32),
 		Box:            box,
 		Hasher:         secret.NewHasher(Pepper),
+		AuditKey:       AuditKey,
 		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
 		Authorities:    Authorities(tb),
 		SandboxKeys:    SandboxKeys,
