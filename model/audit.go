@@ -17,6 +17,7 @@ const (
 	ActionSignup             = "signup"
 	ActionLogin              = "login"
 	ActionLoginFailed        = "login_failed"
+	ActionLogout             = "logout"
 	ActionOrganizationCreate = "organization.create"
 	ActionProjectCreate      = "project.create"
 	ActionKeyCreate          = "key.create"

@@ -33,6 +33,13 @@ type Config struct {
 	SandboxKeys func() (SandboxKeys, error)
 	// PasswordParams are the argon2id costs; default secret.DefaultPasswordParams.
 	PasswordParams secret.PasswordParams
+	// Auth limits signup and login attempts per client address and per
+	// e-mail, and bounds concurrent password hashing.
+	Auth AuthLimits
+	// RevocationCacheTTL bounds how long this process trusts its copy of
+	// the revoked access tokens before reading the new ones, hence how late
+	// a logout made through another process is seen; default 1 s.
+	RevocationCacheTTL time.Duration
 	// KeyCacheTTL bounds how long an authenticated key is trusted without
 	// reading the database again, hence how late a revocation made by
 	// another process is seen; default 1 s.
@@ -63,6 +70,8 @@ type Service struct {
 	issuers *issuerCache
 	usage   *meter
 	irns    issuedIRNs
+	hashing *hashGate
+	revoked *revocations
 }
 
 // New builds a Service and starts its background usage flusher; call Close
@@ -83,6 +92,10 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.UsageFlushInterval <= 0 {
 		cfg.UsageFlushInterval = 2 * time.Second
 	}
+	if cfg.RevocationCacheTTL <= 0 {
+		cfg.RevocationCacheTTL = time.Second
+	}
+	cfg.Auth.defaults()
 	if cfg.PasswordParams.Memory == 0 {
 		cfg.PasswordParams = secret.DefaultPasswordParams
 	}
@@ -102,6 +115,8 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	s.keys = newKeyCache(cfg.KeyCacheTTL)
 	s.issuers = newIssuerCache(cfg.KeyCacheTTL)
 	s.usage = newMeter(st, cfg.UsageFlushInterval, cfg.Now, cfg.Logger)
+	s.hashing = newHashGate(cfg.Auth)
+	s.revoked = newRevocations(st, cfg.RevocationCacheTTL, cfg.Now)
 	return s, nil
 }
 
