@@ -134,6 +134,24 @@ func (a *api) limitBody(next http.Handler) http.Handler {
 	})
 }
 
+// deadline ends each request's context after Options.RequestTimeout, so
+// that no request works longer than that. GraphQL WebSocket connections are
+// exempt: their lifetime is bounded by their token (graph.Options).
+func (a *api) deadline(next http.Handler) http.Handler {
+	if a.opts.RequestTimeout < 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/graphql" && strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), a.opts.RequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
 // isPortalRoute tells routes that take bearer tokens, which answer 401 with
 // WWW-Authenticate.
 func isPortalRoute(r *http.Request) bool {
