@@ -156,11 +156,17 @@ type ComplexityRoot struct {
 		Operation func(childComplexity int) int
 	}
 
+	LogoutPayload struct {
+		Revoked   func(childComplexity int) int
+		RevokedAt func(childComplexity int) int
+	}
+
 	Mutation struct {
 		CreateAPIKey           func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
 		CreateOrganization     func(childComplexity int, input service.OrganizationInput) int
 		CreateProject          func(childComplexity int, input gqlmodel.CreateProjectInput) int
 		Login                  func(childComplexity int, input service.LoginInput) int
+		Logout                 func(childComplexity int) int
 		RevokeAPIKey           func(childComplexity int, projectID string, keyID string) int
 		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
 		Signup                 func(childComplexity int, input service.SignupInput) int
@@ -295,6 +301,7 @@ type MutationResolver interface {
 	UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error)
 	Signup(ctx context.Context, input service.SignupInput) (*service.AuthPayload, error)
 	Login(ctx context.Context, input service.LoginInput) (*service.AuthPayload, error)
+	Logout(ctx context.Context) (*service.LogoutResult, error)
 }
 type OrganizationResolver interface {
 	Projects(ctx context.Context, obj *service.OrganizationView, first *int, after *string) (*gqlmodel.ProjectConnection, error)
@@ -757,6 +764,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DailyUsage.Operation(childComplexity), true
 
+	case "LogoutPayload.revoked":
+		if e.ComplexityRoot.LogoutPayload.Revoked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LogoutPayload.Revoked(childComplexity), true
+	case "LogoutPayload.revokedAt":
+		if e.ComplexityRoot.LogoutPayload.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LogoutPayload.RevokedAt(childComplexity), true
+
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -801,6 +821,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Login(childComplexity, args["input"].(service.LoginInput)), true
+	case "Mutation.logout":
+		if e.ComplexityRoot.Mutation.Logout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
 	case "Mutation.revokeApiKey":
 		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
 			break
@@ -1639,6 +1665,16 @@ func (ec *executionContext) childFields_DailyUsage(ctx context.Context, field gr
 		return ec.fieldContext_DailyUsage_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DailyUsage", field.Name)
+}
+
+func (ec *executionContext) childFields_LogoutPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revoked":
+		return ec.fieldContext_LogoutPayload_revoked(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_LogoutPayload_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LogoutPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_OperationCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4089,6 +4125,52 @@ func (ec *executionContext) fieldContext_DailyUsage_count(_ context.Context, fie
 	return graphql.NewScalarFieldContext("DailyUsage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _LogoutPayload_revoked(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LogoutPayload_revoked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revoked, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LogoutPayload_revoked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LogoutPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _LogoutPayload_revokedAt(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LogoutPayload_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LogoutPayload_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LogoutPayload", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4481,6 +4563,38 @@ func (ec *executionContext) fieldContext_Mutation_login(ctx context.Context, fie
 	if fc.Args, err = ec.field_Mutation_login_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_logout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_logout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().Logout(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.LogoutResult) graphql.Marshaler {
+			return ec.marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLogoutResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LogoutPayload(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -8520,6 +8634,49 @@ func (ec *executionContext) _DailyUsage(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var logoutPayloadImplementors = []string{"LogoutPayload"}
+
+func (ec *executionContext) _LogoutPayload(ctx context.Context, sel ast.SelectionSet, obj *service.LogoutResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, logoutPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LogoutPayload")
+		case "revoked":
+			out.Values[i] = ec._LogoutPayload_revoked(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._LogoutPayload_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -8599,6 +8756,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "login":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_login(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "logout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_logout(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -10621,6 +10785,16 @@ var (
 func (ec *executionContext) unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLoginInput(ctx context.Context, v any) (service.LoginInput, error) {
 	res, err := ec.unmarshalInputLoginInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLogoutResult(ctx context.Context, sel ast.SelectionSet, v *service.LogoutResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LogoutPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOperationCount2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐOperationCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.OperationCount) graphql.Marshaler {
