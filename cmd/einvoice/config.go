@@ -37,7 +37,8 @@ type config struct {
 	Runs             service.RunStarter
 	SandboxRegistrar service.SandboxRegistrar
 
-	// Ops configures rate limits, their Redis and the metrics token.
+	// Ops configures rate limits and their Redis, attempt limits, request
+	// deadlines, GraphQL's exposure and limits, and /metrics.
 	Ops opsConfig
 }
 
@@ -89,7 +90,7 @@ func envConfig(getenv func(string) string) (*config, error) {
 		}
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
-	if c.Ops, err = opsFromEnv(getenv); err != nil {
+	if c.Ops, err = opsFromEnv(getenv, modeAPI); err != nil {
 		return nil, err
 	}
 	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")
