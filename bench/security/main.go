@@ -267,6 +267,10 @@ func (b *bench) loginAliases(ctx context.Context, requests, aliases, concurrency
 				return
 			}
 			statuses[status]++
+			if status != http.StatusOK {
+				refused += aliases // refused by the anonymous request limit
+				return
+			}
 			// A failed login nulls the whole answer (AuthPayload! is
 			// non-null), but every failing alias has its own error: an
 			// alias without one is the right password.
@@ -288,7 +292,8 @@ func (b *bench) loginAliases(ctx context.Context, requests, aliases, concurrency
 				return
 			}
 			for i := 0; i < aliases; i++ {
-				if !failed["a"+strconv.Itoa(i)] {
+				alias := "a" + strconv.Itoa(i)
+				if !failed[alias] && len(res.Data[alias]) > 0 && string(res.Data[alias]) != "null" {
 					answered++
 					found++
 				}
