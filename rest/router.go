@@ -89,7 +89,7 @@ func New(svc *service.Service, opts Options) http.Handler {
 	a.metrics = m
 
 	r := chi.NewRouter()
-	r.Use(a.requestID, a.recoverer, a.logRequests, a.limitBody, a.deadline)
+	r.Use(a.requestID, a.recoverer, a.logRequests, a.limitBody)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
 	})
