@@ -20,6 +20,8 @@ require (
 	modernc.org/sqlite v1.51.0
 )
 
+require github.com/go-json-experiment/json v1.27.2 // indirect
+
 require (
 	cel.dev/expr v0.25.2 // indirect
 	cloud.google.com/go v0.123.0 // indirect
