@@ -39,7 +39,9 @@ func TestChecks(t *testing.T) {
 		{"email 256 characters", func(p *model.Problems) { p.CheckEmail("a"+email255, "f") }, []model.ProblemType{model.ProblemValueError}},
 		{"email with NUL", func(p *model.Problems) { p.CheckEmail("a\x00b@example.com", "f") }, []model.ProblemType{model.ProblemValueError}},
 		{"email dot domain", func(p *model.Problems) { p.CheckEmail("ada@example.", "f") }, []model.ProblemType{model.ProblemValueError}},
-		{"text ok", func(p *model.Problems) { p.CheckText("Àdá Ọ̀kọ́ & Sons (Lagos) — 'ok'", model.NameLength, "f") }, nil},
+		{"text ok", func(p *model.Problems) {
+			p.CheckText("Àdá Ọ̀kọ́ & Sons (Lagos) — 'ok'", model.NameLength, "f")
+		}, nil},
 		{"text NUL", func(p *model.Problems) { p.CheckText("Acme\x00Corp", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
 		{"text newline", func(p *model.Problems) { p.CheckText("Acme\nCorp", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
 		{"text DEL", func(p *model.Problems) { p.CheckText("Acme\x7fCorp", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
