@@ -148,7 +148,7 @@ func TestOpenAPIDocumentsValid(t *testing.T) {
 				t.Errorf("ProblemType enum %v, want model.ProblemTypes %v", got, types)
 			}
 			for _, code := range []model.ErrorCode{model.CodeUnauthenticated, model.CodeForbidden, model.CodeNotFound,
-				model.CodeConflict, model.CodeAuthorityNotConfigured, model.CodeRateLimited, model.CodeUnavailable, model.CodeInternal} {
+				model.CodeConflict, model.CodeAuthorityNotConfigured, model.CodeUnsupportedMediaType, model.CodeRateLimited, model.CodeUnavailable, model.CodeInternal} {
 				if !slices.Contains(doc.Components.Schemas["ErrorCode"].Enum, string(code)) {
 					t.Errorf("ErrorCode enum lacks %q", code)
 				}
@@ -201,6 +201,9 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		{"login wrong", req{method: "POST", path: "/api/v2/auth/login", body: map[string]any{"email": "acme@example.com", "password": "wrong password"}}, 401},
 		{"organizations", bearer("GET", "/api/v2/organizations", nil), 200},
 		{"organization create", bearer("POST", "/api/v2/organizations", map[string]any{"name": "Second", "slug": "second"}), 200},
+		{"organization create as a form", req{method: "POST", path: "/api/v2/organizations", token: tn.Token, body: "name=Third&slug=third",
+			header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}, 415},
+		{"organization create with an unknown field", bearer("POST", "/api/v2/organizations", map[string]any{"name": "Third", "slug": "third", "plan": "pro"}), 422},
 		{"projects", bearer("GET", "/api/v2/projects", nil), 200},
 		{"project create", bearer("POST", "/api/v2/projects", map[string]any{"organization_id": tn.OrgID, "name": "Prod shop", "environment": "production"}), 200},
 		{"project in another org", bearer("POST", "/api/v2/projects", map[string]any{"organization_id": "00000000-0000-4000-8000-000000000000", "name": "Nope", "environment": "sandbox"}), 404},
