@@ -145,7 +145,11 @@ func TestNamesRefuseControlCharacters(t *testing.T) {
 		}
 		var me struct {
 			Me struct {
-				Organizations struct{ Edges []struct{ Node struct{ Projects struct{ Edges []any } } } }
+				Organizations struct {
+					Edges []struct {
+						Node struct{ Projects struct{ Edges []any } }
+					}
+				}
 			}
 		}
 		s.must(tn.Token, `{ me { organizations { edges { node { projects { edges { cursor } } } } } } }`, nil, &me)
