@@ -1,12 +1,16 @@
 package rest_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -247,6 +251,60 @@ func TestCertificationPayloadNUL(t *testing.T) {
 				body: map[string]any{"invoice_type": "b2b", "issue_date": "2026-03-15", "invoice_payload": p}})
 			if got := locs(detail(t, res)); !slices.Equal(got, []string{"value_error@body/invoice_payload/note"}) {
 				t.Fatalf("got %v", got)
+			}
+		})
+	}
+}
+
+// TestScopesDefaultIsExplicit: a key created without scopes, with null or
+// with an empty list holds every scope, stored as the full list and shown
+// as the full list by create, list and rotate; a repeated scope is kept
+// once.
+func TestScopesDefaultIsExplicit(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			s := newServer(t, d)
+			tn := s.tenant("acme")
+			keys := "/api/v2/projects/" + tn.ProjectID + "/keys"
+			all := toAny(model.ScopeNames())
+			for _, c := range []struct {
+				name string
+				body map[string]any
+				want []any
+			}{
+				{"omitted", map[string]any{"key_name": "omitted"}, all},
+				{"null", map[string]any{"key_name": "null", "scopes": nil}, all},
+				{"empty", map[string]any{"key_name": "empty", "scopes": []any{}}, all},
+				{"repeated", map[string]any{"key_name": "repeated", "scopes": []any{"usage:read", "usage:read"}}, []any{"usage:read"}},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					created := s.must(200, req{method: "POST", path: keys, token: tn.Token, body: c.body})
+					if !slices.Equal(created["scopes"].([]any), c.want) {
+						t.Fatalf("create shows %v, want %v", created["scopes"], c.want)
+					}
+					id := created["id"].(string)
+					rotated := s.must(200, req{method: "POST", path: keys + "/" + id + "/rotate", token: tn.Token})
+					if !slices.Equal(rotated["scopes"].([]any), c.want) {
+						t.Fatalf("rotate shows %v", rotated["scopes"])
+					}
+					stored, err := s.st.KeyInProject(context.Background(), uuid.MustParse(tn.ProjectID), uuid.MustParse(id))
+					if err != nil {
+						t.Fatal(err)
+					}
+					var want []string
+					for _, w := range c.want {
+						want = append(want, w.(string))
+					}
+					if stored.Scopes != strings.Join(want, " ") {
+						t.Fatalf("stored scopes %q, want %q", stored.Scopes, strings.Join(want, " "))
+					}
+				})
+			}
+			for _, it := range s.must(200, req{method: "GET", path: keys, token: tn.Token})["items"].([]any) {
+				k := it.(map[string]any)
+				if k["key_name"] != "repeated" && !slices.Equal(k["scopes"].([]any), all) {
+					t.Fatalf("list shows %v for %s", k["scopes"], k["key_name"])
+				}
 			}
 		})
 	}

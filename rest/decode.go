@@ -235,12 +235,19 @@ func parseJSON(raw []byte) (any, error) {
 	return v, nil
 }
 
+// allowInvalidUTF8 keeps the duplicate scan going over bytes that are not
+// UTF-8, which encoding/json has already replaced with U+FFFD.
+var allowInvalidUTF8 = jsontext.AllowInvalidUTF8(true)
+
 // duplicateName reports the first object name given twice in raw (whose
 // parsed value is v) as value_error at that name: encoding/json would keep
 // the last value silently, while another reader may keep the first, so the
 // request is ambiguous. This holds inside an invoice payload too.
 func duplicateName(raw []byte, v any) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowInvalidUTF8(true))
+	if jsontext.Value(raw).IsValid(allowInvalidUTF8) {
+		return nil // the common case: pooled, without copying raw
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(raw), allowInvalidUTF8)
 	err := dec.SkipValue()
 	var se *jsontext.SyntacticError
 	if !errors.As(err, &se) || !errors.Is(se.Err, jsontext.ErrDuplicateName) {
