@@ -309,3 +309,36 @@ func TestScopesDefaultIsExplicit(t *testing.T) {
 		})
 	}
 }
+
+// TestQRTimestampForms: timestamp takes an integer or null; a whole number
+// written with a fraction or an exponent is that integer, anything else is
+// int_type.
+func TestQRTimestampForms(t *testing.T) {
+	s := newServer(t, sqlite())
+	tn := s.tenant("acme")
+	irn := s.must(200, irnReq(tn, map[string]any{"invoice_reference": "INV1", "invoice_type_code": "b2b", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}))
+	if irn["invoice_type_code"] != "B2B" {
+		t.Fatalf("invoice_type_code %v, want the canonical B2B", irn["invoice_type_code"])
+	}
+	for _, c := range []struct {
+		ts   string
+		want float64 // 0: refused
+	}{
+		{"1773568800", 1773568800}, {"1773568800.0", 1773568800}, {"1.7735688e9", 1773568800}, {"null", -1},
+		{"1773568800.5", 0}, {`"1773568800"`, 0}, {"true", 0}, {"1e400", 0},
+	} {
+		t.Run(c.ts, func(t *testing.T) {
+			res := s.rawPost("/api/v2/invoices/qr/generate", "application/json", `{"irn":"`+irn["irn"].(string)+`","timestamp":`+c.ts+`}`, tn, true)
+			switch {
+			case c.want == 0:
+				if got := locs(detail(t, res)); !slices.Equal(got, []string{"int_type@body/timestamp"}) {
+					t.Fatalf("got %v", got)
+				}
+			case res.Status != 200:
+				t.Fatalf("status %d: %s", res.Status, res.Body)
+			case c.want > 0 && res.json(t)["timestamp"] != c.want:
+				t.Fatalf("timestamp %v, want %v", res.json(t)["timestamp"], c.want)
+			}
+		})
+	}
+}
