@@ -146,9 +146,9 @@ func checkContentType(r *http.Request) error {
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err == nil {
-		json := mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+		isJSON := mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
 		cs, hasCharset := params["charset"]
-		if json && (!hasCharset || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8")) {
+		if isJSON && (!hasCharset || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8")) {
 			return nil
 		}
 	}
