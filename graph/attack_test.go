@@ -205,9 +205,9 @@ func TestAttackLoginAliases(t *testing.T) {
 		{"50 aliases", loginAliases("victim@example.com", 50, 17, "correct horse battery")},
 		{"2 aliases", loginAliases("victim@example.com", 2, 1, "correct horse battery")},
 		{"through a fragment", `mutation { ...Guesses } fragment Guesses on Mutation {
-			a: login(input: {email: "victim@example.com", password: "guess"}) { accessToken }
+			a: login(input: {email: "victim@example.com", password: "wrong guess"}) { accessToken }
 			b: login(input: {email: "victim@example.com", password: "correct horse battery"}) { accessToken } }`},
-		{"inline fragments", `mutation { ... on Mutation { a: login(input: {email: "victim@example.com", password: "guess"}) { accessToken } }
+		{"inline fragments", `mutation { ... on Mutation { a: login(input: {email: "victim@example.com", password: "wrong guess"}) { accessToken } }
 			... on Mutation { b: login(input: {email: "victim@example.com", password: "correct horse battery"}) { accessToken } } }`},
 		{"signup beside login", `mutation {
 			a: signup(input: {email: "other@example.com", password: "correct horse battery", organizationName: "Other", organizationSlug: "other"}) { accessToken }
@@ -272,14 +272,14 @@ func TestAttackGraphQLLoginBypassesAuthLimit(t *testing.T) {
 			t.Fatalf("attempt %d: %s", i+1, r.Raw)
 		}
 	}
-	if w := s.restLogin("198.51.100.7", "nobody@example.com", "guess"); w.Code != http.StatusUnauthorized {
+	if w := s.restLogin("198.51.100.7", "nobody@example.com", "wrong password"); w.Code != http.StatusUnauthorized {
 		t.Fatalf("third attempt, over REST: %d %s", w.Code, w.Body)
 	}
 	_, r := s.post("", login, from)
 	if r.code(t) != "rate_limited" || !strings.Contains(string(r.Raw), `"retryAfter"`) {
 		t.Fatalf("fourth attempt, over GraphQL: %s", r.Raw)
 	}
-	if w := s.restLogin("198.51.100.7", "nobody@example.com", "guess"); w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" {
+	if w := s.restLogin("198.51.100.7", "nobody@example.com", "wrong password"); w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" {
 		t.Fatalf("fifth attempt, over REST: %d %v %s", w.Code, w.Header(), w.Body)
 	}
 	if _, r := s.post("", login, map[string]string{"X-Forwarded-For": "198.51.100.8"}); r.code(t) != "unauthenticated" {
