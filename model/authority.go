@@ -51,8 +51,8 @@ type ValidationProfile string
 // references a credit note should carry) are warnings. ProfileStrict makes
 // those consistency checks errors.
 const (
-	ProfileNRS ValidationProfile = "nrs"
-	ProfileStrict    ValidationProfile = "strict"
+	ProfileNRS    ValidationProfile = "nrs"
+	ProfileStrict ValidationProfile = "strict"
 )
 
 // ValidationProfiles lists the accepted profiles, the default first.
