@@ -1,6 +1,8 @@
 package nrs
 
 import (
+	"flag"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -452,17 +454,47 @@ func TestValidateAcceptsPlainNumbers(t *testing.T) {
 	}
 }
 
-func TestRulesAreDocumented(t *testing.T) {
-	doc := string(readFile(t, "../../docs/validation-rules.md"))
-	seen := map[string]bool{}
+var update = flag.Bool("update", false, "rewrite the rule table of docs/validation-rules.md")
+
+const (
+	rulesDoc   = "../../docs/validation-rules.md"
+	tableBegin = "<!-- rules:begin (generated from nrs.Rules by go test ./model/nrs -run TestRulesAreDocumented -update) -->\n"
+	tableEnd   = "<!-- rules:end -->\n"
+)
+
+// ruleTable renders the rule table of docs/validation-rules.md.
+func ruleTable() string {
+	var b strings.Builder
+	b.WriteString("| rule | nrs | strict | source | checks | example path |\n|---|---|---|---|---|---|\n")
 	for _, r := range Rules() {
-		if seen[r.ID] {
-			t.Errorf("duplicate rule %s", r.ID)
+		nrs := string(r.NRS)
+		if r.NRS10 != "" {
+			nrs += " (" + string(r.NRS10) + " in 1.0)"
 		}
-		seen[r.ID] = true
-		if !strings.Contains(doc, "`"+r.ID+"`") {
-			t.Errorf("rule %s is not in docs/validation-rules.md", r.ID)
+		b.WriteString("| `" + r.ID + "` | " + nrs + " | " + string(r.Strict) + " | " + r.Source + " | " + r.Checks + " | `" + r.ExamplePath + "` |\n")
+	}
+	return b.String()
+}
+
+// TestRulesAreDocumented keeps the table of docs/validation-rules.md equal
+// to nrs.Rules: each rule's source and its severity per profile.
+func TestRulesAreDocumented(t *testing.T) {
+	doc := string(readFile(t, rulesDoc))
+	i, j := strings.Index(doc, tableBegin), strings.Index(doc, tableEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the rule table markers", rulesDoc)
+	}
+	want := ruleTable()
+	if got := doc[i+len(tableBegin) : j]; got != want {
+		if !*update {
+			t.Fatalf("the rule table of %s is out of date: run go test ./model/nrs -run TestRulesAreDocumented -update", rulesDoc)
 		}
+		doc = doc[:i+len(tableBegin)] + want + doc[j:]
+		if err := os.WriteFile(rulesDoc, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range Rules() {
 		valid := func(s model.Severity) bool { return s == model.SeverityError || s == model.SeverityWarning }
 		if r.Checks == "" || r.ExamplePath == "" || !valid(r.NRS) || !valid(r.Strict) {
 			t.Errorf("rule %s is incompletely described: %+v", r.ID, r)
