@@ -19,6 +19,7 @@ const (
 	ActionLoginFailed        = "login_failed"
 	ActionOrganizationCreate = "organization.create"
 	ActionProjectCreate      = "project.create"
+	ActionProjectUpdate      = "project.update"
 	ActionKeyCreate          = "key.create"
 	ActionKeyRotate          = "key.rotate"
 	ActionKeyRevoke          = "key.revoke"
