@@ -196,7 +196,7 @@ func TestRenderInvoiceInvalid(t *testing.T) {
 	tn := s.tenant("sango")
 	cases := []struct {
 		file    string
-		profile string // the project's validation profile
+		profile string   // the project's validation profile
 		want    []string // error paths
 	}{
 		{"invalid-missing-supplier-tin.json", "nrs", []string{"/accounting_supplier_party/tin"}},
