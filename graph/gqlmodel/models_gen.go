@@ -127,3 +127,9 @@ type StartCertificationRunInput struct {
 // The root of every stream (over WebSocket).
 type Subscription struct {
 }
+
+// Changes a project's settings; fields left out keep their value, and at least one must be given.
+type UpdateProjectInput struct {
+	// The profile the project's invoices are validated with when a request names none.
+	ValidationProfile *model.ValidationProfile `json:"validationProfile,omitempty"`
+}
