@@ -17,12 +17,16 @@ const updateProjectMutation = `mutation($id: ID!, $input: UpdateProjectInput!) {
 func TestUpdateProject(t *testing.T) {
 	s := newServer(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite}, graph.Options{})
 	tn := s.tenant("acme")
-	var read struct{ Project struct{ ValidationProfile string } }
+	var read struct {
+		Project struct{ ValidationProfile string }
+	}
 	s.must(tn.Token, `query($id: ID!) { project(id: $id) { validationProfile } }`, map[string]any{"id": tn.ProjectID}, &read)
 	if read.Project.ValidationProfile != "NRS" {
 		t.Fatalf("new project profile %q", read.Project.ValidationProfile)
 	}
-	var out struct{ UpdateProject struct{ ID, ValidationProfile string } }
+	var out struct {
+		UpdateProject struct{ ID, ValidationProfile string }
+	}
 	s.must(tn.Token, updateProjectMutation, map[string]any{"id": tn.ProjectID, "input": map[string]any{"validationProfile": "STRICT"}}, &out)
 	if out.UpdateProject.ID != tn.ProjectID || out.UpdateProject.ValidationProfile != "STRICT" {
 		t.Fatalf("updateProject = %+v", out.UpdateProject)
@@ -32,7 +36,9 @@ func TestUpdateProject(t *testing.T) {
 		t.Errorf("read back %q", read.Project.ValidationProfile)
 	}
 	var audit struct {
-		AuditLogs struct{ Edges []struct{ Node struct{ Action string } } }
+		AuditLogs struct {
+			Edges []struct{ Node struct{ Action string } }
+		}
 	}
 	s.must(tn.Token, `{ auditLogs(action: "project.update") { edges { node { action } } } }`, nil, &audit)
 	if len(audit.AuditLogs.Edges) != 1 {
