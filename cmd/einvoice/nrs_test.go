@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+)
+
+// TestRefreshCodesCommand refreshes a sandbox project's code lists from the
+// sandbox (the stand-in) with the command, as an operator would.
+func TestRefreshCodesCommand(t *testing.T) {
+	ctx := context.Background()
+	rules, err := nrs.New(nrs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sbx, err := nrssandbox.New(nrssandbox.Options{Authority: rules, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sbx)
+	t.Cleanup(srv.Close)
+
+	key := bytes.Repeat([]byte{7}, secret.KeySize)
+	db := filepath.Join(t.TempDir(), "e.db")
+	e := env(map[string]string{
+		"EINVOICE_DATABASE_URL": db, "EINVOICE_JWT_SECRET": strings.Repeat("s", 32),
+		"EINVOICE_ENCRYPTION_KEY": hex.EncodeToString(key), "EINVOICE_NRS_SANDBOX_URL": srv.URL,
+	})
+
+	// A sandbox project, provisioned and registered with the stand-in the
+	// way the api does it.
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.MigrateUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	box, _ := secret.NewBox(key)
+	svc, err := service.New(st, service.Config{
+		JWTSecret: []byte(strings.Repeat("s", 32)), Box: box, Hasher: secret.NewHasher(secret.Derive(key, "api-key-pepper")),
+		Authorities: servicetest.Authorities(t), SandboxKeys: servicetest.SandboxKeys, SandboxBaseURL: srv.URL,
+		SandboxRegistrar: sbx.Registry(), PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
+		Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	su, err := svc.Signup(ctx, service.SignupInput{Email: "ops@example.com", Password: "correct horse battery", OrganizationName: "Ops", OrganizationSlug: "ops"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := svc.CreateProject(ctx, &service.UserPrincipal{UserID: su.User.ID}, service.ProjectInput{
+		OrganizationID: su.Organization.ID.String(), Name: "Shop", Environment: "sandbox"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = svc.Close(ctx)
+	_ = st.Close()
+
+	var out bytes.Buffer
+	if err := run(ctx, []string{"nrs", "refresh-codes", "--project", pr.ID.String(), "--dry-run"}, e, &out, io.Discard); err != nil {
+		t.Fatalf("dry run: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "nothing stored") || !strings.Contains(out.String(), "payment-means") {
+		t.Errorf("dry run output:\n%s", out.String())
+	}
+	out.Reset()
+	if err := run(ctx, []string{"nrs", "refresh-codes", "--project", pr.ID.String()}, e, &out, io.Discard); err != nil {
+		t.Fatalf("refresh: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "lists stored") || !strings.Contains(out.String(), "sandbox code lists from "+srv.URL) {
+		t.Errorf("output:\n%s", out.String())
+	}
+	st, err = store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	lists, err := st.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
+	if err != nil || len(lists) == 0 {
+		t.Fatalf("stored lists: %v %v", lists, err)
+	}
+
+	for _, args := range [][]string{
+		{"nrs"},
+		{"nrs", "refresh-codes"},
+		{"nrs", "refresh-codes", "--project", "x"},
+		{"nrs", "refresh-codes", "--project", "0a1b2c3d-0000-4000-8000-000000000001"},
+	} {
+		if err := run(ctx, args, e, io.Discard, io.Discard); err == nil {
+			t.Errorf("%v succeeded", args)
+		}
+	}
+	if _, err := envConfig(env(map[string]string{"EINVOICE_DATABASE_URL": db, "EINVOICE_JWT_SECRET": strings.Repeat("s", 32),
+		"EINVOICE_ENCRYPTION_KEY": hex.EncodeToString(key), "EINVOICE_NRS_PRODUCTION_URL": "einvoice1.nrs.gov.ng"})); err == nil {
+		t.Error("a production URL without a scheme was accepted")
+	}
+}
