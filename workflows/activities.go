@@ -190,7 +190,7 @@ func (a *Activities) Health(ctx context.Context, in StepInput) error {
 // fails only when it serves none, and is retried when it was unavailable.
 func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepCodeLists, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
-		f := &codeListFetcher{c: c}
+		f := &codeListFetcher{fetch: resourceJSON(c)}
 		official := r.creds.BaseURL != "" && r.creds.BaseURL == a.svc.OfficialBaseURL(r.creds.Environment)
 		res, err := a.svc.RefreshCodeLists(ctx, r.run.ProjectID, f, official)
 		o := outcome{call: f.last}
@@ -227,29 +227,51 @@ func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 }
 
 // resourceClient is what fetching code lists needs of the MBS client: one
-// resource list by name. It returns the entries as served.
+// resource list by name.
 type resourceClient interface {
 	Resource(ctx context.Context, name string) ([]mbs.ResourceEntry, mbs.Call, error)
 }
 
-// codeListFetcher fetches code lists for the service over the MBS client,
-// keeping the last call that reached the authority for the step's evidence
-// and the first failure worth retrying (429, 5xx, a timeout).
+// resourceJSON fetches one resource list with c as the authority served it:
+// the data array of the answer, its entries' bytes exactly as sent, joined
+// back. It is the only code that depends on the shape of the client's
+// resource call.
+func resourceJSON(c resourceClient) func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
+	return func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
+		entries, call, err := c.Resource(ctx, name)
+		if err != nil {
+			return nil, call, err
+		}
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for i, e := range entries {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(e.Data)
+		}
+		b.WriteByte(']')
+		return b.Bytes(), call, nil
+	}
+}
+
+// codeListFetcher fetches code lists for the service, keeping the last call
+// that reached the authority for the step's evidence and the first failure
+// worth retrying (429, 5xx, a timeout).
 type codeListFetcher struct {
-	c           resourceClient
+	fetch       func(ctx context.Context, name string) ([]byte, mbs.Call, error)
 	last        *mbs.Call
 	unavailable error
 }
 
 // NewCodeListFetcher fetches a tax authority's code lists with c.
 func NewCodeListFetcher(c *mbs.Client) service.CodeListFetcher {
-	return &codeListFetcher{c: c}
+	return &codeListFetcher{fetch: resourceJSON(c)}
 }
 
-// FetchCodeList returns a list as served: the data array of the resource
-// answer, its entries' bytes exactly as the authority sent them.
+// FetchCodeList returns a list as the authority served it.
 func (f *codeListFetcher) FetchCodeList(ctx context.Context, name string) ([]byte, error) {
-	entries, call, err := f.c.Resource(ctx, name)
+	data, call, err := f.fetch(ctx, name)
 	if f.last == nil || call.HTTPStatus != 0 {
 		f.last = &call // the last call that reached the authority
 	}
@@ -260,16 +282,7 @@ func (f *codeListFetcher) FetchCodeList(ctx context.Context, name string) ([]byt
 		}
 		return nil, err
 	}
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, e := range entries {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(e.Data)
-	}
-	b.WriteByte(']')
-	return b.Bytes(), nil
+	return data, nil
 }
 
 // BuildPayload takes the run's payload or builds one from the template of
