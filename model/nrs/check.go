@@ -103,7 +103,7 @@ func (c *checker) codeLists() {
 		c.add(RuleCodeInvoiceKind, show(v)+" is not an invoice kind NRS shows: B2B, B2G or B2C", "invoice_kind")
 	}
 	switch v := inv.PaymentStatus; {
-	case v == "" || codes.PaymentStatuses.Contains(v):
+	case v == "" || codes.NRSPaymentStatus(v):
 	case v == codes.PaymentRejected:
 		c.add(RulePaymentStatusRejected, "REJECTED is a payment status only approved providers document; NRS lists PENDING, PAID, CANCELED and PARTIAL", "payment_status")
 	default:

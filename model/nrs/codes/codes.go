@@ -253,10 +253,18 @@ const (
 	PaymentRejected = "REJECTED"
 )
 
-// PaymentStatuses are the payment statuses NRS documents.
+// PaymentStatuses are the payment statuses einvoice accepts: the four NRS
+// documents, and REJECTED, which only providers show (see
+// NRSPaymentStatus).
 var PaymentStatuses = newList(resourcePaymentStatus, []Entry{
 	{Code: PaymentPending, Value: "Pending"},
 	{Code: PaymentPaid, Value: "Paid"},
 	{Code: PaymentCanceled, Value: "Canceled"},
 	{Code: PaymentPartial, Value: "Partially paid"},
+	{Code: PaymentRejected, Value: "Rejected"},
 })
+
+// NRSPaymentStatus reports whether status is one NRS itself documents.
+func NRSPaymentStatus(status string) bool {
+	return status != PaymentRejected && PaymentStatuses.Contains(status)
+}

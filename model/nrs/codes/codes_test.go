@@ -148,7 +148,8 @@ func TestNRSValues(t *testing.T) {
 	if !Countries.Contains("NG") || Countries.Contains("XK") {
 		t.Error("country lookup")
 	}
-	if !PaymentStatuses.Contains(PaymentCanceled) || PaymentStatuses.Contains(PaymentRejected) || PaymentStatuses.Contains("CANCELLED") {
+	if !NRSPaymentStatus(PaymentCanceled) || NRSPaymentStatus(PaymentRejected) || !PaymentStatuses.Contains(PaymentRejected) ||
+		PaymentStatuses.Contains("CANCELLED") || NRSPaymentStatus("CANCELLED") {
 		t.Error("payment statuses")
 	}
 	// Entries and Codes are copies.
