@@ -6,34 +6,49 @@ import (
 	"encoding/hex"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
-	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 )
 
+// nrsResources serves NRS's resource lists as NRS answers them (the
+// embedded snapshot), to callers that send an API key and secret; other
+// paths answer MBS's 404.
+func nrsResources(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		name, ok := strings.CutPrefix(r.URL.Path, "/api/v1/invoice/resources/")
+		data, found := codes.SnapshotJSON(name)
+		switch {
+		case r.Header.Get("x-api-key") == "" || r.Header.Get("x-api-secret") == "":
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"code":400,"data":null,"message":"error has occurred","error":{"id":"00000000-0000-4000-8000-000000000000","handler":"handler","public_message":"unable to validate api key"}}`)
+		case !ok || !found:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"code":404,"data":null,"message":"no route found for this path. kindly check your request and try again"}`)
+		default:
+			_, _ = io.WriteString(w, `{"code":200,"data":`+string(data)+`}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // TestRefreshCodesCommand refreshes a sandbox project's code lists from the
-// sandbox (the stand-in) with the command, as an operator would.
+// sandbox host with the command, as an operator would.
 func TestRefreshCodesCommand(t *testing.T) {
 	ctx := context.Background()
-	rules, err := nrs.New(nrs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sbx, err := nrssandbox.New(nrssandbox.Options{Authority: rules, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sbx)
-	t.Cleanup(srv.Close)
+	srv := nrsResources(t)
 
 	key := bytes.Repeat([]byte{7}, secret.KeySize)
 	db := filepath.Join(t.TempDir(), "e.db")
@@ -42,8 +57,7 @@ func TestRefreshCodesCommand(t *testing.T) {
 		"EINVOICE_ENCRYPTION_KEY": hex.EncodeToString(key), "EINVOICE_NRS_SANDBOX_URL": srv.URL,
 	})
 
-	// A sandbox project, provisioned and registered with the stand-in the
-	// way the api does it.
+	// A sandbox project, provisioned the way the api does it.
 	st, err := store.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
@@ -55,8 +69,8 @@ func TestRefreshCodesCommand(t *testing.T) {
 	svc, err := service.New(st, service.Config{
 		JWTSecret: []byte(strings.Repeat("s", 32)), Box: box, Hasher: secret.NewHasher(secret.Derive(key, "api-key-pepper")),
 		Authorities: servicetest.Authorities(t), SandboxKeys: servicetest.SandboxKeys, SandboxBaseURL: srv.URL,
-		SandboxRegistrar: sbx.Registry(), PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
-		Logger: slog.New(slog.DiscardHandler),
+		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
+		Logger:         slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -93,8 +107,18 @@ func TestRefreshCodesCommand(t *testing.T) {
 	}
 	defer st.Close()
 	lists, err := st.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
-	if err != nil || len(lists) == 0 {
-		t.Fatalf("stored lists: %v %v", lists, err)
+	// Every list the MBS client fetches (seven today; states and lgas once
+	// it asks for them) is stored with the bytes served.
+	if err != nil || len(lists) < 7 {
+		t.Fatalf("stored lists: %d %v", len(lists), err)
+	}
+	for _, l := range lists {
+		if want, _ := codes.SnapshotJSON(l.Name); !bytes.Equal(l.Data, want) {
+			t.Errorf("%s: stored bytes differ from the bytes served", l.Name)
+		}
+	}
+	if !strings.Contains(out.String(), "hs-codes") || !strings.Contains(out.String(), "not served") {
+		t.Errorf("the lists not served are not reported:\n%s", out.String())
 	}
 
 	for _, args := range [][]string{
