@@ -120,7 +120,7 @@ type StartCertificationRunInput struct {
 	InvoiceType string `json:"invoiceType"`
 	// YYYY-MM-DD.
 	IssueDate string `json:"issueDate"`
-	// The invoice to certify, a JSON object; default a sample invoice of invoiceType.
+	// The invoice to certify, a JSON object; default a sample invoice of invoiceType. The run's build_payload step validates it with the project's validationProfile (GraphQL has no validation of its own: use POST /api/v2/invoices/schema/validate).
 	InvoicePayload any `json:"invoicePayload,omitempty"`
 }
 
