@@ -1,8 +1,10 @@
 package nrs
 
 import (
+	"bytes"
 	"flag"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -526,5 +528,21 @@ func TestValidateConcurrently(t *testing.T) {
 	}
 	if invalid != 4 {
 		t.Errorf("%d invalid reports, want 4", invalid)
+	}
+}
+
+// TestFixturesEqualShared checks that testdata/fixtures are the shared
+// fixtures, when the shared folder is beside the repository.
+func TestFixturesEqualShared(t *testing.T) {
+	shared, _ := filepath.Glob("../../../shared/fixtures/*")
+	if len(shared) == 0 {
+		t.Skip("no shared fixtures beside the repository")
+	}
+	for _, f := range shared {
+		want := readFile(t, f)
+		got, err := os.ReadFile(filepath.Join(fixtureDir, filepath.Base(f)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("testdata/fixtures/%s differs from the shared copy (%v)", filepath.Base(f), err)
+		}
 	}
 }
