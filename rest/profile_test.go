@@ -15,7 +15,7 @@ func TestProjectValidationProfile(t *testing.T) {
 	payable := fixture(t, "invalid-payable-mismatch.json")
 	validate := func(prefix string, body map[string]any) map[string]any {
 		t.Helper()
-		body["payload"] = payable
+		body["invoice_type_code"], body["tax_authority_code"], body["payload"] = "B2B", "NRS", payable
 		return s.must(200, req{method: "POST", path: prefix + "/invoices/schema/validate", clientID: tn.ClientID, secret: tn.Secret, body: body})
 	}
 	if got := validate("/api/v2", map[string]any{}); got["valid"] != true || got["profile"] != "nrs" {
@@ -52,12 +52,23 @@ func TestProjectValidationProfile(t *testing.T) {
 		{"empty", map[string]any{}, []string{"missing@body/validation_profile"}},
 		{"unknown profile", map[string]any{"validation_profile": "lenient"}, []string{"enum@body/validation_profile"}},
 		{"wrong type", map[string]any{"validation_profile": 1}, []string{"string_type@body/validation_profile"}},
+		{"null", map[string]any{"validation_profile": nil}, []string{"missing@body/validation_profile"}},
+		{"upper case", map[string]any{"validation_profile": "NRS"}, []string{"enum@body/validation_profile"}},
+		{"unknown field", map[string]any{"validation_profile": "nrs", "name": "Renamed"}, []string{"extra_forbidden@body/name"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := locs(detail(t, s.do(req{method: "PATCH", path: path, token: tn.Token, body: c.body}))); !slices.Equal(got, c.want) {
 				t.Fatalf("got %v, want %v", got, c.want)
 			}
 		})
+	}
+	if r := s.do(req{method: "PATCH", path: path, token: tn.Token, body: `validation_profile=nrs`,
+		header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}); r.Status != 415 || r.json(t)["code"] != "unsupported_media_type" {
+		t.Errorf("a form body: %d %s", r.Status, r.Body)
+	}
+	if r := s.do(req{method: "PATCH", path: path, token: tn.Token, body: `{"validation_profile":"strict","validation_profile":"nrs"}`,
+		header: map[string]string{"Content-Type": "application/json"}}); !slices.Equal(locs(detail(t, r)), []string{"value_error@body/validation_profile"}) {
+		t.Errorf("a name given twice: %d %s", r.Status, r.Body)
 	}
 	if r := s.do(req{method: "PATCH", path: path, body: map[string]any{"validation_profile": "nrs"}}); r.Status != 401 {
 		t.Errorf("without a token: %d", r.Status)

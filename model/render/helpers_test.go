@@ -99,16 +99,16 @@ func nrsLine(l map[string]any) map[string]any {
 
 // viewOf builds the view of a payload the way the service does; qr makes
 // the QR payload for the IRN chosen.
-func viewOf(t testing.TB, payload map[string]any, kind string, qr func(irn string) render.QR) render.View {
+func viewOf(t testing.TB, payload map[string]any, kind model.InvoiceKind, qr func(irn string) render.QR) render.View {
 	t.Helper()
 	return viewWith(t, payload, kind, model.ProfileNRS, qr)
 }
 
 // viewWith is viewOf under a validation profile.
-func viewWith(t testing.TB, payload map[string]any, kind string, profile model.ValidationProfile, qr func(irn string) render.QR) render.View {
+func viewWith(t testing.TB, payload map[string]any, kind model.InvoiceKind, profile model.ValidationProfile, qr func(irn string) render.QR) render.View {
 	t.Helper()
 	a := authority(t)
-	rep, err := a.Validate(model.ValidateInput{InvoiceTypeCode: kind, Payload: payload, Profile: profile})
+	rep, err := a.Validate(model.ValidateInput{InvoiceTypeCode: string(kind), Payload: payload, Profile: profile})
 	if err != nil {
 		t.Fatal(err)
 	}

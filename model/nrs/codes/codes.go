@@ -18,6 +18,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/einvoice-ng/einvoice/model"
 )
 
 // Entry is one code of a list. Value is the entry's human name (NRS's
@@ -226,11 +228,13 @@ const (
 	InvoiceTypeSelfBilledCreditNote = "393"
 )
 
-// Invoice kinds: how the invoice is cleared or reported.
+// Invoice kinds: how the invoice is cleared or reported. They are
+// model.InvoiceKind's values; read a caller's kind with
+// model.ParseInvoiceKind.
 const (
-	KindB2B = "B2B"
-	KindB2G = "B2G"
-	KindB2C = "B2C"
+	KindB2B = string(model.InvoiceKindB2B)
+	KindB2G = string(model.InvoiceKindB2G)
+	KindB2C = string(model.InvoiceKindB2C)
 )
 
 // InvoiceKinds are the values of invoice_kind NRS's documentation and
