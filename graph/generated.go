@@ -171,6 +171,7 @@ type ComplexityRoot struct {
 		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
 		Signup                 func(childComplexity int, input service.SignupInput) int
 		StartCertificationRun  func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
+		UpdateProject          func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
 		UpdateProjectAuthority func(childComplexity int, projectID string, input service.AuthorityInput) int
 	}
 
@@ -214,6 +215,7 @@ type ComplexityRoot struct {
 		Organization      func(childComplexity int) int
 		OrganizationID    func(childComplexity int) int
 		Usage             func(childComplexity int, from *string, to *string, keyID *string) int
+		ValidationProfile func(childComplexity int) int
 	}
 
 	ProjectAuthority struct {
@@ -298,6 +300,7 @@ type MutationResolver interface {
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*service.CertificationRunView, error)
 	CreateOrganization(ctx context.Context, input service.OrganizationInput) (*service.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*service.ProjectView, error)
+	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*service.ProjectView, error)
 	UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error)
 	Signup(ctx context.Context, input service.SignupInput) (*service.AuthPayload, error)
 	Login(ctx context.Context, input service.LoginInput) (*service.AuthPayload, error)
@@ -871,6 +874,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartCertificationRun(childComplexity, args["input"].(gqlmodel.StartCertificationRunInput)), true
+	case "Mutation.updateProject":
+		if e.ComplexityRoot.Mutation.UpdateProject == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateProject_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateProject(childComplexity, args["projectId"].(string), args["input"].(gqlmodel.UpdateProjectInput)), true
 	case "Mutation.updateProjectAuthority":
 		if e.ComplexityRoot.Mutation.UpdateProjectAuthority == nil {
 			break
@@ -1052,6 +1066,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.Usage(childComplexity, args["from"].(*string), args["to"].(*string), args["keyId"].(*string)), true
+	case "Project.validationProfile":
+		if e.ComplexityRoot.Project.ValidationProfile == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.ValidationProfile(childComplexity), true
 
 	case "ProjectAuthority.baseUrl":
 		if e.ComplexityRoot.ProjectAuthority.BaseURL == nil {
@@ -1331,6 +1351,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSignupInput,
 		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
+		ec.unmarshalInputUpdateProjectInput,
 	)
 	first := true
 
@@ -1747,6 +1768,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_name(ctx, field)
 	case "environment":
 		return ec.fieldContext_Project_environment(ctx, field)
+	case "validationProfile":
+		return ec.fieldContext_Project_validationProfile(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Project_createdAt(ctx, field)
 	case "authority":
@@ -2137,6 +2160,28 @@ func (ec *executionContext) field_Mutation_updateProjectAuthority_args(ctx conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (service.AuthorityInput, error) {
 			return ec.unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthorityInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateProject_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.UpdateProjectInput, error) {
+			return ec.unmarshalNUpdateProjectInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUpdateProjectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4435,6 +4480,50 @@ func (ec *executionContext) fieldContext_Mutation_createProject(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateProject(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateProject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateProject(ctx, fc.Args["projectId"].(string), fc.Args["input"].(gqlmodel.UpdateProjectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
+			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateProject(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Project(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateProject_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateProjectAuthority(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5091,6 +5180,29 @@ func (ec *executionContext) _Project_environment(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Project_environment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Environment does not have child fields"))
+}
+
+func (ec *executionContext) _Project_validationProfile(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_validationProfile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ValidationProfile, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ValidationProfile) graphql.Marshaler {
+			return ec.marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_validationProfile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type ValidationProfile does not have child fields"))
 }
 
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
@@ -7800,6 +7912,36 @@ func (ec *executionContext) unmarshalInputUpdateProjectAuthorityInput(ctx contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context, obj any) (gqlmodel.UpdateProjectInput, error) {
+	var it gqlmodel.UpdateProjectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"validationProfile"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "validationProfile":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validationProfile"))
+			data, err := ec.unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidationProfile = data
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -8743,6 +8885,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateProject":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateProject(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateProjectAuthority":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateProjectAuthority(ctx, field)
@@ -9127,6 +9276,11 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "environment":
 			out.Values[i] = ec._Project_environment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "validationProfile":
+			out.Values[i] = ec._Project_validationProfile(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -11073,6 +11227,11 @@ func (ec *executionContext) unmarshalNUpdateProjectAuthorityInput2githubᚗcom�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateProjectInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUpdateProjectInput(ctx context.Context, v any) (gqlmodel.UpdateProjectInput, error) {
+	res, err := ec.unmarshalInputUpdateProjectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUsageReport(ctx context.Context, sel ast.SelectionSet, v *service.UsageReport) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -11086,6 +11245,34 @@ func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinv
 func (ec *executionContext) marshalNUser2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx context.Context, sel ast.SelectionSet, v service.UserView) graphql.Marshaler {
 	return ec._User(ctx, sel, &v)
 }
+
+func (ec *executionContext) unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, v any) (model.ValidationProfile, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, sel ast.SelectionSet, v model.ValidationProfile) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[string]model.ValidationProfile{
+		"NRS":    model.ProfileNRS,
+		"STRICT": model.ProfileStrict,
+	}
+	marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[model.ValidationProfile]string{
+		model.ProfileNRS:    "NRS",
+		model.ProfileStrict: "STRICT",
+	}
+)
 
 func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx context.Context, sel ast.SelectionSet, v *service.UserView) graphql.Marshaler {
 	if v == nil {
@@ -11464,6 +11651,36 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	res := graphql.MarshalTime(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, v any) (*model.ValidationProfile, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, sel ast.SelectionSet, v *model.ValidationProfile) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[*v])
+	return res
+}
+
+var (
+	unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[string]model.ValidationProfile{
+		"NRS":    model.ProfileNRS,
+		"STRICT": model.ProfileStrict,
+	}
+	marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[model.ValidationProfile]string{
+		model.ProfileNRS:    "NRS",
+		model.ProfileStrict: "STRICT",
+	}
+)
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
 	if v == nil {

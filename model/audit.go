@@ -20,6 +20,7 @@ const (
 	ActionLogout             = "logout"
 	ActionOrganizationCreate = "organization.create"
 	ActionProjectCreate      = "project.create"
+	ActionProjectUpdate      = "project.update"
 	ActionKeyCreate          = "key.create"
 	ActionKeyRotate          = "key.rotate"
 	ActionKeyRevoke          = "key.revoke"

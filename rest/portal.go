@@ -92,6 +92,19 @@ func (a *api) listProjects(w http.ResponseWriter, r *http.Request) error {
 	return reply(w, "query", out, err)
 }
 
+func (a *api) updateProject(w http.ResponseWriter, r *http.Request) error {
+	projectID, err := pathUUID(r, "project_id")
+	if err != nil {
+		return err
+	}
+	var in service.ProjectUpdate
+	if err := decodeJSON(r, &in, in.Validate); err != nil {
+		return err
+	}
+	out, err := a.svc.UpdateProject(r.Context(), userFrom(r), projectID, in)
+	return reply(w, "body", out, err)
+}
+
 func (a *api) updateAuthority(w http.ResponseWriter, r *http.Request) error {
 	projectID, err := pathUUID(r, "project_id")
 	if err != nil {

@@ -132,6 +132,7 @@ func (a *api) v2(r chi.Router) {
 		r.Get("/organizations", a.adapt(a.listOrganizations))
 		r.Post("/projects", a.adapt(a.createProject))
 		r.Get("/projects", a.adapt(a.listProjects))
+		r.Patch("/projects/{project_id}", a.adapt(a.updateProject))
 		r.Put("/projects/{project_id}/authority", a.adapt(a.updateAuthority))
 		r.Post("/projects/{project_id}/keys", a.adapt(a.createKey))
 		r.Get("/projects/{project_id}/keys", a.adapt(a.listKeys))

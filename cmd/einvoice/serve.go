@@ -86,7 +86,7 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	}
 	svc, err := service.New(st, service.Config{
 		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper),
-		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL,
+		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Auth: c.Ops.authLimits(limits),
 	})
 	if err != nil {

@@ -47,7 +47,7 @@ type AuditInput struct {
 // auditActions are the actions a listing may filter on.
 var auditActions = []string{
 	model.ActionSignup, model.ActionLogin, model.ActionLoginFailed, model.ActionLogout, model.ActionOrganizationCreate,
-	model.ActionProjectCreate, model.ActionKeyCreate, model.ActionKeyRotate, model.ActionKeyRevoke,
+	model.ActionProjectCreate, model.ActionProjectUpdate, model.ActionKeyCreate, model.ActionKeyRotate, model.ActionKeyRevoke,
 	model.ActionAuthorityUpdate, model.ActionCertificationStart,
 }
 

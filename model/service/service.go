@@ -47,8 +47,16 @@ type Config struct {
 	// UsageFlushInterval is how often buffered usage is written; default 2 s.
 	UsageFlushInterval time.Duration
 	// SandboxBaseURL is where sandbox projects talk to the authority by
-	// default (the NRS sandbox stand-in in development).
+	// default (the NRS sandbox stand-in in development), and the only host
+	// sandbox code lists are stored from.
 	SandboxBaseURL string
+	// ProductionBaseURL is the authority's production host, the only one
+	// production code lists are stored from; default
+	// DefaultProductionBaseURL.
+	ProductionBaseURL string
+	// CodeListPollInterval bounds how late this process sees code lists
+	// another process refreshed; default 30 s.
+	CodeListPollInterval time.Duration
 	// SandboxRegistrar, when set, is told about every sandbox project once
 	// it is committed (and again when its authority settings change), so
 	// that the NRS sandbox stand-in accepts the project's credentials.
@@ -64,18 +72,20 @@ type Config struct {
 
 // Service implements the use cases over one store.
 type Service struct {
-	store   *store.Store
-	cfg     Config
-	keys    *keyCache
-	issuers *issuerCache
-	usage   *meter
-	irns    issuedIRNs
-	hashing *hashGate
-	revoked *revocations
+	store     *store.Store
+	cfg       Config
+	keys      *keyCache
+	issuers   *issuerCache
+	usage     *meter
+	irns      issuedIRNs
+	hashing   *hashGate
+	revoked   *revocations
+	codeLists *codeListKeeper
 }
 
-// New builds a Service and starts its background usage flusher; call Close
-// to flush and stop it.
+// New builds a Service, loads the stored code lists into the authorities
+// and starts its background work (the usage flusher, the code list
+// watcher); call Close to flush and stop it.
 func New(st *store.Store, cfg Config) (*Service, error) {
 	if len(cfg.JWTSecret) < 32 {
 		return nil, errors.New("service: JWT secret must be at least 32 bytes")
@@ -111,17 +121,26 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.Authorities == nil {
 		cfg.Authorities = model.Authorities{}
 	}
+	if cfg.ProductionBaseURL == "" {
+		cfg.ProductionBaseURL = DefaultProductionBaseURL
+	}
+	if cfg.CodeListPollInterval <= 0 {
+		cfg.CodeListPollInterval = 30 * time.Second
+	}
 	s := &Service{store: st, cfg: cfg}
 	s.keys = newKeyCache(cfg.KeyCacheTTL)
 	s.issuers = newIssuerCache(cfg.KeyCacheTTL)
 	s.usage = newMeter(st, cfg.UsageFlushInterval, cfg.Now, cfg.Logger)
 	s.hashing = newHashGate(cfg.Auth)
 	s.revoked = newRevocations(st, cfg.RevocationCacheTTL, cfg.Now)
+	s.codeLists = newCodeListKeeper()
+	s.codeLists.start(s, cfg.CodeListPollInterval)
 	return s, nil
 }
 
 // Close flushes buffered usage and stops background work.
 func (s *Service) Close(ctx context.Context) error {
+	s.codeLists.close()
 	return s.usage.close(ctx)
 }
 
