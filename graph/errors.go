@@ -28,6 +28,7 @@ var codes = map[model.ErrorCode]string{
 	model.CodeAuthorityNotConfigured: "authority_not_configured",
 	model.CodeIdempotencyKeyReuse:    "idempotency_key_reuse",
 	model.CodeQuotaExceeded:          "quota_exceeded",
+	model.CodeUnsupportedMediaType:   "unsupported_media_type",
 }
 
 // internalMessage is all a client learns of an internal error.
@@ -72,6 +73,9 @@ func presenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		if me.Code == model.CodeInvalid {
 			ext["detail"] = detail(me)
+		}
+		if me.RetryAfter > 0 {
+			ext["retryAfter"] = int(math.Ceil(me.RetryAfter.Seconds()))
 		}
 		return &gqlerror.Error{Message: me.Message, Path: gerr.Path, Locations: gerr.Locations, Extensions: ext}
 	}

@@ -17,9 +17,32 @@ func (r *mutationResolver) CreateProject(ctx context.Context, input gqlmodel.Cre
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.svc.CreateProject(ctx, u, service.ProjectInput{
-		OrganizationID: input.OrganizationID, Name: input.Name, Environment: string(input.Environment),
-	})
+	in := service.ProjectInput{OrganizationID: input.OrganizationID, Name: input.Name}
+	if input.Environment != nil { // null takes the default, as absent does
+		in.Environment = string(*input.Environment)
+	}
+	out, err := r.svc.CreateProject(ctx, u, in)
+	if err != nil {
+		return nil, inInput(err)
+	}
+	return out, nil
+}
+
+func (r *mutationResolver) UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*service.ProjectView, error) {
+	u, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID(projectID, "projectId")
+	if err != nil {
+		return nil, err
+	}
+	var in service.ProjectUpdate
+	if input.ValidationProfile != nil {
+		p := string(*input.ValidationProfile)
+		in.ValidationProfile = &p
+	}
+	out, err := r.svc.UpdateProject(ctx, u, id, in)
 	if err != nil {
 		return nil, inInput(err)
 	}

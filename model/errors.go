@@ -29,6 +29,9 @@ const (
 	// key would pass the account's quota; removing one (revoking a key)
 	// makes room.
 	CodeQuotaExceeded ErrorCode = "quota_exceeded"
+	// CodeUnsupportedMediaType refuses a request body that is not sent
+	// as JSON.
+	CodeUnsupportedMediaType ErrorCode = "unsupported_media_type"
 )
 
 // Error is the error type that crosses package boundaries. Message is safe to
@@ -38,8 +41,9 @@ type Error struct {
 	Message string
 	// Fields lists every validation problem when Code is CodeInvalid.
 	Fields []FieldError
-	// RetryAfter, when set, is how long the client should wait before
-	// trying again (rate_limited, unavailable).
+	// RetryAfter, when set on a rate_limited or unavailable error, is how
+	// long the client should wait before trying again (REST sends it as
+	// Retry-After, GraphQL as extensions.retryAfter in seconds).
 	RetryAfter time.Duration
 	Err        error
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -82,9 +83,12 @@ func TestAttackForwardedForRotation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := newServerWith(t, storetest.SQLite(t), func(o *rest.Options) {
+			limits := rest.NewMemoryLimitStore(nil)
+			s := build(t, storetest.SQLite(t), func(c *service.Config) {
+				c.Auth = service.AuthLimits{Limiter: rest.AttemptLimiter(limits), PerIP: service.Rate{Count: 3, Period: time.Hour}}
+			}, func(o *rest.Options) {
 				o.TrustedProxies = pt
-				o.RateLimits = rest.RateLimits{Auth: rest.Limit{Count: 3, Period: time.Hour}}
+				o.RateLimits.Store = limits
 			})
 			const client = "198.51.100.7"
 			send := func(i int, path string, body any) (int, []byte) {

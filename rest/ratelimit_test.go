@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -108,7 +109,7 @@ func TestRateLimitPerKey(t *testing.T) {
 	usage := req{method: "GET", path: "/api/v2/usage", clientID: tn.ClientID, secret: tn.Secret}
 	checkLimited(t, s, usage, 3, 200)
 	// Every key route shares the key's budget, v1 included.
-	if r := s.do(irnReq(tn, map[string]any{"invoice_reference": "A1", "issue_date": "2026-03-15"})); r.Status != 429 {
+	if r := s.do(irnReq(tn, map[string]any{"invoice_reference": "A1", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"})); r.Status != 429 {
 		t.Fatalf("other route of a limited key: %d", r.Status)
 	}
 	if r := s.do(req{method: "GET", path: "/api/v1/usage", clientID: tn.ClientID, secret: tn.Secret}); r.Status != 429 || r.Header.Get("Sunset") == "" {
@@ -128,11 +129,22 @@ func TestRateLimitPerKey(t *testing.T) {
 	}
 }
 
-func TestRateLimitAuthPerIP(t *testing.T) {
-	s := newServerWith(t, storetest.SQLite(t), func(o *rest.Options) {
+// authLimited builds a server whose service limits signup and login
+// attempts per address (perIP) and per e-mail (perAccount) in one memory
+// store, shared with the router.
+func authLimited(t testing.TB, perIP, perAccount service.Rate) *server {
+	t.Helper()
+	limits := rest.NewMemoryLimitStore(nil)
+	return build(t, storetest.SQLite(t), func(c *service.Config) {
+		c.Auth = service.AuthLimits{Limiter: rest.AttemptLimiter(limits), PerIP: perIP, PerAccount: perAccount}
+	}, func(o *rest.Options) {
 		o.TrustedProxies = rest.ProxyTrust{Hops: 1}
-		o.RateLimits = rest.RateLimits{Auth: rest.Limit{Count: 2, Period: time.Hour}}
+		o.RateLimits.Store = limits
 	})
+}
+
+func TestRateLimitAuthPerIP(t *testing.T) {
+	s := authLimited(t, service.Rate{Count: 2, Period: time.Hour}, service.Rate{})
 	from := func(ip string, r req) req {
 		r.header = map[string]string{"X-Forwarded-For": ip}
 		return r

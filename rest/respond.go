@@ -29,6 +29,7 @@ var statusOf = map[model.ErrorCode]int{
 	model.CodeAuthorityNotConfigured: http.StatusConflict,
 	model.CodeIdempotencyKeyReuse:    http.StatusUnprocessableEntity,
 	model.CodeQuotaExceeded:          http.StatusConflict,
+	model.CodeUnsupportedMediaType:   http.StatusUnsupportedMediaType,
 	model.CodeRateLimited:            http.StatusTooManyRequests,
 	model.CodeUnavailable:            http.StatusServiceUnavailable,
 	model.CodeInternal:               http.StatusInternalServerError,
@@ -69,7 +70,7 @@ func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, status, errorBody{Detail: "Internal Server Error", Code: model.CodeInternal})
 		return
 	}
-	if e.RetryAfter > 0 && w.Header().Get("Retry-After") == "" {
+	if e.RetryAfter > 0 && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(e.RetryAfter))))
 	}
 	if status == http.StatusUnauthorized && isPortalRoute(r) {

@@ -122,13 +122,14 @@ func fullRouter(ctx context.Context, dir string) (http.Handler, []byte, string, 
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	svc, err := service.New(st, service.Config{
 		JWTSecret: bytes.Repeat([]byte("b"), 32), Box: box, Hasher: secret.NewHasher(bytes.Repeat([]byte("p"), 32)),
+		AuditKey: bytes.Repeat([]byte("a"), 32),
 		Authorities: model.NewAuthorities([]model.Authority{n}, nil), Logger: log,
 	})
 	if err != nil {
 		return nil, nil, "", nil, err
 	}
 	high := rest.Limit{Count: 1 << 30, Period: time.Second}
-	h := rest.New(svc, rest.Options{Version: "bench", Logger: log, RateLimits: rest.RateLimits{Sandbox: high, Production: high, Auth: high}})
+	h := rest.New(svc, rest.Options{Version: "bench", Logger: log, RateLimits: rest.RateLimits{Sandbox: high, Production: high, GraphQLAnonymous: high}})
 
 	call := func(method, path, token string, body any, hdr map[string]string) (map[string]any, []byte, error) {
 		b, _ := json.Marshal(body)

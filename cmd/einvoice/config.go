@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,6 +37,9 @@ type config struct {
 	TrustProxy     rest.ProxyTrust
 	LogLevel       string
 	SandboxBaseURL string
+	// ProductionBaseURL is NRS's production host, the only one production
+	// code lists are refreshed from ("" means service.DefaultProductionBaseURL).
+	ProductionBaseURL string
 	// TemporalAddress and TemporalNamespace locate Temporal, which runs
 	// certification workflows; an empty address leaves runs unavailable.
 	TemporalAddress   string
@@ -50,7 +54,8 @@ type config struct {
 	Runs             service.RunStarter
 	SandboxRegistrar service.SandboxRegistrar
 
-	// Ops configures rate limits, their Redis and the metrics token.
+	// Ops configures rate limits and their Redis, attempt limits, request
+	// deadlines, GraphQL's exposure and limits, and /metrics.
 	Ops opsConfig
 	// Quotas bound what one account may create (EINVOICE_MAX_*).
 	Quotas service.Quotas
@@ -71,7 +76,7 @@ func egressFromEnv(getenv func(string) string, allowPrivate bool) (egress.Policy
 	if v := strings.TrimSpace(getenv("EINVOICE_NRS_HOSTS")); v != "" {
 		origins, err := egress.NormalizeOrigins(strings.Split(v, ","))
 		if err != nil || len(origins) == 0 {
-			return p, fmt.Errorf("EINVOICE_NRS_HOSTS: want comma-separated origins such as %s: %v", service.DefaultAuthorityOrigin, err)
+			return p, fmt.Errorf("EINVOICE_NRS_HOSTS: want comma-separated origins such as %s: %v", service.DefaultProductionBaseURL, err)
 		}
 		p.Origins = origins
 	}
@@ -216,7 +221,11 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, fmt.Errorf("EINVOICE_TRUST_PROXY: %w", err)
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
-	if c.Ops, err = opsFromEnv(getenv); err != nil {
+	c.ProductionBaseURL = getenv("EINVOICE_NRS_PRODUCTION_URL")
+	if u, err := url.Parse(c.ProductionBaseURL); c.ProductionBaseURL != "" && (err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
+		return nil, errors.New("EINVOICE_NRS_PRODUCTION_URL must be an http or https URL")
+	}
+	if c.Ops, err = opsFromEnv(getenv, modeAPI); err != nil {
 		return nil, err
 	}
 	if c.Quotas, err = quotasFromEnv(getenv); err != nil {

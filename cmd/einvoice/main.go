@@ -6,6 +6,7 @@
 //	einvoice migrate  up | down | status
 //	einvoice audit    verify | rechain
 //	einvoice nrs-sandbox  run the NRS sandbox stand-in alone
+//	einvoice nrs refresh-codes  refresh NRS's code lists from NRS
 //	einvoice temporal-codec  serve the Temporal payload codec to the Web UI
 //	einvoice version  print the version
 package main
@@ -54,6 +55,10 @@ Usage:
         re-chain audit entries written before the chain was keyed
   einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--admin-token TOKEN] [--demo]
         run the NRS sandbox stand-in alone (docs/nrs-sandbox.md)
+  einvoice nrs refresh-codes --project <project_id> [--dry-run]
+        fetch NRS's code lists with the project's API credentials from the official
+        host of its environment (EINVOICE_NRS_SANDBOX_URL, EINVOICE_NRS_PRODUCTION_URL)
+        and store them for every process to validate that environment's invoices with
   einvoice temporal-codec [--addr 127.0.0.1:8234] [--ui-origin http://localhost:8233]
         serve the Temporal payload codec (EINVOICE_ENCRYPTION_KEY) to the Web
         UI, on a private address behind the UI's authentication
@@ -81,6 +86,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runAudit(ctx, args[1:], getenv, stdout, stderr)
 	case "nrs-sandbox":
 		return runNRSSandbox(ctx, args[1:], getenv, stdout, stderr)
+	case "nrs":
+		return runNRS(ctx, args[1:], getenv, stdout, stderr)
 	case "temporal-codec":
 		return runCodecServer(ctx, args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-v":

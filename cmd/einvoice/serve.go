@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
@@ -45,6 +47,9 @@ type app struct {
 	store   *store.Store
 	service *service.Service
 	handler http.Handler
+	// metrics is the metrics handler when it is served on a listener of
+	// its own (EINVOICE_METRICS_ADDR), else nil.
+	metrics http.Handler
 	stopOps func()
 }
 
@@ -75,13 +80,19 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 		_ = st.Close()
 		return nil, err
 	}
+	limits, closeLimits, err := c.Ops.limitStore(ctx, log)
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
 	svc, err := service.New(st, service.Config{
 		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey,
-		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL,
-		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Quotas: c.Quotas,
-		Idempotency: c.Idempotency, Egress: c.Egress,
+		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
+		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Auth: c.Ops.authLimits(limits),
+		Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
 	})
 	if err != nil {
+		closeLimits()
 		_ = st.Close()
 		return nil, err
 	}
@@ -97,20 +108,44 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	}
 	opts := mount
 	opts.Version, opts.Logger, opts.TrustedProxies = version, log, c.TrustProxy
-	opts.GraphQL = graph.NewHandler(svc, graph.Options{Logger: log})
-	stopOps, err := c.Ops.start(ctx, &opts, svc, log)
-	if err != nil {
-		_ = svc.Close(ctx)
-		_ = st.Close()
-		return nil, err
+	gopts := c.Ops.GraphQL
+	gopts.Logger = log
+	opts.GraphQL = graph.NewHandler(svc, gopts)
+	a := &app{store: st, service: svc}
+	c.Ops.routerOptions(&opts, limits, &a.metrics)
+	a.handler = rest.New(svc, opts)
+	stopBackground := background(ctx, svc, log)
+	a.stopOps = func() {
+		stopBackground()
+		closeLimits()
 	}
-	return &app{store: st, service: svc, handler: rest.New(svc, opts), stopOps: stopOps}, nil
+	return a, nil
 }
 
 // close stops background work, flushes usage and closes the database.
 func (a *app) close(ctx context.Context) error {
 	a.stopOps()
 	return errors.Join(a.service.Close(ctx), a.store.Close())
+}
+
+// serve serves the API on ln, and the metrics on their own listener when
+// configured, until ctx ends; either failing stops both.
+func (a *app) serve(ctx context.Context, ln net.Listener, metricsAddr string, log *slog.Logger) error {
+	if a.metrics == nil {
+		return serveHTTP(ctx, ln, a.handler, log)
+	}
+	mln, err := listen(metricsAddr)
+	if err != nil {
+		return err
+	}
+	defer mln.Close()
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", a.metrics)
+	log.Info("metrics listening", "addr", mln.Addr().String())
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return serveHTTP(gctx, ln, a.handler, log) })
+	g.Go(func() error { return serveHTTP(gctx, mln, mux, log) })
+	return g.Wait()
 }
 
 // listen opens the HTTP listener (so the banner can print the real address).

@@ -10,10 +10,14 @@ import (
 
 // ValidateInvoiceInput asks for an invoice payload to be checked.
 type ValidateInvoiceInput struct {
-	InvoiceTypeCode  string `json:"invoice_type_code"`
-	TaxAuthorityCode string `json:"tax_authority_code"`
-	SchemaVersion    string `json:"schema_version"`
-	Payload          any    `json:"payload" required:"true"`
+	InvoiceTypeCode  string `json:"invoice_type_code" required:"true"`
+	TaxAuthorityCode string `json:"tax_authority_code" required:"true"`
+	// SchemaVersion is model.DefaultSchemaVersion when absent, null or empty.
+	SchemaVersion string `json:"schema_version"`
+	// Profile is nrs or strict; absent, null or empty means the project's
+	// validation_profile.
+	Profile string `json:"profile"`
+	Payload any    `json:"payload" required:"true"`
 }
 
 // lookupAuthority resolves a request's tax_authority_code ("" means the
@@ -30,8 +34,9 @@ func (s *Service) lookupAuthority(p *model.Problems, code, fallback string) mode
 }
 
 // ValidateInvoice checks a payload against the authority's schema and
-// business rules. An invalid invoice is a report with valid=false; only an
-// unusable request is an error.
+// business rules, with the request's profile (else the project's) and the
+// code lists of the project's environment. An invalid invoice is a report
+// with valid=false; only an unusable request is an error.
 func (s *Service) ValidateInvoice(ctx context.Context, k *model.KeyPrincipal, in ValidateInvoiceInput) (*model.ValidationReport, error) {
 	it, err := s.issuer(ctx, k.ProjectID)
 	if err != nil {
@@ -39,8 +44,15 @@ func (s *Service) ValidateInvoice(ctx context.Context, k *model.KeyPrincipal, in
 	}
 	var p model.Problems
 	a := s.lookupAuthority(&p, in.TaxAuthorityCode, it.project.TaxAuthorityCode)
-	if a != nil && in.SchemaVersion != "" {
+	if in.SchemaVersion == "" {
+		in.SchemaVersion = model.DefaultSchemaVersion
+	}
+	if a != nil {
 		p.CheckEnum(in.SchemaVersion, a.SchemaVersions(), "schema_version")
+	}
+	profile := it.profile()
+	if in.Profile != "" && p.CheckEnum(in.Profile, model.ValidationProfiles, "profile") {
+		profile = model.ValidationProfile(in.Profile)
 	}
 	if _, ok := in.Payload.(map[string]any); !ok {
 		p.Add(model.ProblemDictType, "Input should be a valid dictionary or object", "payload")
@@ -48,7 +60,10 @@ func (s *Service) ValidateInvoice(ctx context.Context, k *model.KeyPrincipal, in
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rep, err := a.Validate(model.ValidateInput{SchemaVersion: in.SchemaVersion, InvoiceTypeCode: in.InvoiceTypeCode, Payload: in.Payload})
+	rep, err := a.Validate(model.ValidateInput{
+		SchemaVersion: in.SchemaVersion, InvoiceTypeCode: in.InvoiceTypeCode, Payload: in.Payload,
+		Profile: profile, Environment: it.project.Environment,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -68,8 +83,10 @@ func prefixIssues(list []model.Issue) {
 // IRNInput asks for an invoice's IRN.
 type IRNInput struct {
 	InvoiceReference string `json:"invoice_reference" required:"true"`
-	InvoiceTypeCode  string `json:"invoice_type_code"`
-	TaxAuthorityCode string `json:"tax_authority_code"`
+	// InvoiceTypeCode is an invoice kind (model.ParseInvoiceKind's rule,
+	// answered in canonical form) or an invoice type code of the authority.
+	InvoiceTypeCode  string `json:"invoice_type_code" required:"true"`
+	TaxAuthorityCode string `json:"tax_authority_code" required:"true"`
 	IssueDate        string `json:"issue_date" required:"true"`
 }
 
@@ -98,8 +115,10 @@ func (s *Service) GenerateIRN(ctx context.Context, k *model.KeyPrincipal, in IRN
 		p.Add(model.ProblemValueError, "this project issues for "+it.authority.Code(), "tax_authority_code")
 	}
 	if in.InvoiceTypeCode != "" {
-		if a != nil && !a.ValidInvoiceType(in.InvoiceTypeCode) {
-			p.Add(model.ProblemEnum, "Input should be an invoice kind (B2B, B2C, B2G) or an invoice type code of the authority", "invoice_type_code")
+		if k, ok := model.ParseInvoiceKind(in.InvoiceTypeCode); ok {
+			in.InvoiceTypeCode = string(k)
+		} else if a != nil && !a.ValidInvoiceType(in.InvoiceTypeCode) {
+			p.Add(model.ProblemEnum, "Input should be an invoice kind (B2B, B2C, B2G, any case) or an invoice type code of the authority", "invoice_type_code")
 		}
 	}
 	if err := p.Err(); err != nil {
@@ -151,8 +170,8 @@ func (s *Service) ValidateIRN(ctx context.Context, k *model.KeyPrincipal, in Val
 		return nil, err
 	}
 	var p model.Problems
-	p.CheckLength(in.IRN, 1, 200, "irn")
-	p.CheckLength(in.InvoiceReference, 1, 200, "invoice_reference")
+	// irn and invoice_reference take any string: one that cannot match
+	// is a failed check in the answer, not a refused request.
 	p.CheckUUID(in.BusinessID, "business_id")
 	if err := p.Err(); err != nil {
 		return nil, err

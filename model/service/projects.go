@@ -21,16 +21,23 @@ const DefaultAuthority = "NRS"
 type ProjectInput struct {
 	OrganizationID string `json:"organization_id" required:"true"`
 	Name           string `json:"name" required:"true"`
-	Environment    string `json:"environment" required:"true"`
+	// Environment is sandbox or production; absent, null or empty means
+	// model.DefaultEnvironment.
+	Environment string `json:"environment"`
 }
 
-// Validate normalizes the input and records every problem.
-func (in *ProjectInput) Validate(p *model.Problems) uuid.UUID {
+// Validate normalizes the input and records every problem; it returns the
+// organization's id and the environment, the default when none was given.
+func (in *ProjectInput) Validate(p *model.Problems) (uuid.UUID, model.Environment) {
 	id := p.CheckUUID(in.OrganizationID, "organization_id")
 	in.Name = strings.TrimSpace(in.Name)
-	p.CheckLength(in.Name, 3, 100, "name")
-	p.CheckEnum(in.Environment, model.Environments, "environment")
-	return id
+	p.CheckText(in.Name, model.NameLength, "name")
+	env := model.DefaultEnvironment
+	if in.Environment != "" {
+		env = model.Environment(in.Environment)
+		p.CheckEnum(in.Environment, model.Environments, "environment")
+	}
+	return id, env
 }
 
 // CreateProject creates a project in one of the caller's organizations. A
@@ -38,7 +45,7 @@ func (in *ProjectInput) Validate(p *model.Problems) uuid.UUID {
 // and a key pair, so the whole flow works without setup.
 func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in ProjectInput) (*ProjectView, error) {
 	var p model.Problems
-	orgID := in.Validate(&p)
+	orgID, env := in.Validate(&p)
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
@@ -52,8 +59,9 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	}
 	now := s.now()
 	pr := &model.Project{
-		ID: newID(), OrganizationID: orgID, Name: in.Name, Environment: model.Environment(in.Environment),
+		ID: newID(), OrganizationID: orgID, Name: in.Name, Environment: env,
 		CreatedAt: now, UpdatedAt: now, TaxAuthorityCode: DefaultAuthority, QREncryption: model.QREncryptionPKCS1v15,
+		ValidationProfile: model.ProfileNRS,
 	}
 	if pr.Environment == model.EnvironmentSandbox {
 		if err := s.provisionSandbox(pr); err != nil {
@@ -78,11 +86,6 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	s.registerSandbox(ctx, pr)
 	return s.projectView(pr), nil
 }
-
-// DefaultAuthorityOrigin is NRS's production host (../shared/nrs/mbs-api.md,
-// "Hosts"): the one destination of production projects unless the server
-// is configured with others.
-const DefaultAuthorityOrigin = "https://einvoice1.nrs.gov.ng"
 
 // baseURL is where a project talks to its authority: for a sandbox
 // project, the configured sandbox (the stand-in in development), read at
@@ -189,8 +192,12 @@ func (s *Service) projectView(pr *model.Project) *ProjectView {
 			a.PublicKeyFingerprint = &fp
 		}
 	}
+	profile := pr.ValidationProfile
+	if profile == "" {
+		profile = model.ProfileNRS
+	}
 	return &ProjectView{ID: pr.ID, OrganizationID: pr.OrganizationID, Name: pr.Name, Environment: pr.Environment,
-		CreatedAt: pr.CreatedAt.UTC(), Authority: a}
+		ValidationProfile: profile, CreatedAt: pr.CreatedAt.UTC(), Authority: a}
 }
 
 // ProjectsInput filters a project listing.
@@ -366,5 +373,56 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 	if view.Environment == model.EnvironmentSandbox {
 		s.reregisterSandbox(ctx, projectID)
 	}
+	return view, nil
+}
+
+// ProjectUpdate changes a project's settings; fields left out keep their
+// value, and at least one must be given.
+type ProjectUpdate struct {
+	// ValidationProfile is nrs or strict: the profile the project's
+	// invoices are validated with when a request names none.
+	ValidationProfile *string `json:"validation_profile"`
+}
+
+// Validate records every problem of the update.
+func (in *ProjectUpdate) Validate(p *model.Problems) {
+	if in.ValidationProfile == nil {
+		p.Add(model.ProblemMissing, "Field required", "validation_profile")
+		return
+	}
+	p.CheckEnum(*in.ValidationProfile, model.ValidationProfiles, "validation_profile")
+}
+
+// UpdateProject changes one of the caller's projects (owners and admins),
+// in one transaction with its audit entry (project.update). Validation in
+// this process uses the new profile at once, in other processes within the
+// issuer cache period (one second by default).
+func (s *Service) UpdateProject(ctx context.Context, u *UserPrincipal, projectID uuid.UUID, in ProjectUpdate) (*ProjectView, error) {
+	var p model.Problems
+	in.Validate(&p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	var view *ProjectView
+	err := s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		pr, err := tx.ProjectForUser(ctx, projectID, u.UserID)
+		if err != nil {
+			return err
+		}
+		if err := s.requireWriter(ctx, tx, u, pr.OrganizationID); err != nil {
+			return err
+		}
+		pr.ValidationProfile = model.ValidationProfile(*in.ValidationProfile)
+		pr.UpdatedAt = s.now()
+		if err := tx.UpdateProjectValidationProfile(ctx, pr); err != nil {
+			return err
+		}
+		view = s.projectView(pr)
+		return s.audit(ctx, tx, &pr.OrganizationID, userActor(u.UserID), model.ActionProjectUpdate, "project", pr.ID.String())
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.issuers.forget(projectID)
 	return view, nil
 }

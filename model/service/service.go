@@ -39,6 +39,13 @@ type Config struct {
 	SandboxKeys func() (SandboxKeys, error)
 	// PasswordParams are the argon2id costs; default secret.DefaultPasswordParams.
 	PasswordParams secret.PasswordParams
+	// Auth limits signup and login attempts per client address and per
+	// e-mail, and bounds concurrent password hashing.
+	Auth AuthLimits
+	// RevocationCacheTTL bounds how long this process trusts its copy of
+	// the revoked access tokens before reading the new ones, hence how late
+	// a logout made through another process is seen; default 1 s.
+	RevocationCacheTTL time.Duration
 	// KeyCacheTTL bounds how long an authenticated key is trusted without
 	// reading the database again, hence how late a revocation made by
 	// another process is seen; default 1 s.
@@ -46,11 +53,20 @@ type Config struct {
 	// UsageFlushInterval is how often buffered usage is written; default 2 s.
 	UsageFlushInterval time.Duration
 	// SandboxBaseURL is where sandbox projects talk to the authority by
-	// default (the NRS sandbox stand-in in development).
+	// default (the NRS sandbox stand-in in development), and the only host
+	// sandbox code lists are stored from.
 	SandboxBaseURL string
+	// ProductionBaseURL is the authority's production host, the only one
+	// production code lists are stored from; default
+	// DefaultProductionBaseURL.
+	ProductionBaseURL string
+	// CodeListPollInterval bounds how late this process sees code lists
+	// another process refreshed; default 30 s.
+	CodeListPollInterval time.Duration
 	// Egress judges where production projects may send their calls: its
 	// Origins are the tax authority hosts this server calls (the first is
-	// the default of a project without base_url), and it refuses
+	// the default of a project without base_url; default
+	// ProductionBaseURL), and it refuses
 	// special-purpose addresses unless AllowPrivate is set. A base_url is
 	// checked with it when saved and again at every use.
 	Egress egress.Policy
@@ -75,18 +91,21 @@ type Config struct {
 
 // Service implements the use cases over one store.
 type Service struct {
-	store   *store.Store
-	cfg     Config
-	keys    *keyCache
-	issuers *issuerCache
-	usage   *meter
-	irns    issuedIRNs
-	// auditChecks shares chain verifications between callers.
-	auditChecks auditChecks
+	store       *store.Store
+	cfg         Config
+	keys        *keyCache
+	issuers     *issuerCache
+	usage       *meter
+	irns        issuedIRNs
+	hashing     *hashGate
+	revoked     *revocations
+	codeLists   *codeListKeeper
+	auditChecks auditChecks // shares chain verifications between callers
 }
 
-// New builds a Service and starts its background usage flusher; call Close
-// to flush and stop it.
+// New builds a Service, loads the stored code lists into the authorities
+// and starts its background work (the usage flusher, the code list
+// watcher); call Close to flush and stop it.
 func New(st *store.Store, cfg Config) (*Service, error) {
 	if len(cfg.JWTSecret) < 32 {
 		return nil, errors.New("service: JWT secret must be at least 32 bytes")
@@ -106,6 +125,10 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.UsageFlushInterval <= 0 {
 		cfg.UsageFlushInterval = 2 * time.Second
 	}
+	if cfg.RevocationCacheTTL <= 0 {
+		cfg.RevocationCacheTTL = time.Second
+	}
+	cfg.Auth.defaults()
 	if cfg.PasswordParams.Memory == 0 {
 		cfg.PasswordParams = secret.DefaultPasswordParams
 	}
@@ -120,27 +143,40 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Authorities == nil {
+		cfg.Authorities = model.Authorities{}
+	}
+	if cfg.ProductionBaseURL == "" {
+		cfg.ProductionBaseURL = DefaultProductionBaseURL
+	}
+	// Production projects call NRS's production host unless the operator
+	// lists others.
 	if len(cfg.Egress.Origins) == 0 {
-		cfg.Egress.Origins = []string{DefaultAuthorityOrigin}
+		cfg.Egress.Origins = []string{cfg.ProductionBaseURL}
 	}
 	origins, err := egress.NormalizeOrigins(cfg.Egress.Origins)
 	if err != nil {
 		return nil, fmt.Errorf("service: authority origins: %w", err)
 	}
 	cfg.Egress.Origins = origins
-	if cfg.Authorities == nil {
-		cfg.Authorities = model.Authorities{}
+	if cfg.CodeListPollInterval <= 0 {
+		cfg.CodeListPollInterval = 30 * time.Second
 	}
 	s := &Service{store: st, cfg: cfg}
 	s.auditChecks.done = map[string]*AuditChainView{}
 	s.keys = newKeyCache(cfg.KeyCacheTTL)
 	s.issuers = newIssuerCache(cfg.KeyCacheTTL)
 	s.usage = newMeter(st, cfg.UsageFlushInterval, cfg.Now, cfg.Logger)
+	s.hashing = newHashGate(cfg.Auth)
+	s.revoked = newRevocations(st, cfg.RevocationCacheTTL, cfg.Now)
+	s.codeLists = newCodeListKeeper()
+	s.codeLists.start(s, cfg.CodeListPollInterval)
 	return s, nil
 }
 
 // Close flushes buffered usage and stops background work.
 func (s *Service) Close(ctx context.Context) error {
+	s.codeLists.close()
 	return s.usage.close(ctx)
 }
 
