@@ -115,7 +115,7 @@ func TestAttackIdempotencyAmplification(t *testing.T) {
 		sent += len(res.Body)
 	}
 	for i := range 25 {
-		s.must(200, withKey(irnReq(tn, map[string]any{"invoice_reference": fmt.Sprintf("INV%03d", i), "issue_date": "2026-03-15"}),
+		s.must(200, withKey(irnReq(tn, map[string]any{"invoice_reference": fmt.Sprintf("INV%03d", i), "issue_date": "2026-03-15", "invoice_type_code": "381", "tax_authority_code": "NRS"}),
 			fmt.Sprintf("irn-%d", i)))
 	}
 	stored := 0
@@ -133,16 +133,16 @@ func TestAttackIdempotencyAmplification(t *testing.T) {
 		t.Fatalf("retry of a response not kept: %d %v %s", retry.Status, retry.Header, retry.Body)
 	}
 	// Another body under that key is still a reuse.
-	if r := s.do(withKey(irnReq(tn, map[string]any{"invoice_reference": "X1", "issue_date": "2026-03-15"}), "render-3")); r.Status != 422 {
+	if r := s.do(withKey(irnReq(tn, map[string]any{"invoice_reference": "X1", "issue_date": "2026-03-15", "invoice_type_code": "381", "tax_authority_code": "NRS"}), "render-3")); r.Status != 422 {
 		t.Fatalf("reuse of a key kept as its hash: %d %s", r.Status, r.Body)
 	}
 
 	// 35 keys claimed; 5 more fit, then new keys are refused before running.
 	for i := range 5 {
-		s.must(200, withKey(irnReq(tn, map[string]any{"invoice_reference": fmt.Sprintf("MORE%d", i), "issue_date": "2026-03-15"}),
+		s.must(200, withKey(irnReq(tn, map[string]any{"invoice_reference": fmt.Sprintf("MORE%d", i), "issue_date": "2026-03-15", "invoice_type_code": "381", "tax_authority_code": "NRS"}),
 			fmt.Sprintf("more-%d", i)))
 	}
-	over := s.do(withKey(irnReq(tn, map[string]any{"invoice_reference": "OVER1", "issue_date": "2026-03-15"}), "over"))
+	over := s.do(withKey(irnReq(tn, map[string]any{"invoice_reference": "OVER1", "issue_date": "2026-03-15", "invoice_type_code": "381", "tax_authority_code": "NRS"}), "over"))
 	if over.Status != 429 || over.Header.Get("Retry-After") == "" || over.json(t)["code"] != "rate_limited" {
 		t.Fatalf("a key past the quota: %d %v %s", over.Status, over.Header, over.Body)
 	}
@@ -151,8 +151,8 @@ func TestAttackIdempotencyAmplification(t *testing.T) {
 	}
 	// Replays of keys already held still answer, and so do requests
 	// without a key.
-	if r := s.do(withKey(irnReq(tn, map[string]any{"invoice_reference": "INV001", "issue_date": "2026-03-15"}), "irn-1")); r.Status != 200 || r.Header.Get(rest.ReplayedHeader) != "true" {
+	if r := s.do(withKey(irnReq(tn, map[string]any{"invoice_reference": "INV001", "issue_date": "2026-03-15", "invoice_type_code": "381", "tax_authority_code": "NRS"}), "irn-1")); r.Status != 200 || r.Header.Get(rest.ReplayedHeader) != "true" {
 		t.Fatalf("replay past the quota: %d %s", r.Status, r.Body)
 	}
-	s.must(200, irnReq(tn, map[string]any{"invoice_reference": "OVER1", "issue_date": "2026-03-15"}))
+	s.must(200, irnReq(tn, map[string]any{"invoice_reference": "OVER1", "issue_date": "2026-03-15", "invoice_type_code": "381", "tax_authority_code": "NRS"}))
 }

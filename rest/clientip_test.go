@@ -114,7 +114,7 @@ func TestAttackForwardedForRotation(t *testing.T) {
 			_ = json.Unmarshal(body, &su)
 			limited := 0
 			for i := 1; i <= 20; i++ {
-				code, _ := send(i, "/api/v2/auth/login", map[string]any{"email": "v@example.com", "password": fmt.Sprintf("guess %d", i)})
+				code, _ := send(i, "/api/v2/auth/login", map[string]any{"email": "v@example.com", "password": fmt.Sprintf("wrong guess %02d", i)})
 				if code == 429 {
 					limited++
 				}
