@@ -186,12 +186,14 @@ func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 		var o outcome
 		counts := make([]string, 0, len(mbs.Resources))
 		for _, name := range mbs.Resources {
-			list, call, err := c.Resource(ctx, name)
+			data, call, err := c.ResourceCall(ctx, name)
 			o.call = &call
 			if err != nil {
 				return o, err
 			}
-			counts = append(counts, fmt.Sprintf("%s %d", name, len(list)))
+			var entries []json.RawMessage
+			_ = json.Unmarshal(data, &entries) // ResourceCall checked it is a list
+			counts = append(counts, fmt.Sprintf("%s %d", name, len(entries)))
 		}
 		o.message = fmt.Sprintf("%d code lists fetched: %s", len(mbs.Resources), strings.Join(counts, ", "))
 		return o, nil
@@ -300,9 +302,9 @@ func (a *Activities) SignInvoice(ctx context.Context, in StepInput) error {
 		_, call, err := c.SignInvoice(ctx, json.RawMessage(r.run.Payload))
 		o := outcome{call: &call, message: "the authority signs the invoice"}
 		if err != nil && r.retry && isAnswer(err, http.StatusBadRequest) {
-			doc, dcall, derr := c.DownloadInvoice(ctx, r.run.IRN)
-			if derr == nil && doc.Status != "" && doc.Status != "VALIDATED" {
-				return outcome{call: &dcall, message: "an earlier attempt signed the invoice (status " + doc.Status + ")"}, nil
+			// The authority serves only signed invoices for download.
+			if _, dcall, derr := c.DownloadInvoice(ctx, r.run.IRN); derr == nil {
+				return outcome{call: &dcall, message: "an earlier attempt signed the invoice (the authority serves it for download)"}, nil
 			}
 		}
 		return o, err
@@ -375,7 +377,7 @@ func (a *Activities) Transmit(ctx context.Context, in StepInput) error {
 func (a *Activities) LookupTransmission(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepLookup, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		t, call, err := c.LookupTransmission(ctx, r.run.IRN)
-		return outcome{call: &call, message: fmt.Sprintf("transmission %s, %s invoice, transmitted at %s", t.Status, t.InvoiceKind, t.TransmittedAt)}, err
+		return outcome{call: &call, message: fmt.Sprintf("transmitted at %s, delivered %t", t.TransmittedAt, t.Delivered)}, err
 	})
 	return err
 }
@@ -385,7 +387,7 @@ func (a *Activities) LookupTransmission(ctx context.Context, in StepInput) error
 func (a *Activities) Confirm(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepConfirm, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		st, call, err := c.ConfirmInvoice(ctx, r.run.IRN)
-		return outcome{call: &call, message: fmt.Sprintf("invoice %s, payment %s", st.Status, st.PaymentStatus)}, err
+		return outcome{call: &call, message: statusMessage(st)}, err
 	})
 	return err
 }
@@ -412,7 +414,7 @@ func (a *Activities) UpdatePaid(ctx context.Context, in StepInput) error {
 func (a *Activities) ConfirmPaid(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepConfirmPaid, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		st, call, err := c.ConfirmInvoice(ctx, r.run.IRN)
-		o := outcome{call: &call, message: fmt.Sprintf("invoice %s, payment %s", st.Status, st.PaymentStatus)}
+		o := outcome{call: &call, message: statusMessage(st)}
 		if err == nil && st.PaymentStatus != mbs.PaymentPaid {
 			err = temporal.NewApplicationError("the authority shows payment status "+st.PaymentStatus+", not PAID yet", ErrNotYet)
 		}
@@ -448,6 +450,11 @@ func (a *Activities) NegativeProbe(ctx context.Context, in StepInput) error {
 		return o, err
 	})
 	return err
+}
+
+// statusMessage describes an invoice's standing at the authority.
+func statusMessage(st mbs.InvoiceStatus) string {
+	return fmt.Sprintf("invoice %s: payment %s, transmitted %t, delivered %t", st.IRN, st.PaymentStatus, st.Transmitted, st.Delivered)
 }
 
 // outcome is what a step reports for its evidence besides its error.

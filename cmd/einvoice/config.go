@@ -32,6 +32,9 @@ type config struct {
 	// certification workflows; an empty address leaves runs unavailable.
 	TemporalAddress   string
 	TemporalNamespace string
+	// Sandbox says how this process serves or reaches the NRS sandbox
+	// stand-in.
+	Sandbox sandboxConfig
 	// Runs and SandboxRegistrar are wired by the subcommand, never read
 	// from the environment.
 	Runs             service.RunStarter
@@ -89,6 +92,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		}
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
+	if c.Sandbox, err = sandboxFromEnv(getenv, c.DatabaseURL); err != nil {
+		return nil, err
+	}
 	if c.Ops, err = opsFromEnv(getenv); err != nil {
 		return nil, err
 	}

@@ -41,7 +41,10 @@ type request struct {
 	op     Operation
 	method string
 	path   string
+	query  string // encoded, without "?"; not recorded in Call or Error
 	body   []byte // nil: no body
+	// anonymous sends no credentials (the health check).
+	anonymous bool
 }
 
 // do sends r with retries and returns the body of a 2xx answer. Any other
@@ -133,7 +136,11 @@ func (c *Client) attempt(ctx context.Context, r request) (body []byte, status in
 	if r.body != nil {
 		rd = bytes.NewReader(r.body)
 	}
-	req, err := http.NewRequestWithContext(actx, r.method, c.base+r.path, rd)
+	target := c.base + r.path
+	if r.query != "" {
+		target += "?" + r.query
+	}
+	req, err := http.NewRequestWithContext(actx, r.method, target, rd)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -142,8 +149,10 @@ func (c *Client) attempt(ctx context.Context, r request) (body []byte, status in
 	if r.body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	req.Header.Set("x-api-key", c.key)
-	req.Header.Set("x-api-secret", c.secret)
+	if !r.anonymous {
+		req.Header.Set("x-api-key", c.key)
+		req.Header.Set("x-api-secret", c.secret)
+	}
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
