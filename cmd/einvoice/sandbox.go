@@ -39,7 +39,11 @@ func runNRSSandbox(ctx context.Context, args []string, getenv func(string) strin
 	adminToken := fs.String("admin-token", env.AdminToken,
 		"enables POST /sandbox/businesses for callers sending this bearer token (default $EINVOICE_NRS_SANDBOX_ADMIN_TOKEN)")
 	demo := fs.Bool("demo", false, "register a demo business (kept across restarts, its API secret renewed) and print its credentials")
-	slowDelay := fs.Duration("slow-delay", nrssandbox.DefaultSlowDelay, "how long SBXSLOW invoices wait")
+	defaultSlow := nrssandbox.DefaultSlowDelay
+	if env.SlowDelay > 0 {
+		defaultSlow = env.SlowDelay
+	}
+	slowDelay := fs.Duration("slow-delay", defaultSlow, "how long SBXSLOW invoices wait (default $EINVOICE_NRS_SANDBOX_SLOW_DELAY, else 3s)")
 	retryFailures := fs.Int("retry-failures", nrssandbox.DefaultRetryFailures, "503 answers per endpoint for SBXRETRY invoices")
 	businessRate := fs.String("rate-limit", "", "requests per business, COUNT/PERIOD or off (default $EINVOICE_NRS_SANDBOX_RATE_LIMIT, else "+nrssandbox.DefaultBusinessRate.String()+")")
 	ipRate := fs.String("ip-rate-limit", "", "requests per client address before authentication (default $EINVOICE_NRS_SANDBOX_IP_RATE_LIMIT, else "+nrssandbox.DefaultIPRate.String()+")")

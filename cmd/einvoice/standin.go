@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
@@ -28,6 +29,9 @@ type sandboxConfig struct {
 	// (EINVOICE_NRS_SANDBOX_RATE_LIMIT, EINVOICE_NRS_SANDBOX_IP_RATE_LIMIT).
 	BusinessRate nrssandbox.RateLimit
 	IPRate       nrssandbox.RateLimit
+	// SlowDelay is how long SBXSLOW invoices wait
+	// (EINVOICE_NRS_SANDBOX_SLOW_DELAY); 0 means the stand-in's default.
+	SlowDelay time.Duration
 }
 
 // sandboxFromEnv reads the stand-in's variables. appDSN is the application's
@@ -58,6 +62,13 @@ func sandboxFromEnv(getenv func(string) string, appDSN string) (sandboxConfig, e
 			}
 			*l.dst = parsed
 		}
+	}
+	if v := getenv("EINVOICE_NRS_SANDBOX_SLOW_DELAY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 || d > time.Hour {
+			return sc, fmt.Errorf("EINVOICE_NRS_SANDBOX_SLOW_DELAY must be a duration up to 1h (e.g. 3s)")
+		}
+		sc.SlowDelay = d
 	}
 	return sc, nil
 }
@@ -105,6 +116,9 @@ func openStandIn(ctx context.Context, sc sandboxConfig, opts nrssandbox.Options,
 	}
 	if opts.IPRate == (nrssandbox.RateLimit{}) {
 		opts.IPRate = sc.IPRate
+	}
+	if opts.SlowDelay == 0 {
+		opts.SlowDelay = sc.SlowDelay
 	}
 	h, err := nrssandbox.New(opts)
 	if err != nil {
