@@ -193,7 +193,11 @@ func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 			}
 			var entries []json.RawMessage
 			_ = json.Unmarshal(data, &entries) // ResourceCall checked it is a list
-			counts = append(counts, fmt.Sprintf("%s %d", name, len(entries)))
+			count := fmt.Sprintf("%s %d", name, len(entries))
+			if call.Partial {
+				count += " (partial)"
+			}
+			counts = append(counts, count)
 		}
 		o.message = fmt.Sprintf("%d code lists fetched: %s", len(mbs.Resources), strings.Join(counts, ", "))
 		return o, nil

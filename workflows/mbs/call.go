@@ -34,6 +34,9 @@ type Call struct {
 	Code int `json:"code,omitempty"`
 	// ErrorID is NRS's error.id of the last answer, when it was an error.
 	ErrorID string `json:"error_id,omitempty"`
+	// Partial is set when the answer said it holds only part of a list
+	// (the stand-in's PartialListHeader).
+	Partial bool `json:"partial,omitempty"`
 }
 
 // request is one call to make.
@@ -68,6 +71,7 @@ func (c *Client) do(ctx context.Context, r request) ([]byte, Call, error) {
 		body, status, header, err := c.attempt(ctx, r)
 		call.HTTPStatus = status
 		if err == nil && status >= 200 && status < 300 {
+			call.Partial = header.Get(PartialListHeader) == "partial"
 			return finish(body, nil)
 		}
 		e := &Error{Operation: r.op, Method: r.method, Path: r.path, HTTPStatus: status}

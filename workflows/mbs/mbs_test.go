@@ -92,6 +92,15 @@ func TestEndpoints(t *testing.T) {
 		if raw, err := c.Resource(ctx, mbs.ResourceInvoiceTypes); err != nil || !bytes.Contains(raw, []byte(`"value":"Commercial Invoice"`)) {
 			t.Fatalf("raw resource: %s %v", raw, err)
 		}
+		// The stand-in's partial lists are no list to refresh from.
+		for _, name := range []string{mbs.ResourceHSCodes, mbs.ResourceInvoiceQuantityCodes} {
+			if raw, err := c.Resource(ctx, name); !errors.Is(err, mbs.ErrPartialList) || raw != nil {
+				t.Fatalf("%s: %s %v", name, raw, err)
+			}
+			if _, call, err := c.ResourceCall(ctx, name); err != nil || !call.Partial {
+				t.Fatalf("%s: %+v %v", name, call, err)
+			}
+		}
 		if _, err := c.Resource(ctx, "../../api"); err == nil {
 			t.Fatal("a path accepted as a resource name")
 		}

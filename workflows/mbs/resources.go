@@ -3,6 +3,7 @@ package mbs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -110,16 +111,30 @@ type (
 
 var resourceName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
 
+// PartialListHeader marks an answer of the NRS sandbox stand-in that holds
+// only part of NRS's list (hs-codes and invoice-quantity-codes, which have
+// no public copy): "partial".
+const PartialListHeader = "X-Einvoice-Sandbox-List"
+
+// ErrPartialList is Resource's error for a list its server says is partial:
+// a code-list refresh must not take it for NRS's list.
+var ErrPartialList = errors.New("mbs: the server holds only part of this list")
+
 // Resource calls GET /api/v1/invoice/resources/{name} and returns the list
 // as NRS sent it (the envelope's data), for code-list refreshes that keep
 // NRS's own bytes. name is one of Resources (or another list NRS adds:
-// lower-case letters, digits and hyphens).
+// lower-case letters, digits and hyphens). A list the server marks partial
+// (PartialListHeader) is ErrPartialList.
 func (c *Client) Resource(ctx context.Context, name string) (json.RawMessage, error) {
-	data, _, err := c.ResourceCall(ctx, name)
+	data, call, err := c.ResourceCall(ctx, name)
+	if err == nil && call.Partial {
+		return nil, fmt.Errorf("%w: %s", ErrPartialList, name)
+	}
 	return data, err
 }
 
-// ResourceCall is Resource with the call's record.
+// ResourceCall is Resource with the call's record; a partial list is
+// returned, with Call.Partial set.
 func (c *Client) ResourceCall(ctx context.Context, name string) (json.RawMessage, Call, error) {
 	path := "/api/v1/invoice/resources/" + pathSegment(name)
 	r := request{op: OpResource, method: http.MethodGet, path: path}
