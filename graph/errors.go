@@ -26,6 +26,7 @@ var codes = map[model.ErrorCode]string{
 	model.CodeInternal:               "internal",
 	model.CodeAuthorityNotConfigured: "authority_not_configured",
 	model.CodeIdempotencyKeyReuse:    "idempotency_key_reuse",
+	model.CodeUnsupportedMediaType:   "unsupported_media_type",
 }
 
 // internalMessage is all a client learns of an internal error.

@@ -52,7 +52,7 @@ func TestErrorCodes(t *testing.T) {
 			{name: "rotate a revoked key", token: a.Token, query: `mutation($p: ID!, $k: ID!) { rotateApiKey(projectId: $p, keyId: $k) { clientSecret } }`,
 				vars: map[string]any{"p": a.ProjectID, "k": a.KeyID}, code: "conflict"},
 			{name: "project name too short", token: a.Token, query: createProjectMutation, vars: map[string]any{"input": map[string]any{
-				"organizationId": a.OrgID, "name": "ab", "environment": "SANDBOX"}},
+				"organizationId": a.OrgID, "name": "a", "environment": "SANDBOX"}},
 				code: "invalid", locs: []string{"string_too_short@input/name"}},
 			{name: "every signup problem at once", query: signupMutation, vars: map[string]any{"input": map[string]any{
 				"email": "not-an-email", "password": "short", "organizationName": "x", "organizationSlug": "Bad_Slug"}},
@@ -66,7 +66,7 @@ func TestErrorCodes(t *testing.T) {
 			{name: "bad project id in createApiKey", token: a.Token, query: createKeyMutation, vars: map[string]any{"input": map[string]any{
 				"projectId": "nope", "keyName": "k"}}, code: "invalid", locs: []string{"uuid_parsing@input/projectId"}},
 			{name: "unknown scope", token: a.Token, query: createKeyMutation, vars: map[string]any{"input": map[string]any{
-				"projectId": a.ProjectID, "keyName": "k", "scopes": []string{"irn:generate", "everything"}}},
+				"projectId": a.ProjectID, "keyName": "k1", "scopes": []string{"irn:generate", "everything"}}},
 				code: "invalid", locs: []string{"enum@input/scopes/1"}},
 			{name: "grace period out of range", token: a.Token, query: `mutation($p: ID!, $k: ID!) { rotateApiKey(projectId: $p, keyId: $k, graceSeconds: -1) { clientSecret } }`,
 				vars: map[string]any{"p": a.ProjectID, "k": a.KeyID}, code: "invalid", locs: []string{"value_error@graceSeconds"}},

@@ -7424,6 +7424,10 @@ func (ec *executionContext) unmarshalInputCreateProjectInput(ctx context.Context
 		asMap[k] = v
 	}
 
+	if _, present := asMap["environment"]; !present {
+		asMap["environment"] = "SANDBOX"
+	}
+
 	fieldsInOrder := [...]string{"organizationId", "name", "environment"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
@@ -7447,7 +7451,7 @@ func (ec *executionContext) unmarshalInputCreateProjectInput(ctx context.Context
 			it.Name = data
 		case "environment":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("environment"))
-			data, err := ec.unmarshalNEnvironment2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment(ctx, v)
+			data, err := ec.unmarshalOEnvironment2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -11088,6 +11092,36 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	res := graphql.MarshalBoolean(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOEnvironment2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment(ctx context.Context, v any) (*model.Environment, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOEnvironment2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEnvironment2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment(ctx context.Context, sel ast.SelectionSet, v *model.Environment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOEnvironment2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment[*v])
+	return res
+}
+
+var (
+	unmarshalOEnvironment2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment = map[string]model.Environment{
+		"SANDBOX":    model.EnvironmentSandbox,
+		"PRODUCTION": model.EnvironmentProduction,
+	}
+	marshalOEnvironment2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment = map[model.Environment]string{
+		model.EnvironmentSandbox:    "SANDBOX",
+		model.EnvironmentProduction: "PRODUCTION",
+	}
+)
 
 func (ec *executionContext) unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (*uuid.UUID, error) {
 	if v == nil {

@@ -17,9 +17,11 @@ func (r *mutationResolver) CreateProject(ctx context.Context, input gqlmodel.Cre
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.svc.CreateProject(ctx, u, service.ProjectInput{
-		OrganizationID: input.OrganizationID, Name: input.Name, Environment: string(input.Environment),
-	})
+	in := service.ProjectInput{OrganizationID: input.OrganizationID, Name: input.Name}
+	if input.Environment != nil { // null takes the default, as absent does
+		in.Environment = string(*input.Environment)
+	}
+	out, err := r.svc.CreateProject(ctx, u, in)
 	if err != nil {
 		return nil, inInput(err)
 	}

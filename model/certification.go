@@ -7,23 +7,6 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// InvoiceKind is who buys: a business, a consumer or a government body.
-type InvoiceKind string
-
-// Invoice kinds.
-const (
-	InvoiceKindB2B InvoiceKind = "B2B"
-	InvoiceKindB2C InvoiceKind = "B2C"
-	InvoiceKindB2G InvoiceKind = "B2G"
-)
-
-// InvoiceKinds lists the accepted invoice kinds.
-var InvoiceKinds = []string{string(InvoiceKindB2B), string(InvoiceKindB2C), string(InvoiceKindB2G)}
-
-// Transmitted reports whether invoices of this kind are transmitted to the
-// buyer (B2B and B2G) rather than only reported (B2C).
-func (k InvoiceKind) Transmitted() bool { return k == InvoiceKindB2B || k == InvoiceKindB2G }
-
 // RunStatus is the state of a certification run.
 type RunStatus string
 

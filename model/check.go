@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/mail"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -95,10 +96,16 @@ func (p *Problems) CheckEmail(v string, loc ...any) bool {
 	return true
 }
 
-// ValidEmail reports whether v is a bare address (no display name) with a
-// dotted domain, at most 254 characters.
+// ValidEmail reports whether v is a bare RFC 5322 address (no display name,
+// no comment) of at most EmailLength.Max characters. The domain may be a
+// single label ("a@b"), so that the shortest address the length bounds
+// allow is accepted.
 func ValidEmail(v string) bool {
-	if len(v) < 3 || len(v) > 254 || strings.ContainsAny(v, " <>\t\r\n") {
+	n := utf8.RuneCountInString(v)
+	if n < EmailLength.Min || n > EmailLength.Max || strings.ContainsAny(v, " <>\t\r\n") {
+		return false
+	}
+	if _, bad := FirstControl(v); bad {
 		return false
 	}
 	a, err := mail.ParseAddress(v)
@@ -107,7 +114,90 @@ func ValidEmail(v string) bool {
 	}
 	at := strings.LastIndexByte(v, '@')
 	domain := v[at+1:]
-	return at > 0 && strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
+	return at > 0 && domain != "" && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
+}
+
+// CheckText checks a free-text value such as a name: its length in
+// characters within l (string_too_short, string_too_long), and no control
+// or bidirectional formatting character (value_error, see FirstControl).
+// It reports whether v passed.
+func (p *Problems) CheckText(v string, l Length, loc ...any) bool {
+	if !p.CheckLength(v, l.Min, l.Max, loc...) {
+		return false
+	}
+	return p.CheckNoControl(v, loc...)
+}
+
+// CheckNoControl records value_error when v holds a control or
+// bidirectional formatting character (see FirstControl).
+func (p *Problems) CheckNoControl(v string, loc ...any) bool {
+	if r, bad := FirstControl(v); bad {
+		p.Add(ProblemValueError, fmt.Sprintf("Value error, must not contain control or bidirectional formatting characters (found U+%04X)", r), loc...)
+		return false
+	}
+	return true
+}
+
+// FirstControl returns the first character of v that has no place in a
+// name: NUL and every other C0 control (U+0000-U+001F), DEL and the C1
+// controls (U+007F-U+009F), the bidirectional embeddings, overrides and
+// isolates (U+202A-U+202E, U+2066-U+2069), the directional marks (U+200E,
+// U+200F, U+061C), and bytes that are not UTF-8 (reported as U+FFFD). Such
+// characters make a name display as something else, and PostgreSQL cannot
+// store NUL.
+func FirstControl(v string) (rune, bool) {
+	for i, r := range v {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(v[i:]); size <= 1 {
+				return r, true
+			}
+		case r < 0x20, r >= 0x7F && r <= 0x9F,
+			r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069,
+			r == 0x200E, r == 0x200F, r == 0x061C:
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// CheckJSONNoNUL records value_error at the first string or object key of
+// the decoded JSON value v that holds U+0000, which PostgreSQL can neither
+// store as text nor in JSON; loc is v's location.
+func (p *Problems) CheckJSONNoNUL(v any, loc ...any) bool {
+	at, found := findNUL(v, append([]any(nil), loc...))
+	if found {
+		p.Add(ProblemValueError, "Value error, must not contain U+0000 (NUL)", at...)
+	}
+	return !found
+}
+
+func findNUL(v any, loc []any) ([]any, bool) {
+	switch t := v.(type) {
+	case string:
+		return loc, strings.IndexByte(t, 0) >= 0
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // report the same key every time
+		for _, k := range keys {
+			if strings.IndexByte(k, 0) >= 0 {
+				return append(loc, k), true
+			}
+			if at, ok := findNUL(t[k], append(loc, k)); ok {
+				return at, true
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if at, ok := findNUL(e, append(loc, i)); ok {
+				return at, true
+			}
+		}
+	}
+	return nil, false
 }
 
 func plural(n int) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
@@ -32,7 +33,31 @@ func TestChecks(t *testing.T) {
 		{"date with time", func(p *model.Problems) { p.CheckDate("2024-02-29T00:00:00Z", "f") }, []model.ProblemType{model.ProblemDateFromDatetimeParse}},
 		{"email ok", func(p *model.Problems) { p.CheckEmail("ada@example.com", "f") }, nil},
 		{"email with name", func(p *model.Problems) { p.CheckEmail("Ada <ada@example.com>", "f") }, []model.ProblemType{model.ProblemValueError}},
-		{"email without dot", func(p *model.Problems) { p.CheckEmail("ada@localhost", "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"email single-label domain", func(p *model.Problems) { p.CheckEmail("ada@localhost", "f") }, nil},
+		{"email shortest", func(p *model.Problems) { p.CheckEmail("a@b", "f") }, nil},
+		{"email 255 characters", func(p *model.Problems) { p.CheckEmail(email255, "f") }, nil},
+		{"email 256 characters", func(p *model.Problems) { p.CheckEmail("a"+email255, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"email with NUL", func(p *model.Problems) { p.CheckEmail("a\x00b@example.com", "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"email dot domain", func(p *model.Problems) { p.CheckEmail("ada@example.", "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text ok", func(p *model.Problems) {
+			p.CheckText("Àdá Ọ̀kọ́ & Sons (Lagos) — 'ok'", model.NameLength, "f")
+		}, nil},
+		{"text NUL", func(p *model.Problems) { p.CheckText("Acme\x00Corp", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text newline", func(p *model.Problems) { p.CheckText("Acme\nCorp", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text DEL", func(p *model.Problems) { p.CheckText("Acme\x7fCorp", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text C1", func(p *model.Problems) { p.CheckText("Acme\u0085Corp", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text RLO", func(p *model.Problems) { p.CheckText("Acme\u202eproC", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text LRE", func(p *model.Problems) { p.CheckText("\u202aAcme", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text FSI", func(p *model.Problems) { p.CheckText("Acme\u2068x", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text PDI", func(p *model.Problems) { p.CheckText("Acme\u2069x", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text LRM", func(p *model.Problems) { p.CheckText("Acme\u200ex", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text RLM", func(p *model.Problems) { p.CheckText("Acme\u200fx", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text ALM", func(p *model.Problems) { p.CheckText("Acme\u061cx", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text invalid UTF-8", func(p *model.Problems) { p.CheckText("Acme\xffx", model.NameLength, "f") }, []model.ProblemType{model.ProblemValueError}},
+		{"text Arabic and Hebrew letters", func(p *model.Problems) { p.CheckText("شركة שלום", model.NameLength, "f") }, nil},
+		{"text too long counts characters", func(p *model.Problems) { p.CheckText(strings.Repeat("é", 256), model.NameLength, "f") }, []model.ProblemType{model.ProblemStringTooLong}},
+		{"text at max counts characters", func(p *model.Problems) { p.CheckText(strings.Repeat("é", 255), model.NameLength, "f") }, nil},
+		{"payload without NUL", func(p *model.Problems) { p.CheckJSONNoNUL(map[string]any{"a": []any{"x", 1.0}}, "f") }, nil},
 		{"email two ats", func(p *model.Problems) { p.CheckEmail("a@b@example.com", "f") }, []model.ProblemType{model.ProblemValueError}},
 		{"email empty", func(p *model.Problems) { p.CheckEmail("", "f") }, []model.ProblemType{model.ProblemValueError}},
 	} {
@@ -53,6 +78,52 @@ func TestChecks(t *testing.T) {
 				t.Fatalf("Err() = %v", p.Err())
 			}
 		})
+	}
+}
+
+// email255 is a valid address of 255 characters: a 64-character local part
+// and a domain of three labels.
+var email255 = strings.Repeat("a", 64) + "@" + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." + strings.Repeat("d", 62)
+
+func TestCheckJSONNoNUL(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    any
+		want []any
+	}{
+		{"string in a list", map[string]any{"lines": []any{map[string]any{"note": "a\x00b"}}}, []any{"p", "lines", 0, "note"}},
+		{"object name", map[string]any{"x": map[string]any{"k\x00": "v"}}, []any{"p", "x", "k\x00"}},
+		{"top string", "\x00", []any{"p"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var p model.Problems
+			if p.CheckJSONNoNUL(c.v, "p") {
+				t.Fatal("NUL not found")
+			}
+			if got := p.List()[0]; got.Type != model.ProblemValueError || !slices.Equal(got.Loc, c.want) {
+				t.Fatalf("problem %+v, want value_error at %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestParseInvoiceKind(t *testing.T) {
+	for in, want := range map[string]model.InvoiceKind{
+		"B2B": model.InvoiceKindB2B, "b2b": model.InvoiceKindB2B, "B2c": model.InvoiceKindB2C, " b2g ": model.InvoiceKindB2G,
+		"B2X": "", "": "", "B2BB": "", "381": "", "ｂ2b": "",
+	} {
+		got, ok := model.ParseInvoiceKind(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("ParseInvoiceKind(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if len(model.AllInvoiceKinds) != len(model.InvoiceKinds) {
+		t.Fatal("the two lists of kinds differ")
+	}
+	for i, k := range model.AllInvoiceKinds {
+		if string(k) != model.InvoiceKinds[i] || !slices.Contains(model.InvoiceKinds, string(k)) {
+			t.Fatalf("kind %d: %q vs %q", i, k, model.InvoiceKinds[i])
+		}
 	}
 }
 

@@ -24,6 +24,9 @@ const (
 	CodeInternal               ErrorCode = "internal"
 	CodeAuthorityNotConfigured ErrorCode = "authority_not_configured"
 	CodeIdempotencyKeyReuse    ErrorCode = "idempotency_key_reuse"
+	// CodeUnsupportedMediaType refuses a request body that is not sent
+	// as JSON.
+	CodeUnsupportedMediaType ErrorCode = "unsupported_media_type"
 )
 
 // Error is the error type that crosses package boundaries. Message is safe to

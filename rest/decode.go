@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
+	"mime"
 	"net/http"
 	"reflect"
 	"sort"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
@@ -19,10 +22,18 @@ import (
 
 // decodeJSON reads a JSON object body into dst (a pointer to a struct with
 // json tags; fields tagged required:"true" must be present). It checks the
-// JSON and each field's type, and when anything is wrong it also runs
-// validate, so that every problem is reported at once. With no type
-// problems it returns nil and leaves the semantic checks to the service.
+// content type, the JSON (one value, no duplicate names), each field's type
+// and that the body has no field dst does not declare (extra_forbidden;
+// fields of type any, such as an invoice payload, take any object), and
+// when anything is wrong it also runs validate, so that every problem is
+// reported at once. With no type problems it returns nil and leaves the
+// semantic checks to the service.
+//
+// An optional field (no required tag) sent as null is taken as absent.
 func decodeJSON(r *http.Request, dst any, validate func(*model.Problems)) error {
+	if err := checkContentType(r); err != nil {
+		return err
+	}
 	raw, err := readBody(r)
 	if err != nil {
 		return err
@@ -32,7 +43,9 @@ func decodeJSON(r *http.Request, dst any, validate func(*model.Problems)) error 
 		return err
 	}
 	var p model.Problems
-	assignStruct(&p, obj, reflect.ValueOf(dst).Elem(), nil)
+	v := reflect.ValueOf(dst).Elem()
+	assignStruct(&p, obj, v, nil)
+	checkExtra(&p, obj, v.Type(), nil)
 	if p.Len() == 0 {
 		return nil
 	}
@@ -47,7 +60,7 @@ func decodeJSON(r *http.Request, dst any, validate func(*model.Problems)) error 
 		}
 	}
 	// Report in the order the fields are declared, as a reader expects.
-	order := fieldOrder(reflect.TypeOf(dst).Elem())
+	order := fieldOrderOf(reflect.TypeOf(dst).Elem())
 	sort.SliceStable(list, func(i, j int) bool { return locLess(order, list[i].Loc, list[j].Loc) })
 	var out model.Problems
 	out.AddAll([]any{"body"}, list)
@@ -73,15 +86,27 @@ func overlaps(list []model.FieldError, loc []any) bool {
 	return false
 }
 
-// locLess orders locations by field declaration, then by index.
+// locLess orders locations by field declaration, then by index; fields dst
+// does not declare come last, by name.
 func locLess(order map[string]int, a, b []any) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return len(a) < len(b)
 	}
 	ha, _ := a[0].(string)
 	hb, _ := b[0].(string)
-	if order[ha] != order[hb] {
-		return order[ha] < order[hb]
+	oa, known := order[ha]
+	if !known {
+		oa = len(order)
+	}
+	ob, known := order[hb]
+	if !known {
+		ob = len(order)
+	}
+	if oa != ob {
+		return oa < ob
+	}
+	if ha != hb {
+		return ha < hb
 	}
 	for k := 1; k < len(a) && k < len(b); k++ {
 		ia, aInt := a[k].(int)
@@ -96,13 +121,46 @@ func locLess(order map[string]int, a, b []any) bool {
 // fieldOrder maps JSON field names to their declaration order.
 func fieldOrder(t reflect.Type) map[string]int {
 	out := map[string]int{}
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			out[name] = i
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for _, f := range fieldsOf(t) {
+			if f.embedded {
+				walk(t.Field(f.index).Type)
+				continue
+			}
+			out[f.name] = len(out)
 		}
 	}
+	walk(t)
 	return out
+}
+
+// checkContentType accepts a body declared as JSON (application/json or
+// any application/*+json, in UTF-8, the only charset JSON has) or not
+// declared at all; anything else, such as the form encoding curl sends
+// with -d, is unsupported_media_type (415).
+func checkContentType(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err == nil {
+		isJSON := mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+		cs, hasCharset := params["charset"]
+		if isJSON && (!hasCharset || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8")) {
+			return nil
+		}
+	}
+	return model.Errorf(model.CodeUnsupportedMediaType,
+		"Content-Type %q is not supported: send the body as JSON with Content-Type: application/json", truncate(ct, 100))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 // readBody reads the whole body, which the body-limit middleware bounds.
@@ -156,7 +214,8 @@ func parseObject(raw []byte) (map[string]any, error) {
 	return obj, nil
 }
 
-// parseJSON parses raw as exactly one JSON value.
+// parseJSON parses raw as exactly one JSON value in which no object has a
+// name twice.
 func parseJSON(raw []byte) (any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, model.Invalid(model.ProblemMissing, "Field required", "body")
@@ -170,7 +229,49 @@ func parseJSON(raw []byte) (any, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, model.Invalid(model.ProblemJSONInvalid, "JSON decode error: unexpected data after the JSON value", "body", int(dec.InputOffset()))
 	}
+	if err := duplicateName(raw, v); err != nil {
+		return nil, err
+	}
 	return v, nil
+}
+
+// allowInvalidUTF8 keeps the duplicate scan going over bytes that are not
+// UTF-8, which encoding/json has already replaced with U+FFFD.
+var allowInvalidUTF8 = jsontext.AllowInvalidUTF8(true)
+
+// duplicateName reports the first object name given twice in raw (whose
+// parsed value is v) as value_error at that name: encoding/json would keep
+// the last value silently, while another reader may keep the first, so the
+// request is ambiguous. This holds inside an invoice payload too.
+func duplicateName(raw []byte, v any) error {
+	if jsontext.Value(raw).IsValid(allowInvalidUTF8) {
+		return nil // the common case: pooled, without copying raw
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(raw), allowInvalidUTF8)
+	err := dec.SkipValue()
+	var se *jsontext.SyntacticError
+	if !errors.As(err, &se) || !errors.Is(se.Err, jsontext.ErrDuplicateName) {
+		return nil // raw parsed above; only duplicates are looked for here
+	}
+	loc := []any{"body"}
+	cur := v
+	for tok := range se.JSONPointer.Tokens() {
+		switch t := cur.(type) {
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(t) {
+				return model.Invalid(model.ProblemValueError, "Value error, duplicate object name", loc...)
+			}
+			loc, cur = append(loc, i), t[i]
+		case map[string]any:
+			loc, cur = append(loc, tok), t[tok]
+		}
+	}
+	name := ""
+	if s, ok := loc[len(loc)-1].(string); ok && len(loc) > 1 {
+		name = strconv.Quote(s) + " "
+	}
+	return model.Invalid(model.ProblemValueError, "Value error, the name "+name+"appears more than once in this object", loc...)
 }
 
 func jsonError(err error, offset int64) error {
@@ -185,6 +286,21 @@ func jsonError(err error, offset int64) error {
 		msg += ": " + se.Error()
 	}
 	return model.Invalid(model.ProblemJSONInvalid, msg, "body", int(offset))
+}
+
+// parseInteger reads a JSON number that is an integer: 1700000000, and
+// also 1700000000.0 or 1.7e9, whose value is whole (as Pydantic's lax mode
+// takes them), up to 2^53 in those forms; 1.5 or a number past int64 is an
+// error.
+func parseInteger(n json.Number) (int64, error) {
+	if i, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
+		return i, nil
+	}
+	f, err := strconv.ParseFloat(n.String(), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, errors.New("not an integer")
+	}
+	return int64(f), nil
 }
 
 var (
@@ -242,7 +358,7 @@ func assignStruct(p *model.Problems, obj map[string]any, v reflect.Value, loc []
 		}
 		floc[len(loc)] = f.boxed
 		val, present := obj[f.name]
-		if !present {
+		if !present || (val == nil && !f.required) {
 			if f.required {
 				p.Add(model.ProblemMissing, "Field required", floc...)
 			}
@@ -250,6 +366,34 @@ func assignStruct(p *model.Problems, obj map[string]any, v reflect.Value, loc []
 		}
 		assignValue(p, val, v.Field(f.index), floc)
 	}
+}
+
+// checkExtra records extra_forbidden at every name of obj that the struct
+// type t does not declare, in name order.
+func checkExtra(p *model.Problems, obj map[string]any, t reflect.Type, loc []any) {
+	known := fieldOrderOf(t)
+	var extra []string
+	for name := range obj {
+		if _, ok := known[name]; !ok {
+			extra = append(extra, name)
+		}
+	}
+	sort.Strings(extra)
+	for _, name := range extra {
+		p.Add(model.ProblemExtraForbidden, "Extra inputs are not permitted", append(append([]any(nil), loc...), name)...)
+	}
+}
+
+var orderCache sync.Map // reflect.Type -> map[string]int
+
+// fieldOrderOf is fieldOrder, worked out once per type.
+func fieldOrderOf(t reflect.Type) map[string]int {
+	if v, ok := orderCache.Load(t); ok {
+		return v.(map[string]int)
+	}
+	m := fieldOrder(t)
+	orderCache.Store(t, m)
+	return m
 }
 
 // assignValue stores val into v when its JSON type fits v's Go type.
@@ -306,7 +450,7 @@ func assignValue(p *model.Problems, val any, v reflect.Value, loc []any) {
 		var i int64
 		var err error
 		if ok {
-			i, err = strconv.ParseInt(n.String(), 10, 64)
+			i, err = parseInteger(n)
 		}
 		if !ok || err != nil || v.OverflowInt(i) {
 			p.Add(model.ProblemIntType, "Input should be a valid integer", loc...)
@@ -331,6 +475,7 @@ func assignValue(p *model.Problems, val any, v reflect.Value, loc []any) {
 			return
 		}
 		assignStruct(p, m, v, loc)
+		checkExtra(p, m, v.Type(), loc)
 	case reflect.Map:
 		m, ok := val.(map[string]any)
 		if !ok {

@@ -70,7 +70,7 @@ func TestIdempotencyKey(t *testing.T) {
 			}
 
 			// Same key, another body: 422 at the header, nothing runs.
-			other := map[string]any{"invoice_reference": "INV002", "issue_date": "2026-03-15"}
+			other := map[string]any{"invoice_reference": "INV002", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}
 			ds := detail(t, s.do(withKey(irnReq(tn, other), "order-1")))
 			if got := locs(ds); len(got) != 1 || got[0] != "idempotency_key_reuse@header/Idempotency-Key" {
 				t.Fatalf("reuse: %v", got)
@@ -88,7 +88,7 @@ func TestIdempotencyKey(t *testing.T) {
 			}
 
 			// Client errors are stored and replayed.
-			bad := map[string]any{"invoice_reference": "INV-1", "issue_date": "2026-03-15"}
+			bad := map[string]any{"invoice_reference": "INV-1", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}
 			if r := s.do(withKey(irnReq(tn, bad), "bad-1")); r.Status != 422 || r.Header.Get(rest.ReplayedHeader) != "" {
 				t.Fatalf("first 422: %d %s", r.Status, r.Body)
 			}
@@ -97,7 +97,7 @@ func TestIdempotencyKey(t *testing.T) {
 			}
 
 			// A 409 is not stored: the retry runs again.
-			clash := map[string]any{"invoice_reference": "INV001", "issue_date": "2026-03-16"}
+			clash := map[string]any{"invoice_reference": "INV001", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-16"}
 			for i := 0; i < 2; i++ {
 				r := s.do(withKey(irnReq(tn, clash), "clash-1"))
 				if r.Status != 409 || r.Header.Get(rest.ReplayedHeader) != "" {
@@ -156,7 +156,7 @@ func TestIdempotencyPortal(t *testing.T) {
 func TestIdempotencyInFlight(t *testing.T) {
 	s := newServer(t, sqlite())
 	tn := s.tenant("acme")
-	body := map[string]any{"invoice_reference": "INV001", "issue_date": "2026-03-15"}
+	body := map[string]any{"invoice_reference": "INV001", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}
 	raw, _ := json.Marshal(body)
 	keyID := uuid.MustParse(tn.KeyID)
 	claim := service.IdempotentRequest{Credential: service.KeyCredential(keyID), Key: "busy", Method: "POST", Target: "/api/v2/invoices/irn/generate", Body: raw}
@@ -185,13 +185,13 @@ func TestIdempotencyTwoProcesses(t *testing.T) {
 			stores := sharedStores(t, d, 2)
 			a, b := newServerWith(t, stores[0], nil), newServerWith(t, stores[1], nil)
 			tn := a.tenant("acme")
-			body := map[string]any{"invoice_reference": "INV001", "issue_date": "2026-03-15"}
+			body := map[string]any{"invoice_reference": "INV001", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}
 			first := a.do(withKey(irnReq(tn, body), "k"))
 			again := b.do(withKey(irnReq(tn, body), "k"))
 			if first.Status != 200 || again.Status != 200 || !bytes.Equal(first.Body, again.Body) || again.Header.Get(rest.ReplayedHeader) != "true" {
 				t.Fatalf("replay across processes: %d %s / %d %v %s", first.Status, first.Body, again.Status, again.Header, again.Body)
 			}
-			if r := b.do(withKey(irnReq(tn, map[string]any{"invoice_reference": "INV009", "issue_date": "2026-03-15"}), "k")); r.Status != 422 {
+			if r := b.do(withKey(irnReq(tn, map[string]any{"invoice_reference": "INV009", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}), "k")); r.Status != 422 {
 				t.Fatalf("reuse across processes: %d %s", r.Status, r.Body)
 			}
 

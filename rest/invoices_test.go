@@ -122,7 +122,8 @@ func TestGenerateIRNRejects(t *testing.T) {
 		{"unknown authority", with("tax_authority_code", "ZATCA"), []string{"enum@body/tax_authority_code"}},
 		{"unknown type", with("invoice_type_code", "999"), []string{"enum@body/invoice_type_code"}},
 		{"wrong types", with("issue_date", 20260315), []string{"string_type@body/issue_date"}},
-		{"missing fields", map[string]any{}, []string{"missing@body/invoice_reference", "missing@body/issue_date"}},
+		{"missing fields", map[string]any{}, []string{"missing@body/invoice_reference", "missing@body/invoice_type_code",
+			"missing@body/tax_authority_code", "missing@body/issue_date"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := locs(detail(t, s.do(irnReq(tn, c.body))))
@@ -501,12 +502,13 @@ func TestValidateInvoice(t *testing.T) {
 		body map[string]any
 		want []string
 	}{
-		{"unknown authority", map[string]any{"tax_authority_code": "ZATCA", "payload": p}, []string{"enum@body/tax_authority_code"}},
-		{"unknown version", map[string]any{"tax_authority_code": "NRS", "schema_version": "2.0", "payload": p}, []string{"enum@body/schema_version"}},
-		{"payload a string", map[string]any{"tax_authority_code": "NRS", "payload": "{}"}, []string{"dict_type@body/payload"}},
-		{"payload a list", map[string]any{"tax_authority_code": "NRS", "payload": []any{p}}, []string{"dict_type@body/payload"}},
-		{"no payload", map[string]any{"tax_authority_code": "NRS"}, []string{"missing@body/payload"}},
-		{"bad type code", map[string]any{"invoice_type_code": "777", "payload": p}, []string{"enum@body/invoice_type_code"}},
+		{"unknown authority", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "ZATCA", "payload": p}, []string{"enum@body/tax_authority_code"}},
+		{"unknown version", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "schema_version": "2.0", "payload": p}, []string{"enum@body/schema_version"}},
+		{"payload a string", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "payload": "{}"}, []string{"dict_type@body/payload"}},
+		{"payload a list", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "payload": []any{p}}, []string{"dict_type@body/payload"}},
+		{"no payload", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS"}, []string{"missing@body/payload"}},
+		{"bad type code", map[string]any{"invoice_type_code": "777", "tax_authority_code": "NRS", "payload": p}, []string{"enum@body/invoice_type_code"}},
+		{"nothing", map[string]any{}, []string{"missing@body/invoice_type_code", "missing@body/tax_authority_code", "missing@body/payload"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := locs(detail(t, s.do(validateReq(tn, c.body)))); !slices.Equal(got, c.want) {

@@ -18,7 +18,7 @@ func TestMetrics(t *testing.T) {
 		o.MetricsToken = "metrics-token-for-tests"
 	})
 	tn := s.tenant("acme")
-	s.must(200, irnReq(tn, map[string]any{"invoice_reference": "INV001", "issue_date": "2026-03-15"}))
+	s.must(200, irnReq(tn, map[string]any{"invoice_reference": "INV001", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}))
 	s.do(irnReq(tn, map[string]any{"invoice_reference": "INV-1"}))
 	s.must(200, req{method: "GET", path: "/api/v2/projects/" + tn.ProjectID + "/keys", token: tn.Token})
 	s.do(req{method: "GET", path: "/no/such/route"})
@@ -63,7 +63,7 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 	s.do(req{method: "POST", path: "/api/v2/auth/login", body: map[string]any{"email": "acme@example.com", "password": "a-wrong-password-XYZ"}})
 	rot := s.must(200, req{method: "POST", path: "/api/v2/projects/" + tn.ProjectID + "/keys/" + tn.KeyID + "/rotate?grace_seconds=60", token: tn.Token})
 	const marker = "BODYMARKER0042"
-	idem := withKey(irnReq(tn, map[string]any{"invoice_reference": marker, "issue_date": "2026-03-15"}), "idem-key-secret-value")
+	idem := withKey(irnReq(tn, map[string]any{"invoice_reference": marker, "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}), "idem-key-secret-value")
 	s.do(idem)
 	s.do(idem)
 	s.do(req{method: "PUT", path: "/api/v2/projects/" + tn.ProjectID + "/authority", token: tn.Token, body: map[string]any{

@@ -117,8 +117,8 @@ func securedBy(op map[string]any, scheme string) bool {
 }
 
 // shareOperationParts adds what every operation has in common, so that the
-// source states it once: X-Request-ID on every response and a 500; on
-// authenticated POSTs the Idempotency-Key parameter, Idempotent-Replayed on
+// source states it once: X-Request-ID on every response and a 500; the 415
+// of operations that take a body; on authenticated POSTs the Idempotency-Key parameter, Idempotent-Replayed on
 // successes and the 409 and 422 it can cause; on API-key routes the
 // RateLimit-* headers and the 429.
 func shareOperationParts(doc map[string]any) {
@@ -138,6 +138,9 @@ func shareOperationParts(doc map[string]any) {
 		}
 		if keyed {
 			setDefault(responses, "429", ref("#/components/responses/RateLimited"))
+		}
+		if _, body := op["requestBody"]; body {
+			setDefault(responses, "415", ref("#/components/responses/UnsupportedMediaType"))
 		}
 		if path != "/health" {
 			setDefault(responses, "500", ref("#/components/responses/InternalError"))

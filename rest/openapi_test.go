@@ -148,7 +148,7 @@ func TestOpenAPIDocumentsValid(t *testing.T) {
 				t.Errorf("ProblemType enum %v, want model.ProblemTypes %v", got, types)
 			}
 			for _, code := range []model.ErrorCode{model.CodeUnauthenticated, model.CodeForbidden, model.CodeNotFound,
-				model.CodeConflict, model.CodeAuthorityNotConfigured, model.CodeRateLimited, model.CodeUnavailable, model.CodeInternal} {
+				model.CodeConflict, model.CodeAuthorityNotConfigured, model.CodeUnsupportedMediaType, model.CodeRateLimited, model.CodeUnavailable, model.CodeInternal} {
 				if !slices.Contains(doc.Components.Schemas["ErrorCode"].Enum, string(code)) {
 					t.Errorf("ErrorCode enum lacks %q", code)
 				}
@@ -201,6 +201,9 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		{"login wrong", req{method: "POST", path: "/api/v2/auth/login", body: map[string]any{"email": "acme@example.com", "password": "wrong password"}}, 401},
 		{"organizations", bearer("GET", "/api/v2/organizations", nil), 200},
 		{"organization create", bearer("POST", "/api/v2/organizations", map[string]any{"name": "Second", "slug": "second"}), 200},
+		{"organization create as a form", req{method: "POST", path: "/api/v2/organizations", token: tn.Token, body: "name=Third&slug=third",
+			header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}, 415},
+		{"organization create with an unknown field", bearer("POST", "/api/v2/organizations", map[string]any{"name": "Third", "slug": "third", "plan": "pro"}), 422},
 		{"projects", bearer("GET", "/api/v2/projects", nil), 200},
 		{"project create", bearer("POST", "/api/v2/projects", map[string]any{"organization_id": tn.OrgID, "name": "Prod shop", "environment": "production"}), 200},
 		{"project in another org", bearer("POST", "/api/v2/projects", map[string]any{"organization_id": "00000000-0000-4000-8000-000000000000", "name": "Nope", "environment": "sandbox"}), 404},
@@ -211,15 +214,15 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		{"no token", req{method: "GET", path: "/api/v2/projects"}, 401},
 		{"usage", key("GET", "/api/v2/usage", nil), 200},
 		{"irn", key("POST", "/api/v2/invoices/irn/generate", irnBody), 200},
-		{"irn conflict", key("POST", "/api/v2/invoices/irn/generate", map[string]any{"invoice_reference": "INV001", "issue_date": "2026-03-16"}), 409},
+		{"irn conflict", key("POST", "/api/v2/invoices/irn/generate", map[string]any{"invoice_reference": "INV001", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-16"}), 409},
 		{"irn invalid", key("POST", "/api/v2/invoices/irn/generate", map[string]any{"invoice_reference": "INV-1"}), 422},
 		{"irn validate", key("POST", "/api/v2/invoices/irn/validate", map[string]any{"invoice_reference": "INV001", "business_id": bid, "irn": irn}), 200},
 		{"qr", key("POST", "/api/v2/invoices/qr/generate?include=png", map[string]any{"irn": irn}), 200},
-		{"validate", key("POST", "/api/v2/invoices/schema/validate", map[string]any{"invoice_type_code": "381", "payload": map[string]any{}}), 200},
+		{"validate", key("POST", "/api/v2/invoices/schema/validate", map[string]any{"invoice_type_code": "381", "tax_authority_code": "NRS", "payload": map[string]any{}}), 200},
 		{"bad secret", req{method: "POST", path: "/api/v2/invoices/irn/generate", clientID: tn.ClientID, secret: "cs_sandbox_wrong", body: irnBody}, 401},
 		{"idempotent irn", withKey(key("POST", "/api/v2/invoices/irn/generate", irnBody), "doc-1"), 200},
 		{"idempotent irn replayed", withKey(key("POST", "/api/v2/invoices/irn/generate", irnBody), "doc-1"), 200},
-		{"idempotency key reuse", withKey(key("POST", "/api/v2/invoices/irn/generate", map[string]any{"invoice_reference": "INV002", "issue_date": "2026-03-15"}), "doc-1"), 422},
+		{"idempotency key reuse", withKey(key("POST", "/api/v2/invoices/irn/generate", map[string]any{"invoice_reference": "INV002", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}), "doc-1"), 422},
 		{"render", key("POST", "/api/v2/invoices/render", renderBody), 200},
 		{"render pdf", req{method: "POST", path: "/api/v2/invoices/render", clientID: tn.ClientID, secret: tn.Secret, body: renderBody, header: map[string]string{"Accept": "application/pdf"}}, 200},
 		{"render pdf by query", key("POST", "/api/v2/invoices/render?format=pdf", renderBody), 200},

@@ -262,7 +262,7 @@ func TestTenantIsolation(t *testing.T) {
 			for name, r := range map[string]req{
 				"create project in foreign org": {method: "POST", path: "/api/v2/projects", token: b.Token, body: map[string]any{"organization_id": a.OrgID, "name": "Sneaky", "environment": "sandbox"}},
 				"list foreign keys":             {method: "GET", path: "/api/v2/projects/" + a.ProjectID + "/keys", token: b.Token},
-				"create foreign key":            {method: "POST", path: "/api/v2/projects/" + a.ProjectID + "/keys", token: b.Token, body: map[string]any{"key_name": "x"}},
+				"create foreign key":            {method: "POST", path: "/api/v2/projects/" + a.ProjectID + "/keys", token: b.Token, body: map[string]any{"key_name": "xy"}},
 				"rotate foreign key":            {method: "POST", path: "/api/v2/projects/" + a.ProjectID + "/keys/" + a.KeyID + "/rotate", token: b.Token},
 				"revoke foreign key":            {method: "DELETE", path: "/api/v2/projects/" + a.ProjectID + "/keys/" + a.KeyID, token: b.Token},
 				"foreign key via own project":   {method: "DELETE", path: "/api/v2/projects/" + b.ProjectID + "/keys/" + a.KeyID, token: b.Token},

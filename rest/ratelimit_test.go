@@ -108,7 +108,7 @@ func TestRateLimitPerKey(t *testing.T) {
 	usage := req{method: "GET", path: "/api/v2/usage", clientID: tn.ClientID, secret: tn.Secret}
 	checkLimited(t, s, usage, 3, 200)
 	// Every key route shares the key's budget, v1 included.
-	if r := s.do(irnReq(tn, map[string]any{"invoice_reference": "A1", "issue_date": "2026-03-15"})); r.Status != 429 {
+	if r := s.do(irnReq(tn, map[string]any{"invoice_reference": "A1", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"})); r.Status != 429 {
 		t.Fatalf("other route of a limited key: %d", r.Status)
 	}
 	if r := s.do(req{method: "GET", path: "/api/v1/usage", clientID: tn.ClientID, secret: tn.Secret}); r.Status != 429 || r.Header.Get("Sunset") == "" {

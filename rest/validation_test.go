@@ -36,7 +36,7 @@ func TestValidation(t *testing.T) {
 	tn := s.tenant("acme")
 	proj := "/api/v2/projects/" + tn.ProjectID
 	key := proj + "/keys/" + tn.KeyID
-	long := strings.Repeat("x", 101)
+	long := strings.Repeat("x", 256)
 	weak, _ := rsa.GenerateKey(rand.Reader, 1024)
 	weakDER, _ := x509.MarshalPKIXPublicKey(&weak.PublicKey)
 	weakPEM := string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: weakDER}))
@@ -66,7 +66,7 @@ func TestValidation(t *testing.T) {
 			"email": "not-an-email", "password": "short", "organization_name": 7, "organization_slug": "Bad Slug"}},
 			[]string{"value_error@body/email", "string_too_short@body/password", "string_type@body/organization_name", "string_pattern_mismatch@body/organization_slug"}},
 		{"signup null and long", req{method: "POST", path: "/api/v2/auth/signup", body: map[string]any{
-			"email": nil, "password": strings.Repeat("p", 129), "organization_name": long, "organization_slug": "ok"}},
+			"email": nil, "password": strings.Repeat("p", 256), "organization_name": long, "organization_slug": "ok"}},
 			[]string{"string_type@body/email", "string_too_long@body/password", "string_too_long@body/organization_name"}},
 		{"login wrong types", req{method: "POST", path: "/api/v2/auth/login", body: map[string]any{"email": true, "password": []int{1}}},
 			[]string{"string_type@body/email", "string_type@body/password"}},
@@ -78,7 +78,7 @@ func TestValidation(t *testing.T) {
 		{"organization list limit type", req{method: "GET", path: "/api/v2/organizations?limit=ten", token: tn.Token}, []string{"int_type@query/limit"}},
 		{"organization list limit high", req{method: "GET", path: "/api/v2/organizations?limit=201", token: tn.Token}, []string{"value_error@query/limit"}},
 		{"organization list cursor", req{method: "GET", path: "/api/v2/organizations?cursor=%25%25", token: tn.Token}, []string{"value_error@query/cursor"}},
-		{"project", req{method: "POST", path: "/api/v2/projects", token: tn.Token, body: map[string]any{"organization_id": "nope", "name": "ab", "environment": "staging"}},
+		{"project", req{method: "POST", path: "/api/v2/projects", token: tn.Token, body: map[string]any{"organization_id": "nope", "name": "a", "environment": "staging"}},
 			[]string{"uuid_parsing@body/organization_id", "string_too_short@body/name", "enum@body/environment"}},
 		{"project types", req{method: "POST", path: "/api/v2/projects", token: tn.Token, body: map[string]any{"organization_id": 12, "name": "Good name", "environment": []string{}}},
 			[]string{"string_type@body/organization_id", "string_type@body/environment"}},
@@ -87,7 +87,7 @@ func TestValidation(t *testing.T) {
 		{"key list bad path", req{method: "GET", path: "/api/v2/projects/123/keys", token: tn.Token}, []string{"uuid_parsing@path/project_id"}},
 		{"key body", req{method: "POST", path: proj + "/keys", token: tn.Token, body: map[string]any{"key_name": "", "scopes": []any{"irn:generate", "admin", 3}}},
 			[]string{"string_too_short@body/key_name", "enum@body/scopes/1", "string_type@body/scopes/2"}},
-		{"key scopes not a list", req{method: "POST", path: proj + "/keys", token: tn.Token, body: map[string]any{"key_name": "k", "scopes": "irn:generate"}},
+		{"key scopes not a list", req{method: "POST", path: proj + "/keys", token: tn.Token, body: map[string]any{"key_name": "k1", "scopes": "irn:generate"}},
 			[]string{"list_type@body/scopes"}},
 		{"key missing name", req{method: "POST", path: proj + "/keys", token: tn.Token, body: map[string]any{}}, []string{"missing@body/key_name"}},
 		{"rotate bad key id", req{method: "POST", path: proj + "/keys/zzz/rotate", token: tn.Token}, []string{"uuid_parsing@path/key_id"}},

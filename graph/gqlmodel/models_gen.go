@@ -50,21 +50,22 @@ type CertificationRunEdge struct {
 	Node   *service.CertificationRunView `json:"node"`
 }
 
-// Creates an API key.
+// Creates an API key. Lengths are in characters (Unicode code points), not bytes.
 type CreateAPIKeyInput struct {
 	ProjectID string `json:"projectId"`
-	// 1 to 100 characters.
+	// 2 to 255 characters, trimmed; no control or bidirectional formatting characters.
 	KeyName string `json:"keyName"`
-	// invoices:validate irn:generate irn:validate qr:generate invoices:render certification:run certification:read usage:read; omitted or empty means all.
+	// Any of invoices:validate irn:generate irn:validate qr:generate invoices:render certification:run certification:read usage:read. Omitted, null or empty means every scope: the key is stored with, and always shows, the full list.
 	Scopes []string `json:"scopes,omitempty"`
 }
 
-// Creates a project. A sandbox project is provisioned at once; a production project starts unconfigured.
+// Creates a project. A sandbox project is provisioned at once; a production project starts unconfigured. Lengths are in characters (Unicode code points), not bytes.
 type CreateProjectInput struct {
 	OrganizationID string `json:"organizationId"`
-	// 3 to 100 characters.
-	Name        string            `json:"name"`
-	Environment model.Environment `json:"environment"`
+	// 2 to 255 characters, trimmed; no control or bidirectional formatting characters.
+	Name string `json:"name"`
+	// Default SANDBOX (also when null).
+	Environment *model.Environment `json:"environment,omitempty"`
 }
 
 // The root of every change.
@@ -116,7 +117,7 @@ type Query struct {
 // Starts a certification smoke run of a project.
 type StartCertificationRunInput struct {
 	ProjectID string `json:"projectId"`
-	// B2B, B2C or B2G (an InvoiceType). Checked with the other fields, so that a wrong value is reported as invalid with its location.
+	// B2B, B2C or B2G (an InvoiceType), in any case: b2b is B2B. Checked with the other fields, so that a wrong value is reported as invalid with its location.
 	InvoiceType string `json:"invoiceType"`
 	// YYYY-MM-DD.
 	IssueDate string `json:"issueDate"`

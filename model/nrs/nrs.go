@@ -12,7 +12,6 @@ package nrs
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -145,7 +144,8 @@ func (a *Authority) SchemaVersions() []string {
 // ValidInvoiceType reports whether code is an invoice kind (B2B, B2C, B2G)
 // or a document type code in NRS numbering ("381").
 func (a *Authority) ValidInvoiceType(code string) bool {
-	return codes.InvoiceKinds.Contains(strings.ToUpper(code)) || codes.InvoiceTypes.Contains(code)
+	_, kind := model.ParseInvoiceKind(code)
+	return kind || codes.InvoiceTypes.Contains(code)
 }
 
 // DefaultSchemaVersion returns the version used when a request names none.

@@ -73,8 +73,8 @@ func parseRequestType(s string) (requestType, error) {
 	if t == "" {
 		return requestType{}, nil
 	}
-	if u := strings.ToUpper(t); codes.InvoiceKinds.Contains(u) {
-		return requestType{kind: u}, nil
+	if k, ok := model.ParseInvoiceKind(t); ok {
+		return requestType{kind: string(k)}, nil
 	}
 	if codes.InvoiceTypes.Contains(t) {
 		return requestType{code: t}, nil

@@ -3,6 +3,7 @@ package render_test
 import (
 	"testing"
 
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/render"
 )
 
@@ -17,7 +18,7 @@ import (
 // BenchmarkRenderPDFB2B renders one view again and again, as a client
 // fetching the same document does: the QR code is encoded once.
 func BenchmarkRenderPDFB2B(b *testing.B) {
-	v := viewOf(b, loadFixture(b, "invoice-b2b-1.1.json"), render.KindB2B, realQR(b))
+	v := viewOf(b, loadFixture(b, "invoice-b2b-1.1.json"), model.InvoiceKindB2B, realQR(b))
 	benchRender(b, func(int) render.View { return v })
 }
 
@@ -25,7 +26,7 @@ func BenchmarkRenderPDFB2B(b *testing.B) {
 // as every render request does (the payload is encrypted afresh each time):
 // the QR code is encoded for each document.
 func BenchmarkRenderPDFB2BNewQR(b *testing.B) {
-	v := viewOf(b, loadFixture(b, "invoice-b2b-1.1.json"), render.KindB2B, realQR(b))
+	v := viewOf(b, loadFixture(b, "invoice-b2b-1.1.json"), model.InvoiceKindB2B, realQR(b))
 	qr := realQR(b)
 	payloads := make([]render.QR, 64) // more than the renderer keeps
 	for i := range payloads {

@@ -83,10 +83,10 @@ func loadFixture(t testing.TB, name string) map[string]any {
 
 // viewOf builds the view of a payload the way the service does; qr makes
 // the QR payload for the IRN chosen.
-func viewOf(t testing.TB, payload map[string]any, kind string, qr func(irn string) render.QR) render.View {
+func viewOf(t testing.TB, payload map[string]any, kind model.InvoiceKind, qr func(irn string) render.QR) render.View {
 	t.Helper()
 	a := authority(t)
-	rep, err := a.Validate(model.ValidateInput{InvoiceTypeCode: kind, Payload: payload})
+	rep, err := a.Validate(model.ValidateInput{InvoiceTypeCode: string(kind), Payload: payload})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // payment, notes and the validation outcome.
 func (d *doc) business() {
 	v := d.v
-	gov := v.InvoiceType == KindB2G
+	gov := v.InvoiceType == model.InvoiceKindB2G
 	d.newPage()
 	top := d.f.GetY()
 	qx := pageW - margin - qrSide
@@ -720,16 +720,16 @@ func statusText(s string) string {
 	return s
 }
 
-func kindName(k string) string {
+func kindName(k model.InvoiceKind) string {
 	switch k {
-	case KindB2B:
+	case model.InvoiceKindB2B:
 		return "B2B · business to business"
-	case KindB2C:
+	case model.InvoiceKindB2C:
 		return "B2C · business to consumer"
-	case KindB2G:
+	case model.InvoiceKindB2G:
 		return "B2G · business to government"
 	}
-	return k
+	return string(k)
 }
 
 func currencyText(doc, tax string) string {

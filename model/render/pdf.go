@@ -32,7 +32,7 @@ func Render(view View) ([]byte, error) { return RenderWith(view, Options{}) }
 // RenderWith is Render with options.
 func RenderWith(view View, opts Options) ([]byte, error) {
 	switch view.InvoiceType {
-	case KindB2B, KindB2C, KindB2G:
+	case model.InvoiceKindB2B, model.InvoiceKindB2C, model.InvoiceKindB2G:
 	default:
 		return nil, model.Invalid(model.ProblemEnum, "invoice_type must be 'B2B', 'B2C' or 'B2G'", "invoice_type")
 	}
@@ -42,7 +42,7 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 	}
 	d := newDoc(&view, now)
 	switch view.InvoiceType {
-	case KindB2C:
+	case model.InvoiceKindB2C:
 		d.receipt()
 	default:
 		d.business()

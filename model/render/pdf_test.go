@@ -32,13 +32,13 @@ func renderPDF(t testing.TB, v render.View) []byte {
 // the same view must give the same document, run after run.
 func TestRenderPDFGolden(t *testing.T) {
 	for _, fx := range validFixtures {
-		t.Run(fx.kind, func(t *testing.T) {
+		t.Run(string(fx.kind), func(t *testing.T) {
 			v := viewOf(t, loadFixture(t, fx.file), fx.kind, fixedQR)
 			first := renderPDF(t, v)
 			if again := renderPDF(t, v); !bytes.Equal(first, again) {
 				t.Fatal("two renderings of the same view differ")
 			}
-			golden(t, "render-"+strings.ToLower(fx.kind)+".pdf", first)
+			golden(t, "render-"+strings.ToLower(string(fx.kind))+".pdf", first)
 		})
 	}
 }
@@ -46,20 +46,20 @@ func TestRenderPDFGolden(t *testing.T) {
 func TestRenderPDFText(t *testing.T) {
 	both := []string{"Sango Building Supplies Ltd", "TIN 31447720-0001", "Page 1 of 1", "VAT 7.5%", "Amount payable"}
 	cases := []struct {
-		kind        string
+		kind        model.InvoiceKind
 		file        string
 		irn         string
 		want, avoid []string
 	}{
-		{render.KindB2B, "invoice-b2b-1.1.json", "SGN2026000123-94ND90NR-20260315",
+		{model.InvoiceKindB2B, "invoice-b2b-1.1.json", "SGN2026000123-94ND90NR-20260315",
 			[]string{"COMMERCIAL INVOICE", "BILL TO", "Ekiti Homes Development Co", "TIN 20983315-0001", "4 Fajuyi Road",
 				"Cement 50kg", "₦50,000.00", "₦5,000.00", "STANDARD_VAT", "₦70,000.00", "₦5,250.00",
 				"Credit transfer (30) · due 2026-04-14", "Payment pending", "Thank you for your business"},
 			[]string{"NOT VALID FOR SUBMISSION", "MINISTRY"}},
-		{render.KindB2C, "invoice-b2c-1.1.json", "POS000981-94ND90NR-20260316",
+		{model.InvoiceKindB2C, "invoice-b2c-1.1.json", "POS000981-94ND90NR-20260316",
 			[]string{"RECEIPT", "Claw hammer", "2 × ₦1,500.00 / H87", "₦3,000.00", "₦225.00", "Payment: Cash (10)", "Paid"},
 			[]string{"NOT VALID FOR SUBMISSION", "BILL TO", "Customer:"}},
-		{render.KindB2G, "invoice-b2g-1.1.json", "GOV2026004-94ND90NR-20260320",
+		{model.InvoiceKindB2G, "invoice-b2g-1.1.json", "GOV2026004-94ND90NR-20260320",
 			[]string{"MINISTRY, DEPARTMENT OR AGENCY (GOVERNMENT BUYER)", "Oyo State Ministry of Works", "TIN 00452119-0001",
 				"CONTRACT", "Contract reference CTR2025117-7XQ4LM2P-20251101 of 2025-11-01", "Rebar 12mm", "₦400,000.00",
 				"Allowances", "−₦10,000.00", "₦390,000.00", "₦29,250.00"},
@@ -70,7 +70,7 @@ func TestRenderPDFText(t *testing.T) {
 			if c.kind != fx.kind {
 				continue
 			}
-			t.Run(c.kind, func(t *testing.T) {
+			t.Run(string(c.kind), func(t *testing.T) {
 				v := viewOf(t, loadFixture(t, fx.file), c.kind, realQR(t))
 				text := pdfText(t, renderPDF(t, v), 0, 0)
 				for _, s := range append(append([]string{c.irn, fx.payable}, both...), c.want...) {
@@ -107,7 +107,7 @@ func onPayableLine(text, payable string) bool {
 func TestRenderPDFQRScans(t *testing.T) {
 	requireTools(t, "pdftoppm", "zbarimg")
 	for _, fx := range validFixtures {
-		t.Run(fx.kind, func(t *testing.T) {
+		t.Run(string(fx.kind), func(t *testing.T) {
 			t.Parallel()
 			v := viewOf(t, loadFixture(t, fx.file), fx.kind, realQR(t))
 			got := scanQR(t, renderPDF(t, v))
@@ -181,10 +181,10 @@ func longInvoice(t testing.TB, n int) map[string]any {
 }
 
 func TestRenderPDFPaginates(t *testing.T) {
-	for _, kind := range []string{render.KindB2B, render.KindB2C} {
-		t.Run(kind, func(t *testing.T) {
+	for _, kind := range []model.InvoiceKind{model.InvoiceKindB2B, model.InvoiceKindB2C} {
+		t.Run(string(kind), func(t *testing.T) {
 			payload := longInvoice(t, 150)
-			if kind == render.KindB2C {
+			if kind == model.InvoiceKindB2C {
 				payload["invoice_kind"] = "B2C"
 			}
 			v := viewOf(t, payload, kind, fixedQR)
@@ -203,7 +203,7 @@ func TestRenderPDFPaginates(t *testing.T) {
 				}
 			}
 			header := "Description"
-			if kind == render.KindB2C {
+			if kind == model.InvoiceKindB2C {
 				header = "Item"
 			}
 			for page := 1; page <= pages; page++ {
@@ -230,16 +230,17 @@ func TestRenderPDFPaginates(t *testing.T) {
 
 func TestRenderPDFInvalidBanner(t *testing.T) {
 	cases := []struct {
-		file, kind string
-		errors     int
+		file   string
+		kind   model.InvoiceKind
+		errors int
 	}{
-		{"invalid-missing-supplier-tin.json", render.KindB2B, 1},
-		{"invalid-payable-mismatch.json", render.KindB2B, 1},
-		{"invalid-type-code-and-date.json", render.KindB2B, 2},
-		{"invoice-b2c-1.1.json", render.KindB2G, 0}, // kind and payload disagree
+		{"invalid-missing-supplier-tin.json", model.InvoiceKindB2B, 1},
+		{"invalid-payable-mismatch.json", model.InvoiceKindB2B, 1},
+		{"invalid-type-code-and-date.json", model.InvoiceKindB2B, 2},
+		{"invoice-b2c-1.1.json", model.InvoiceKindB2G, 0}, // kind and payload disagree
 	}
 	for _, c := range cases {
-		t.Run(c.file+"/"+c.kind, func(t *testing.T) {
+		t.Run(c.file+"/"+string(c.kind), func(t *testing.T) {
 			v := viewOf(t, loadFixture(t, c.file), c.kind, fixedQR)
 			if v.Valid() {
 				t.Fatal("view is valid")
@@ -271,7 +272,7 @@ func TestRenderPDFHostileText(t *testing.T) {
 	item["name"] = "Ẹ̀wà ọ̀ṣọ́ 🚀 Ɓauchi\u0000\ttabs\r\nnew line " + strings.Repeat("long-word-", 40)
 	item["description"] = strings.Repeat("A very long description that wraps over many lines. ", 30)
 	p["note"] = "日本語 and emoji 😀"
-	v := viewOf(t, p, render.KindB2B, fixedQR)
+	v := viewOf(t, p, model.InvoiceKindB2B, fixedQR)
 	text := pdfText(t, renderPDF(t, v), 0, 0)
 	for _, s := range []string{"Ẹ", "ọ", "ṣ", "Ɓauchi", "?"} {
 		if !strings.Contains(text, s) {
@@ -283,7 +284,7 @@ func TestRenderPDFHostileText(t *testing.T) {
 func TestRenderPDFWithoutIRN(t *testing.T) {
 	p := loadFixture(t, "invoice-b2b-1.1.json")
 	delete(p, "irn")
-	v := viewOf(t, p, render.KindB2B, fixedQR)
+	v := viewOf(t, p, model.InvoiceKindB2B, fixedQR)
 	if v.IRN != "" || v.QR.Payload != "" || v.Filename() != "invoice.pdf" {
 		t.Fatalf("view without IRN: %q %q %q", v.IRN, v.QR.Payload, v.Filename())
 	}
@@ -296,7 +297,7 @@ func TestRenderPDFWithoutIRN(t *testing.T) {
 }
 
 func TestRenderUnknownKind(t *testing.T) {
-	v := viewOf(t, loadFixture(t, "invoice-b2b-1.1.json"), render.KindB2B, fixedQR)
+	v := viewOf(t, loadFixture(t, "invoice-b2b-1.1.json"), model.InvoiceKindB2B, fixedQR)
 	v.InvoiceType = "B2X"
 	_, err := render.Render(v)
 	if model.ErrorCodeOf(err) != model.CodeInvalid {
@@ -307,7 +308,7 @@ func TestRenderUnknownKind(t *testing.T) {
 // TestRenderConcurrent renders from many goroutines: the font face is
 // shared, every document must come out the same (run with -race).
 func TestRenderConcurrent(t *testing.T) {
-	v := viewOf(t, loadFixture(t, "invoice-b2g-1.1.json"), render.KindB2G, fixedQR)
+	v := viewOf(t, loadFixture(t, "invoice-b2g-1.1.json"), model.InvoiceKindB2G, fixedQR)
 	want := renderPDF(t, v)
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)

@@ -20,25 +20,16 @@ import (
 	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 )
 
-// Invoice kinds a view is laid out for.
-const (
-	KindB2B = codes.KindB2B
-	KindB2C = codes.KindB2C
-	KindB2G = codes.KindB2G
-)
-
-// Kinds lists the invoice kinds Render has a layout for.
-var Kinds = []string{KindB2B, KindB2C, KindB2G}
-
 // View is an invoice as it is shown: parties, lines with computed amounts,
 // allowances and charges, the tax breakdown, totals, the IRN and QR payload
 // the document carries, and the outcome of validating the payload. Amounts
 // are decimal strings with two decimals ("75250.00"); quantities, prices and
 // rates keep the precision the payload gives.
 type View struct {
-	// InvoiceType is the layout: B2B, B2C or B2G.
-	InvoiceType string   `json:"invoice_type"`
-	Document    Document `json:"document"`
+	// InvoiceType is the layout: B2B, B2C or B2G (every model.InvoiceKind
+	// has one).
+	InvoiceType model.InvoiceKind `json:"invoice_type"`
+	Document    Document          `json:"document"`
 	// IRN is the IRN printed and encoded in the QR payload; "" when none
 	// could be built (see Warnings).
 	IRN        string `json:"irn"`
@@ -238,7 +229,7 @@ type QR struct {
 // Input is everything a view is built from.
 type Input struct {
 	// InvoiceType is the layout asked for: B2B, B2C or B2G.
-	InvoiceType string
+	InvoiceType model.InvoiceKind
 	Invoice     *nrs.Invoice
 	Totals      nrs.Totals
 	Report      *model.ValidationReport
@@ -342,7 +333,7 @@ func NewView(in Input) View {
 		}
 		v.Payment.Means[i] = PaymentMeans{Code: pm.Code, Name: name, DueDate: pm.DueDate}
 	}
-	if v.InvoiceType == KindB2C && v.PaymentStatus == "PAID" && v.Document.TypeCode == "381" {
+	if v.InvoiceType == model.InvoiceKindB2C && v.PaymentStatus == "PAID" && v.Document.TypeCode == "381" {
 		v.Document.Title = "RECEIPT"
 	}
 	if in.Report != nil {

@@ -17,12 +17,13 @@ import (
 
 // validFixtures are the shared fixtures that pass validation, one per kind.
 var validFixtures = []struct {
-	file, kind string
-	payable    string // formatted as printed
+	file    string
+	kind    model.InvoiceKind
+	payable string // formatted as printed
 }{
-	{"invoice-b2b-1.1.json", render.KindB2B, "₦75,250.00"},
-	{"invoice-b2c-1.1.json", render.KindB2C, "₦3,225.00"},
-	{"invoice-b2g-1.1.json", render.KindB2G, "₦419,250.00"},
+	{"invoice-b2b-1.1.json", model.InvoiceKindB2B, "₦75,250.00"},
+	{"invoice-b2c-1.1.json", model.InvoiceKindB2C, "₦3,225.00"},
+	{"invoice-b2g-1.1.json", model.InvoiceKindB2G, "₦419,250.00"},
 }
 
 // golden compares got with a file under testdata/golden, or rewrites the
@@ -57,19 +58,19 @@ func clip(b []byte) string {
 
 func TestViewGolden(t *testing.T) {
 	for _, fx := range validFixtures {
-		t.Run(fx.kind, func(t *testing.T) {
+		t.Run(string(fx.kind), func(t *testing.T) {
 			v := viewOf(t, loadFixture(t, fx.file), fx.kind, fixedQR)
 			got, err := json.MarshalIndent(v, "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "render-view-"+strings.ToLower(fx.kind)+".json", append(got, '\n'))
+			golden(t, "render-view-"+strings.ToLower(string(fx.kind))+".json", append(got, '\n'))
 		})
 	}
 }
 
 func TestViewContent(t *testing.T) {
-	v := viewOf(t, loadFixture(t, "invoice-b2g-1.1.json"), render.KindB2G, fixedQR)
+	v := viewOf(t, loadFixture(t, "invoice-b2g-1.1.json"), model.InvoiceKindB2G, fixedQR)
 	checks := []struct {
 		name      string
 		got, want any
@@ -96,7 +97,7 @@ func TestViewContent(t *testing.T) {
 		}
 	}
 
-	c := viewOf(t, loadFixture(t, "invoice-b2c-1.1.json"), render.KindB2C, fixedQR)
+	c := viewOf(t, loadFixture(t, "invoice-b2c-1.1.json"), model.InvoiceKindB2C, fixedQR)
 	if c.Customer != nil || c.Document.Title != "RECEIPT" {
 		t.Errorf("B2C walk-in: customer %v, title %q", c.Customer, c.Document.Title)
 	}

@@ -27,15 +27,17 @@ type SignupInput struct {
 // Validate normalizes the input and records every problem.
 func (in *SignupInput) Validate(p *model.Problems) {
 	in.Email = model.NormalizeEmail(in.Email)
-	p.CheckEmail(in.Email, "email")
-	p.CheckLength(in.Password, 8, 128, "password")
+	if p.CheckLength(in.Email, model.EmailLength.Min, model.EmailLength.Max, "email") {
+		p.CheckEmail(in.Email, "email")
+	}
+	p.CheckLength(in.Password, model.PasswordLength.Min, model.PasswordLength.Max, "password")
 	in.OrganizationName = strings.TrimSpace(in.OrganizationName)
-	p.CheckLength(in.OrganizationName, 2, 100, "organization_name")
+	p.CheckText(in.OrganizationName, model.NameLength, "organization_name")
 	checkSlug(p, in.OrganizationSlug, "organization_slug")
 }
 
 func checkSlug(p *model.Problems, slug string, loc ...any) {
-	if p.CheckLength(slug, 2, 63, loc...) {
+	if p.CheckLength(slug, model.SlugLength.Min, model.SlugLength.Max, loc...) {
 		p.CheckPattern(slug, slugRE, loc...)
 	}
 }
@@ -49,8 +51,8 @@ type LoginInput struct {
 // Validate normalizes the input and records every problem.
 func (in *LoginInput) Validate(p *model.Problems) {
 	in.Email = model.NormalizeEmail(in.Email)
-	p.CheckLength(in.Email, 1, 254, "email")
-	p.CheckLength(in.Password, 1, 128, "password")
+	p.CheckText(in.Email, model.EmailLength, "email")
+	p.CheckLength(in.Password, model.PasswordLength.Min, model.PasswordLength.Max, "password")
 }
 
 // Signup creates a user, an organization they own, and their first token.

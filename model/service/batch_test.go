@@ -64,7 +64,7 @@ func TestBatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			for range 3 {
-				if _, err := svc.CreateKey(ctx, alice, aliceProjects[0], service.KeyInput{KeyName: "k"}); err != nil {
+				if _, err := svc.CreateKey(ctx, alice, aliceProjects[0], service.KeyInput{KeyName: "k1"}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -61,16 +61,22 @@ type CertificationInput struct {
 	InvoicePayload any    `json:"invoice_payload"`
 }
 
-// Validate records every problem of the input.
+// Validate records every problem of the input and puts the invoice kind in
+// its canonical form (see model.ParseInvoiceKind).
 func (in *CertificationInput) Validate(p *model.Problems) {
-	p.CheckEnum(in.InvoiceType, model.InvoiceKinds, "invoice_type")
+	if k, ok := p.CheckInvoiceKind(in.InvoiceType, "invoice_type"); ok {
+		in.InvoiceType = string(k)
+	}
 	p.CheckDate(in.IssueDate, "issue_date")
 	if in.InvoicePayload == nil {
 		return
 	}
 	if _, ok := in.InvoicePayload.(map[string]any); !ok {
 		p.Add(model.ProblemDictType, "Input should be a valid dictionary or object", "invoice_payload")
+		return
 	}
+	// The payload is stored; PostgreSQL cannot hold U+0000 in JSON.
+	p.CheckJSONNoNUL(in.InvoicePayload, "invoice_payload")
 }
 
 // payloadJSON returns the payload as JSON ("" when none).

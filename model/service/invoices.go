@@ -10,10 +10,11 @@ import (
 
 // ValidateInvoiceInput asks for an invoice payload to be checked.
 type ValidateInvoiceInput struct {
-	InvoiceTypeCode  string `json:"invoice_type_code"`
-	TaxAuthorityCode string `json:"tax_authority_code"`
-	SchemaVersion    string `json:"schema_version"`
-	Payload          any    `json:"payload" required:"true"`
+	InvoiceTypeCode  string `json:"invoice_type_code" required:"true"`
+	TaxAuthorityCode string `json:"tax_authority_code" required:"true"`
+	// SchemaVersion is model.DefaultSchemaVersion when absent, null or empty.
+	SchemaVersion string `json:"schema_version"`
+	Payload       any    `json:"payload" required:"true"`
 }
 
 // lookupAuthority resolves a request's tax_authority_code ("" means the
@@ -39,7 +40,10 @@ func (s *Service) ValidateInvoice(ctx context.Context, k *model.KeyPrincipal, in
 	}
 	var p model.Problems
 	a := s.lookupAuthority(&p, in.TaxAuthorityCode, it.project.TaxAuthorityCode)
-	if a != nil && in.SchemaVersion != "" {
+	if in.SchemaVersion == "" {
+		in.SchemaVersion = model.DefaultSchemaVersion
+	}
+	if a != nil {
 		p.CheckEnum(in.SchemaVersion, a.SchemaVersions(), "schema_version")
 	}
 	if _, ok := in.Payload.(map[string]any); !ok {
@@ -68,8 +72,10 @@ func prefixIssues(list []model.Issue) {
 // IRNInput asks for an invoice's IRN.
 type IRNInput struct {
 	InvoiceReference string `json:"invoice_reference" required:"true"`
-	InvoiceTypeCode  string `json:"invoice_type_code"`
-	TaxAuthorityCode string `json:"tax_authority_code"`
+	// InvoiceTypeCode is an invoice kind (model.ParseInvoiceKind's rule,
+	// answered in canonical form) or an invoice type code of the authority.
+	InvoiceTypeCode  string `json:"invoice_type_code" required:"true"`
+	TaxAuthorityCode string `json:"tax_authority_code" required:"true"`
 	IssueDate        string `json:"issue_date" required:"true"`
 }
 
@@ -98,8 +104,10 @@ func (s *Service) GenerateIRN(ctx context.Context, k *model.KeyPrincipal, in IRN
 		p.Add(model.ProblemValueError, "this project issues for "+it.authority.Code(), "tax_authority_code")
 	}
 	if in.InvoiceTypeCode != "" {
-		if a != nil && !a.ValidInvoiceType(in.InvoiceTypeCode) {
-			p.Add(model.ProblemEnum, "Input should be an invoice kind (B2B, B2C, B2G) or an invoice type code of the authority", "invoice_type_code")
+		if k, ok := model.ParseInvoiceKind(in.InvoiceTypeCode); ok {
+			in.InvoiceTypeCode = string(k)
+		} else if a != nil && !a.ValidInvoiceType(in.InvoiceTypeCode) {
+			p.Add(model.ProblemEnum, "Input should be an invoice kind (B2B, B2C, B2G, any case) or an invoice type code of the authority", "invoice_type_code")
 		}
 	}
 	if err := p.Err(); err != nil {
@@ -151,8 +159,8 @@ func (s *Service) ValidateIRN(ctx context.Context, k *model.KeyPrincipal, in Val
 		return nil, err
 	}
 	var p model.Problems
-	p.CheckLength(in.IRN, 1, 200, "irn")
-	p.CheckLength(in.InvoiceReference, 1, 200, "invoice_reference")
+	// irn and invoice_reference take any string: one that cannot match
+	// is a failed check in the answer, not a refused request.
 	p.CheckUUID(in.BusinessID, "business_id")
 	if err := p.Err(); err != nil {
 		return nil, err

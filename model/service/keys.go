@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -19,7 +20,8 @@ type KeyInput struct {
 
 // Validate records every problem and returns the scopes (all when none).
 func (in *KeyInput) Validate(p *model.Problems) model.Scopes {
-	p.CheckLength(in.KeyName, 1, 100, "key_name")
+	in.KeyName = strings.TrimSpace(in.KeyName)
+	p.CheckText(in.KeyName, model.KeyNameLength, "key_name")
 	if len(in.Scopes) == 0 {
 		return append(model.Scopes(nil), model.AllScopes...)
 	}

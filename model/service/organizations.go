@@ -19,7 +19,7 @@ type OrganizationInput struct {
 // Validate normalizes the input and records every problem.
 func (in *OrganizationInput) Validate(p *model.Problems) {
 	in.Name = strings.TrimSpace(in.Name)
-	p.CheckLength(in.Name, 2, 100, "name")
+	p.CheckText(in.Name, model.NameLength, "name")
 	checkSlug(p, in.Slug, "slug")
 }
 

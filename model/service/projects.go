@@ -20,16 +20,23 @@ const DefaultAuthority = "NRS"
 type ProjectInput struct {
 	OrganizationID string `json:"organization_id" required:"true"`
 	Name           string `json:"name" required:"true"`
-	Environment    string `json:"environment" required:"true"`
+	// Environment is sandbox or production; absent, null or empty means
+	// model.DefaultEnvironment.
+	Environment string `json:"environment"`
 }
 
-// Validate normalizes the input and records every problem.
-func (in *ProjectInput) Validate(p *model.Problems) uuid.UUID {
+// Validate normalizes the input and records every problem; it returns the
+// organization's id and the environment, the default when none was given.
+func (in *ProjectInput) Validate(p *model.Problems) (uuid.UUID, model.Environment) {
 	id := p.CheckUUID(in.OrganizationID, "organization_id")
 	in.Name = strings.TrimSpace(in.Name)
-	p.CheckLength(in.Name, 3, 100, "name")
-	p.CheckEnum(in.Environment, model.Environments, "environment")
-	return id
+	p.CheckText(in.Name, model.NameLength, "name")
+	env := model.DefaultEnvironment
+	if in.Environment != "" {
+		env = model.Environment(in.Environment)
+		p.CheckEnum(in.Environment, model.Environments, "environment")
+	}
+	return id, env
 }
 
 // CreateProject creates a project in one of the caller's organizations. A
@@ -37,7 +44,7 @@ func (in *ProjectInput) Validate(p *model.Problems) uuid.UUID {
 // and a key pair, so the whole flow works without setup.
 func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in ProjectInput) (*ProjectView, error) {
 	var p model.Problems
-	orgID := in.Validate(&p)
+	orgID, env := in.Validate(&p)
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
@@ -47,7 +54,7 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	}
 	now := s.now()
 	pr := &model.Project{
-		ID: newID(), OrganizationID: orgID, Name: in.Name, Environment: model.Environment(in.Environment),
+		ID: newID(), OrganizationID: orgID, Name: in.Name, Environment: env,
 		CreatedAt: now, UpdatedAt: now, TaxAuthorityCode: DefaultAuthority, QREncryption: model.QREncryptionPKCS1v15,
 	}
 	if pr.Environment == model.EnvironmentSandbox {

@@ -30,7 +30,7 @@ type Rendering struct {
 // withPDF adds the A4 PDF of the view.
 //
 // Only a structurally unusable request is an error (invoice_type not B2B,
-// B2C or B2G; a payload that is not an object or has wrong JSON types where
+// B2C or B2G in any case, see model.ParseInvoiceKind; a payload that is not an object or has wrong JSON types where
 // the document needs an object, array, number or boolean); an invoice that
 // breaks business rules renders with valid=false and its issues. An
 // unconfigured project is a conflict (authority_not_configured).
@@ -40,7 +40,7 @@ func (s *Service) RenderInvoice(ctx context.Context, k *model.KeyPrincipal, in R
 		return nil, err
 	}
 	var p model.Problems
-	p.CheckEnum(in.InvoiceType, render.Kinds, "invoice_type")
+	kind, _ := p.CheckInvoiceKind(in.InvoiceType, "invoice_type")
 	render.CheckPayload(&p, in.Payload)
 	if err := p.Err(); err != nil {
 		return nil, err
@@ -52,7 +52,7 @@ func (s *Service) RenderInvoice(ctx context.Context, k *model.KeyPrincipal, in R
 		return nil, model.Errorf(model.CodeConflict, "rendering supports NRS invoices; this project issues for %s", it.authority.Code())
 	}
 
-	report, err := it.authority.Validate(model.ValidateInput{InvoiceTypeCode: in.InvoiceType, Payload: in.Payload})
+	report, err := it.authority.Validate(model.ValidateInput{InvoiceTypeCode: string(kind), Payload: in.Payload})
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (s *Service) RenderInvoice(ctx context.Context, k *model.KeyPrincipal, in R
 	}
 
 	out := &Rendering{View: render.NewView(render.Input{
-		InvoiceType: in.InvoiceType, Invoice: inv, Totals: nrs.ComputeTotals(inv), Report: report,
+		InvoiceType: kind, Invoice: inv, Totals: nrs.ComputeTotals(inv), Report: report,
 		IRN: irn, BusinessID: businessID, QR: qr, Warnings: warnings,
 	})}
 	if withPDF {

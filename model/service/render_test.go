@@ -112,10 +112,14 @@ func TestRenderInvoice(t *testing.T) {
 		t.Errorf("no PDF")
 	}
 
-	// Without withPDF no PDF is drawn.
-	out, err = svc.RenderInvoice(ctx, k, service.RenderInput{InvoiceType: "B2B", Payload: fixture(t, "invoice-b2b-1.1.json")}, false)
+	// Without withPDF no PDF is drawn. The kind is read in any case and
+	// shown in canonical form.
+	out, err = svc.RenderInvoice(ctx, k, service.RenderInput{InvoiceType: "b2B", Payload: fixture(t, "invoice-b2b-1.1.json")}, false)
 	if err != nil || out.PDF != nil {
 		t.Fatalf("json only: %v %d bytes", err, len(out.PDF))
+	}
+	if out.View.InvoiceType != model.InvoiceKindB2B {
+		t.Errorf("invoice_type %q, want B2B", out.View.InvoiceType)
 	}
 
 	// Business-rule failures render, flagged, with body-relative locations.
@@ -139,7 +143,6 @@ func TestRenderInvoiceRejects(t *testing.T) {
 		want []string // type@loc
 	}{
 		{"unknown kind", service.RenderInput{InvoiceType: "B2X", Payload: fixture(t, "invoice-b2b-1.1.json")}, []string{"enum@invoice_type"}},
-		{"lower case kind", service.RenderInput{InvoiceType: "b2b", Payload: fixture(t, "invoice-b2b-1.1.json")}, []string{"enum@invoice_type"}},
 		{"payload not an object", service.RenderInput{InvoiceType: "B2B", Payload: "x"}, []string{"dict_type@payload"}},
 		{"both", service.RenderInput{InvoiceType: "", Payload: []any{}}, []string{"enum@invoice_type", "dict_type@payload"}},
 		{"wrong types", service.RenderInput{InvoiceType: "B2C", Payload: map[string]any{

@@ -12,6 +12,9 @@ import (
 
 // CreateKey inserts an API key.
 func (s *Store) CreateKey(ctx context.Context, k *model.APIKey) error {
+	if err := refuseNUL("key_name", k.KeyName); err != nil {
+		return err
+	}
 	_, err := s.idb.NewInsert().Model(k).Exec(ctx)
 	return s.wrap(err, "API key")
 }

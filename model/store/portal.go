@@ -11,6 +11,9 @@ import (
 
 // CreateUser inserts a user; a taken e-mail is a conflict.
 func (s *Store) CreateUser(ctx context.Context, u *model.User) error {
+	if err := refuseNUL("email", u.Email); err != nil {
+		return err
+	}
 	_, err := s.idb.NewInsert().Model(u).Exec(ctx)
 	if err != nil && isUniqueViolation(err) {
 		return &model.Error{Code: model.CodeConflict, Message: "a user with this email already exists", Err: err}
@@ -20,6 +23,9 @@ func (s *Store) CreateUser(ctx context.Context, u *model.User) error {
 
 // UserByEmail finds a user by lower-cased e-mail.
 func (s *Store) UserByEmail(ctx context.Context, email string) (*model.User, error) {
+	if err := refuseNUL("email", email); err != nil {
+		return nil, err
+	}
 	u := new(model.User)
 	err := s.idb.NewSelect().Model(u).Where("email = ?", email).Scan(ctx)
 	return u, s.wrap(err, "user")
@@ -34,6 +40,9 @@ func (s *Store) UserByID(ctx context.Context, id uuid.UUID) (*model.User, error)
 
 // CreateOrganization inserts an organization and the creator's membership.
 func (s *Store) CreateOrganization(ctx context.Context, o *model.Organization, m *model.Membership) error {
+	if err := refuseNUL("name", o.Name, "slug", o.Slug); err != nil {
+		return err
+	}
 	return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 		if _, err := tx.idb.NewInsert().Model(o).Exec(ctx); err != nil {
 			if isUniqueViolation(err) {

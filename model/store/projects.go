@@ -10,6 +10,9 @@ import (
 
 // CreateProject inserts a project.
 func (s *Store) CreateProject(ctx context.Context, p *model.Project) error {
+	if err := refuseNUL("name", p.Name); err != nil {
+		return err
+	}
 	_, err := s.idb.NewInsert().Model(p).Exec(ctx)
 	return s.wrap(err, "project")
 }

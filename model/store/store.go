@@ -261,3 +261,18 @@ func IsUniqueViolation(err error) bool { return isUniqueViolation(err) }
 
 // DB exposes the query builder for tests and maintenance tools.
 func (s *Store) DB() bun.IDB { return s.idb }
+
+// refuseNUL guards the write and lookup paths of names and e-mails, given
+// as pairs of field and value: bun writes strings as SQL literals and drops
+// U+0000 from them silently, so a NUL that got past validation would
+// change what is stored or looked up. Such a value is invalid
+// (value_error) at its field instead.
+func refuseNUL(pairs ...string) error {
+	var p model.Problems
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if strings.IndexByte(pairs[i+1], 0) >= 0 {
+			p.Add(model.ProblemValueError, "Value error, must not contain U+0000 (NUL)", pairs[i])
+		}
+	}
+	return p.Err()
+}

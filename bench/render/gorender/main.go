@@ -145,7 +145,7 @@ func b2bView(root string) (render.View, error) {
 	if err != nil {
 		return render.View{}, err
 	}
-	rep, err := a.Validate(model.ValidateInput{InvoiceTypeCode: render.KindB2B, Payload: payload})
+	rep, err := a.Validate(model.ValidateInput{InvoiceTypeCode: string(model.InvoiceKindB2B), Payload: payload})
 	if err != nil {
 		return render.View{}, err
 	}
@@ -159,7 +159,7 @@ func b2bView(root string) (render.View, error) {
 		return render.View{}, err
 	}
 	return render.NewView(render.Input{
-		InvoiceType: render.KindB2B, Invoice: inv, Totals: nrs.ComputeTotals(inv), Report: rep,
+		InvoiceType: model.InvoiceKindB2B, Invoice: inv, Totals: nrs.ComputeTotals(inv), Report: rep,
 		IRN: irn, BusinessID: businessID, Warnings: warnings,
 		QR: render.QR{Payload: qr, Timestamp: clock.Unix(), Encryption: model.QREncryptionPKCS1v15, KeyFingerprint: nrs.KeyFingerprint(pub)},
 	}), nil

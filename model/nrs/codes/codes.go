@@ -10,7 +10,11 @@
 // for concurrent use.
 package codes
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/einvoice-ng/einvoice/model"
+)
 
 // Entry is one code of a list. Value is the human name; Percent is set only
 // for tax categories that carry a fixed rate ("7.5" for STANDARD_VAT).
@@ -150,11 +154,13 @@ var InvoiceTypes = newList(ResourceInvoiceTypes, []Entry{
 	{Code: "408", Value: "Packing List"},
 })
 
-// Invoice kinds: how the invoice is cleared or reported.
+// Invoice kinds: how the invoice is cleared or reported. They are
+// model.InvoiceKind's values; read a caller's kind with
+// model.ParseInvoiceKind.
 const (
-	KindB2B = "B2B"
-	KindB2G = "B2G"
-	KindB2C = "B2C"
+	KindB2B = string(model.InvoiceKindB2B)
+	KindB2G = string(model.InvoiceKindB2G)
+	KindB2C = string(model.InvoiceKindB2C)
 )
 
 // InvoiceKinds are the invoice kinds (schema 1.1 invoice_kind).
