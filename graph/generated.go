@@ -156,15 +156,22 @@ type ComplexityRoot struct {
 		Operation func(childComplexity int) int
 	}
 
+	LogoutPayload struct {
+		Revoked   func(childComplexity int) int
+		RevokedAt func(childComplexity int) int
+	}
+
 	Mutation struct {
 		CreateAPIKey           func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
 		CreateOrganization     func(childComplexity int, input service.OrganizationInput) int
 		CreateProject          func(childComplexity int, input gqlmodel.CreateProjectInput) int
 		Login                  func(childComplexity int, input service.LoginInput) int
+		Logout                 func(childComplexity int) int
 		RevokeAPIKey           func(childComplexity int, projectID string, keyID string) int
 		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
 		Signup                 func(childComplexity int, input service.SignupInput) int
 		StartCertificationRun  func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
+		UpdateProject          func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
 		UpdateProjectAuthority func(childComplexity int, projectID string, input service.AuthorityInput) int
 	}
 
@@ -208,6 +215,7 @@ type ComplexityRoot struct {
 		Organization      func(childComplexity int) int
 		OrganizationID    func(childComplexity int) int
 		Usage             func(childComplexity int, from *string, to *string, keyID *string) int
+		ValidationProfile func(childComplexity int) int
 	}
 
 	ProjectAuthority struct {
@@ -292,9 +300,11 @@ type MutationResolver interface {
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*service.CertificationRunView, error)
 	CreateOrganization(ctx context.Context, input service.OrganizationInput) (*service.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*service.ProjectView, error)
+	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*service.ProjectView, error)
 	UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error)
 	Signup(ctx context.Context, input service.SignupInput) (*service.AuthPayload, error)
 	Login(ctx context.Context, input service.LoginInput) (*service.AuthPayload, error)
+	Logout(ctx context.Context) (*service.LogoutResult, error)
 }
 type OrganizationResolver interface {
 	Projects(ctx context.Context, obj *service.OrganizationView, first *int, after *string) (*gqlmodel.ProjectConnection, error)
@@ -757,6 +767,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DailyUsage.Operation(childComplexity), true
 
+	case "LogoutPayload.revoked":
+		if e.ComplexityRoot.LogoutPayload.Revoked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LogoutPayload.Revoked(childComplexity), true
+	case "LogoutPayload.revokedAt":
+		if e.ComplexityRoot.LogoutPayload.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LogoutPayload.RevokedAt(childComplexity), true
+
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -801,6 +824,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Login(childComplexity, args["input"].(service.LoginInput)), true
+	case "Mutation.logout":
+		if e.ComplexityRoot.Mutation.Logout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
 	case "Mutation.revokeApiKey":
 		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
 			break
@@ -845,6 +874,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartCertificationRun(childComplexity, args["input"].(gqlmodel.StartCertificationRunInput)), true
+	case "Mutation.updateProject":
+		if e.ComplexityRoot.Mutation.UpdateProject == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateProject_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateProject(childComplexity, args["projectId"].(string), args["input"].(gqlmodel.UpdateProjectInput)), true
 	case "Mutation.updateProjectAuthority":
 		if e.ComplexityRoot.Mutation.UpdateProjectAuthority == nil {
 			break
@@ -1026,6 +1066,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.Usage(childComplexity, args["from"].(*string), args["to"].(*string), args["keyId"].(*string)), true
+	case "Project.validationProfile":
+		if e.ComplexityRoot.Project.ValidationProfile == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.ValidationProfile(childComplexity), true
 
 	case "ProjectAuthority.baseUrl":
 		if e.ComplexityRoot.ProjectAuthority.BaseURL == nil {
@@ -1305,6 +1351,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSignupInput,
 		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
+		ec.unmarshalInputUpdateProjectInput,
 	)
 	first := true
 
@@ -1641,6 +1688,16 @@ func (ec *executionContext) childFields_DailyUsage(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type DailyUsage", field.Name)
 }
 
+func (ec *executionContext) childFields_LogoutPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revoked":
+		return ec.fieldContext_LogoutPayload_revoked(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_LogoutPayload_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LogoutPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_OperationCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "operation":
@@ -1711,6 +1768,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_name(ctx, field)
 	case "environment":
 		return ec.fieldContext_Project_environment(ctx, field)
+	case "validationProfile":
+		return ec.fieldContext_Project_validationProfile(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Project_createdAt(ctx, field)
 	case "authority":
@@ -2101,6 +2160,28 @@ func (ec *executionContext) field_Mutation_updateProjectAuthority_args(ctx conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (service.AuthorityInput, error) {
 			return ec.unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthorityInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateProject_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.UpdateProjectInput, error) {
+			return ec.unmarshalNUpdateProjectInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUpdateProjectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4089,6 +4170,52 @@ func (ec *executionContext) fieldContext_DailyUsage_count(_ context.Context, fie
 	return graphql.NewScalarFieldContext("DailyUsage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _LogoutPayload_revoked(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LogoutPayload_revoked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revoked, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LogoutPayload_revoked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LogoutPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _LogoutPayload_revokedAt(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LogoutPayload_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LogoutPayload_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LogoutPayload", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4353,6 +4480,50 @@ func (ec *executionContext) fieldContext_Mutation_createProject(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateProject(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateProject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateProject(ctx, fc.Args["projectId"].(string), fc.Args["input"].(gqlmodel.UpdateProjectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
+			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateProject(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Project(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateProject_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateProjectAuthority(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4481,6 +4652,38 @@ func (ec *executionContext) fieldContext_Mutation_login(ctx context.Context, fie
 	if fc.Args, err = ec.field_Mutation_login_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_logout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_logout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().Logout(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.LogoutResult) graphql.Marshaler {
+			return ec.marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLogoutResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LogoutPayload(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -4977,6 +5180,29 @@ func (ec *executionContext) _Project_environment(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Project_environment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Environment does not have child fields"))
+}
+
+func (ec *executionContext) _Project_validationProfile(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_validationProfile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ValidationProfile, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ValidationProfile) graphql.Marshaler {
+			return ec.marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_validationProfile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type ValidationProfile does not have child fields"))
 }
 
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
@@ -7686,6 +7912,36 @@ func (ec *executionContext) unmarshalInputUpdateProjectAuthorityInput(ctx contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context, obj any) (gqlmodel.UpdateProjectInput, error) {
+	var it gqlmodel.UpdateProjectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"validationProfile"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "validationProfile":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validationProfile"))
+			data, err := ec.unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidationProfile = data
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -8524,6 +8780,49 @@ func (ec *executionContext) _DailyUsage(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var logoutPayloadImplementors = []string{"LogoutPayload"}
+
+func (ec *executionContext) _LogoutPayload(ctx context.Context, sel ast.SelectionSet, obj *service.LogoutResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, logoutPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LogoutPayload")
+		case "revoked":
+			out.Values[i] = ec._LogoutPayload_revoked(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._LogoutPayload_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -8586,6 +8885,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateProject":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateProject(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateProjectAuthority":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateProjectAuthority(ctx, field)
@@ -8603,6 +8909,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "login":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_login(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "logout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_logout(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -8963,6 +9276,11 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "environment":
 			out.Values[i] = ec._Project_environment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "validationProfile":
+			out.Values[i] = ec._Project_validationProfile(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -10627,6 +10945,16 @@ func (ec *executionContext) unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLogoutResult(ctx context.Context, sel ast.SelectionSet, v *service.LogoutResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LogoutPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOperationCount2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐOperationCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.OperationCount) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -10899,6 +11227,11 @@ func (ec *executionContext) unmarshalNUpdateProjectAuthorityInput2githubᚗcom�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateProjectInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUpdateProjectInput(ctx context.Context, v any) (gqlmodel.UpdateProjectInput, error) {
+	res, err := ec.unmarshalInputUpdateProjectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUsageReport(ctx context.Context, sel ast.SelectionSet, v *service.UsageReport) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -10912,6 +11245,34 @@ func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinv
 func (ec *executionContext) marshalNUser2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx context.Context, sel ast.SelectionSet, v service.UserView) graphql.Marshaler {
 	return ec._User(ctx, sel, &v)
 }
+
+func (ec *executionContext) unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, v any) (model.ValidationProfile, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, sel ast.SelectionSet, v model.ValidationProfile) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[string]model.ValidationProfile{
+		"NRS":    model.ProfileNRS,
+		"STRICT": model.ProfileStrict,
+	}
+	marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[model.ValidationProfile]string{
+		model.ProfileNRS:    "NRS",
+		model.ProfileStrict: "STRICT",
+	}
+)
 
 func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx context.Context, sel ast.SelectionSet, v *service.UserView) graphql.Marshaler {
 	if v == nil {
@@ -11290,6 +11651,36 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	res := graphql.MarshalTime(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, v any) (*model.ValidationProfile, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, sel ast.SelectionSet, v *model.ValidationProfile) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[*v])
+	return res
+}
+
+var (
+	unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[string]model.ValidationProfile{
+		"NRS":    model.ProfileNRS,
+		"STRICT": model.ProfileStrict,
+	}
+	marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[model.ValidationProfile]string{
+		model.ProfileNRS:    "NRS",
+		model.ProfileStrict: "STRICT",
+	}
+)
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
 	if v == nil {

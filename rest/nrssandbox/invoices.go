@@ -100,7 +100,7 @@ func (h *Handler) checkInvoice(r *http.Request, b *business, op string) (*checke
 	if scenarioOf(irn).kind == scenarioDuplicate {
 		return nil, duplicate("sandbox scenario " + ScenarioDuplicate + ": an invoice with this irn already exists")
 	}
-	rep, err := h.rules.Validate(model.ValidateInput{Payload: payload})
+	rep, err := Judge(h.rules, payload)
 	if err != nil {
 		return nil, refused(MsgValidationFailedDuplicate, strings.Join(fieldMessages(err), "; "))
 	}
@@ -124,6 +124,31 @@ func (h *Handler) checkInvoice(r *http.Request, b *business, op string) (*checke
 		c.row.CustomerTIN, c.row.CustomerPartyID = str(customer["tin"]), str(customer["id"])
 	}
 	return c, nil
+}
+
+// Judge is the stand-in's verdict on an invoice payload: valid when NRS's
+// rules (model/nrs, the nrs profile: only what NRS enforces is an error)
+// accept it under any schema version NRS publishes, the newest tried first,
+// since NRS's own examples are written to 1.0 and MBS is not known to refuse
+// them. The report of an invalid payload is the newest version's. The code
+// lists are the ones shipped with einvoice: the stand-in is NRS, so it never
+// validates with lists refreshed from itself.
+func Judge(rules *nrs.Authority, payload map[string]any) (*model.ValidationReport, error) {
+	versions := rules.SchemaVersions()
+	var first *model.ValidationReport
+	for i := len(versions) - 1; i >= 0; i-- {
+		rep, err := rules.Validate(model.ValidateInput{SchemaVersion: versions[i], Payload: payload, Profile: model.ProfileNRS})
+		if err != nil {
+			return nil, err
+		}
+		if rep.Valid {
+			return rep, nil
+		}
+		if first == nil {
+			first = rep
+		}
+	}
+	return first, nil
 }
 
 // issuesText writes validation errors as MBS writes details: one string.

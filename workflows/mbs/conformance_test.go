@@ -292,7 +292,7 @@ func (e *conformanceEnv) expected(t *testing.T, tc conformanceCase, rules *nrs.A
 		if err := dec.Decode(&payload); err != nil {
 			t.Fatalf("the example is not JSON once its comments are stripped: %v", err)
 		}
-		rep, err := rules.Validate(model.ValidateInput{Payload: payload})
+		rep, err := nrssandbox.Judge(rules, payload)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -624,4 +624,87 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// The stand-in takes NRS's own example invoices (testdata/nrs/examples,
+// sources in its sources.json) through validate and sign, as MBS would:
+// both answer FIRS-SCHEMA's 201 {"ok":true}. Placeholders are filled with
+// the calling business's ids; the business's service ID is the example
+// IRN's.
+func TestNRSExamplesThroughStandIn(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "nrs", "examples", "sources.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []struct {
+		File   string `json:"file"`
+		Key    string `json:"key"`
+		Schema string `json:"schema"`
+		What   string `json:"what"`
+	}
+	if err := json.Unmarshal(raw, &sources); err != nil {
+		t.Fatal(err)
+	}
+	s := newStandIn(t, nrssandbox.Options{})
+	ctx := context.Background()
+	tested := 0
+	for _, src := range sources {
+		body, err := os.ReadFile(filepath.Join("..", "..", "testdata", "nrs", "examples", src.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inv map[string]any
+		dec := json.NewDecoder(strings.NewReader(stripComments(string(body))))
+		dec.UseNumber()
+		if err := dec.Decode(&inv); err != nil {
+			t.Fatalf("%s: %v", src.File, err)
+		}
+		irn, _ := inv["irn"].(string)
+		if irn == "" || inv["invoice_line"] == nil {
+			continue // a fragment or another request's body
+		}
+		tested++
+		t.Run(src.File, func(t *testing.T) {
+			p, err := nrs.ParseIRN(irn)
+			if err != nil {
+				t.Fatalf("the example's IRN %s: %v", irn, err)
+			}
+			biz := s.register(t, p.ServiceID)
+			c, _ := newClient(t, s.srv.URL, biz.APIKey, biz.APISecret, nil)
+			party, _, err := c.CreateParty(ctx, mbs.PartyRequest{BusinessID: biz.BusinessID, PartyName: "Dangote Group",
+				TIN: "31569955-0001", Email: "business@email.com", PostalAddress: &mbs.Address{CityName: "Gwarikpa", Country: "NG"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := stripComments(string(body))
+			for k, v := range map[string]string{"{{BUSINESS_ID}}": biz.BusinessID, "{{TEST_BUSINESS_ID}}": biz.BusinessID,
+				"{{PARTY_ID}}": party.ID, "{{TEST_ADDRESS_ID}}": party.PostalAddressID} {
+				text = strings.ReplaceAll(text, k, v)
+			}
+			var filled map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(text), &filled); err != nil {
+				t.Fatal(err)
+			}
+			filled["business_id"], _ = json.Marshal(biz.BusinessID) // a sample with a literal id of its own
+			payload, _ := json.Marshal(filled)
+			for _, step := range []struct {
+				name string
+				call func() (mbs.Ack, mbs.Call, error)
+			}{
+				{"validate", func() (mbs.Ack, mbs.Call, error) { return c.ValidateInvoice(ctx, json.RawMessage(payload)) }},
+				{"sign", func() (mbs.Ack, mbs.Call, error) { return c.SignInvoice(ctx, json.RawMessage(payload)) }},
+			} {
+				ack, call, err := step.call()
+				if err != nil || !ack.OK || call.HTTPStatus != 201 || string(ack.Data) != `{"ok":true}` {
+					t.Fatalf("%s (%s, %s): %+v %v", step.name, src.Key, src.What, call, err)
+				}
+			}
+			if st, _, err := c.ConfirmInvoice(ctx, irn); err != nil || st.IRN != irn {
+				t.Fatalf("confirm: %+v %v", st, err)
+			}
+		})
+	}
+	if tested == 0 {
+		t.Fatal("no whole invoice among NRS's examples")
+	}
 }
