@@ -685,7 +685,7 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 }
 
 // forgottenHint explains a sandbox invoice the stand-in no longer knows.
-const forgottenHint = " (the NRS sandbox stand-in keeps invoices in memory, so a restart of the process serving it forgets them; start a new run)"
+const forgottenHint = " (the NRS sandbox stand-in does not hold this invoice: its database was reset, or the business's oldest invoices made room for newer ones; start a new run)"
 
 // record writes evidence; a failure is logged, never the step's result.
 func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) {
