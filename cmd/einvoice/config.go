@@ -49,6 +49,9 @@ type config struct {
 	TemporalTLS *tls.Config
 	// TemporalCodec encrypts the payloads every Temporal client writes.
 	TemporalCodec *workflows.PayloadCodec
+	// Sandbox says how this process serves or reaches the NRS sandbox
+	// stand-in.
+	Sandbox sandboxConfig
 	// Runs and SandboxRegistrar are wired by the subcommand, never read
 	// from the environment.
 	Runs             service.RunStarter
@@ -221,6 +224,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, fmt.Errorf("EINVOICE_TRUST_PROXY: %w", err)
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
+	if c.Sandbox, err = sandboxFromEnv(getenv, c.DatabaseURL); err != nil {
+		return nil, err
+	}
 	c.ProductionBaseURL = getenv("EINVOICE_NRS_PRODUCTION_URL")
 	if u, err := url.Parse(c.ProductionBaseURL); c.ProductionBaseURL != "" && (err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
 		return nil, errors.New("EINVOICE_NRS_PRODUCTION_URL must be an http or https URL")
