@@ -243,7 +243,7 @@ func authLimited(t *testing.T, perIP, perAccount service.Rate) *server {
 	return newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *service.Config) {
 		c.Auth = service.AuthLimits{Limiter: rest.AttemptLimiter(limits), PerIP: perIP, PerAccount: perAccount}
 	}, func(o *rest.Options) {
-		o.TrustProxyHeaders = true
+		o.TrustedProxies = rest.ProxyTrust{Hops: 1}
 		o.RateLimits.Store = limits
 	})
 }

@@ -41,6 +41,9 @@ func conformanceServer(t *testing.T, d storetest.Dialect) *server {
 	logs := &servicetest.LogBuffer{}
 	cfg := servicetest.Config(t, logs)
 	cfg.Runs, cfg.SandboxBaseURL = startNothing{}, "http://127.0.0.1:9"
+	// Every accepted run stays queued: bounds, not the concurrency quota,
+	// are under test.
+	cfg.Quotas.RunsPerProject = -1
 	svc, err := service.New(st, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ var codes = map[model.ErrorCode]string{
 	model.CodeInternal:               "internal",
 	model.CodeAuthorityNotConfigured: "authority_not_configured",
 	model.CodeIdempotencyKeyReuse:    "idempotency_key_reuse",
+	model.CodeQuotaExceeded:          "quota_exceeded",
 	model.CodeUnsupportedMediaType:   "unsupported_media_type",
 }
 
@@ -67,6 +68,9 @@ func presenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				"path", gerr.Path.String(), "code", me.Code, "error", err)
 		}
 		ext := map[string]any{"code": code}
+		if me.RetryAfter > 0 {
+			ext["retryAfter"] = int(math.Ceil(me.RetryAfter.Seconds()))
+		}
 		if me.Code == model.CodeInvalid {
 			ext["detail"] = detail(me)
 		}

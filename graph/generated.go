@@ -76,6 +76,17 @@ type ComplexityRoot struct {
 		Key          func(childComplexity int) int
 	}
 
+	AuditChain struct {
+		BrokenEntryID  func(childComplexity int) int
+		Entries        func(childComplexity int) int
+		HeadHash       func(childComplexity int) int
+		HeadSeq        func(childComplexity int) int
+		OrganizationID func(childComplexity int) int
+		Problem        func(childComplexity int) int
+		Valid          func(childComplexity int) int
+		VerifiedAt     func(childComplexity int) int
+	}
+
 	AuditLog struct {
 		Action         func(childComplexity int) int
 		Actor          func(childComplexity int) int
@@ -181,12 +192,13 @@ type ComplexityRoot struct {
 	}
 
 	Organization struct {
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Name      func(childComplexity int) int
-		Projects  func(childComplexity int, first *int, after *string) int
-		Role      func(childComplexity int) int
-		Slug      func(childComplexity int) int
+		AuditChain func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Projects   func(childComplexity int, first *int, after *string) int
+		Role       func(childComplexity int) int
+		Slug       func(childComplexity int) int
 	}
 
 	OrganizationConnection struct {
@@ -308,6 +320,7 @@ type MutationResolver interface {
 }
 type OrganizationResolver interface {
 	Projects(ctx context.Context, obj *service.OrganizationView, first *int, after *string) (*gqlmodel.ProjectConnection, error)
+	AuditChain(ctx context.Context, obj *service.OrganizationView) (*service.AuditChainView, error)
 }
 type ProjectResolver interface {
 	Organization(ctx context.Context, obj *service.ProjectView) (*service.OrganizationView, error)
@@ -456,6 +469,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiKeySecretPayload.Key(childComplexity), true
+
+	case "AuditChain.brokenEntryId":
+		if e.ComplexityRoot.AuditChain.BrokenEntryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChain.BrokenEntryID(childComplexity), true
+	case "AuditChain.entries":
+		if e.ComplexityRoot.AuditChain.Entries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChain.Entries(childComplexity), true
+	case "AuditChain.headHash":
+		if e.ComplexityRoot.AuditChain.HeadHash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChain.HeadHash(childComplexity), true
+	case "AuditChain.headSeq":
+		if e.ComplexityRoot.AuditChain.HeadSeq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChain.HeadSeq(childComplexity), true
+	case "AuditChain.organizationId":
+		if e.ComplexityRoot.AuditChain.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChain.OrganizationID(childComplexity), true
+	case "AuditChain.problem":
+		if e.ComplexityRoot.AuditChain.Problem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChain.Problem(childComplexity), true
+	case "AuditChain.valid":
+		if e.ComplexityRoot.AuditChain.Valid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChain.Valid(childComplexity), true
+	case "AuditChain.verifiedAt":
+		if e.ComplexityRoot.AuditChain.VerifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChain.VerifiedAt(childComplexity), true
 
 	case "AuditLog.action":
 		if e.ComplexityRoot.AuditLog.Action == nil {
@@ -910,6 +972,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OperationCount.Operation(childComplexity), true
 
+	case "Organization.auditChain":
+		if e.ComplexityRoot.Organization.AuditChain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.AuditChain(childComplexity), true
 	case "Organization.createdAt":
 		if e.ComplexityRoot.Organization.CreatedAt == nil {
 			break
@@ -1528,6 +1596,28 @@ func (ec *executionContext) childFields_ApiKeySecretPayload(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type ApiKeySecretPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_AuditChain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "organizationId":
+		return ec.fieldContext_AuditChain_organizationId(ctx, field)
+	case "valid":
+		return ec.fieldContext_AuditChain_valid(ctx, field)
+	case "entries":
+		return ec.fieldContext_AuditChain_entries(ctx, field)
+	case "headSeq":
+		return ec.fieldContext_AuditChain_headSeq(ctx, field)
+	case "headHash":
+		return ec.fieldContext_AuditChain_headHash(ctx, field)
+	case "problem":
+		return ec.fieldContext_AuditChain_problem(ctx, field)
+	case "brokenEntryId":
+		return ec.fieldContext_AuditChain_brokenEntryId(ctx, field)
+	case "verifiedAt":
+		return ec.fieldContext_AuditChain_verifiedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditChain", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditLog(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1722,6 +1812,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_createdAt(ctx, field)
 	case "projects":
 		return ec.fieldContext_Organization_projects(ctx, field)
+	case "auditChain":
+		return ec.fieldContext_Organization_auditChain(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -2901,6 +2993,190 @@ func (ec *executionContext) _ApiKeySecretPayload_clientSecret(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_ApiKeySecretPayload_clientSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApiKeySecretPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditChain_organizationId(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChain_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChain_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditChain_valid(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChain_valid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Valid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChain_valid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _AuditChain_entries(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChain_entries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Entries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChain_entries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditChain_headSeq(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChain_headSeq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HeadSeq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChain_headSeq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditChain_headHash(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChain_headHash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HeadHash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChain_headHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditChain_problem(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChain_problem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Problem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChain_problem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditChain_brokenEntryId(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChain_brokenEntryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BrokenEntryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChain_brokenEntryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditChain_verifiedAt(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChain_verifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VerifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChain_verifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_id(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
@@ -4889,6 +5165,38 @@ func (ec *executionContext) fieldContext_Organization_projects(ctx context.Conte
 	if fc.Args, err = ec.field_Organization_projects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_auditChain(ctx context.Context, field graphql.CollectedField, obj *service.OrganizationView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_auditChain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().AuditChain(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.AuditChainView) graphql.Marshaler {
+			return ec.marshalNAuditChain2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuditChainView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_auditChain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditChain(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -8200,6 +8508,79 @@ func (ec *executionContext) _ApiKeySecretPayload(ctx context.Context, sel ast.Se
 	return out
 }
 
+var auditChainImplementors = []string{"AuditChain"}
+
+func (ec *executionContext) _AuditChain(ctx context.Context, sel ast.SelectionSet, obj *service.AuditChainView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditChainImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditChain")
+		case "organizationId":
+			out.Values[i] = ec._AuditChain_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "valid":
+			out.Values[i] = ec._AuditChain_valid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entries":
+			out.Values[i] = ec._AuditChain_entries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "headSeq":
+			out.Values[i] = ec._AuditChain_headSeq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "headHash":
+			out.Values[i] = ec._AuditChain_headHash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "problem":
+			out.Values[i] = ec._AuditChain_problem(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "brokenEntryId":
+			out.Values[i] = ec._AuditChain_brokenEntryId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "verifiedAt":
+			out.Values[i] = ec._AuditChain_verifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var auditLogImplementors = []string{"AuditLog"}
 
 func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet, obj *service.AuditView) graphql.Marshaler {
@@ -9031,6 +9412,44 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_projects(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "auditChain":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_auditChain(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -10574,6 +10993,16 @@ var (
 		model.KeyRevoked: "REVOKED",
 	}
 )
+
+func (ec *executionContext) marshalNAuditChain2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuditChainView(ctx context.Context, sel ast.SelectionSet, v *service.AuditChainView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AuditChain(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalNAuditLog2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuditView(ctx context.Context, sel ast.SelectionSet, v *service.AuditView) graphql.Marshaler {
 	if v == nil {

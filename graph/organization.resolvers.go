@@ -32,6 +32,14 @@ func (r *organizationResolver) Projects(ctx context.Context, obj *service.Organi
 	return projectConnection(list), nil
 }
 
+func (r *organizationResolver) AuditChain(ctx context.Context, obj *service.OrganizationView) (*service.AuditChainView, error) {
+	u, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.AuditChain(ctx, u, obj.ID)
+}
+
 func (r *queryResolver) Organization(ctx context.Context, id string) (*service.OrganizationView, error) {
 	u, err := principal(ctx)
 	if err != nil {

@@ -2,9 +2,11 @@ package model
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"hash"
 	"strconv"
 	"time"
 
@@ -28,9 +30,18 @@ const (
 	ActionCertificationStart = "certification.start"
 )
 
-// AuditLog is one append-only entry. Hash chains entries per organization:
-// Hash = SHA-256(PrevHash || canonical fields), so an edited or removed entry
-// breaks every later hash.
+// Audit hash versions. Entries written before the chain was keyed are
+// version 1 until the upgrade re-chains them.
+const (
+	AuditHashUnkeyed = 1 // SHA-256 of the canonical fields
+	AuditHashKeyed   = 2 // HMAC-SHA-256 under the audit key
+)
+
+// AuditLog is one append-only entry. Hash chains entries per organization
+// (the system chain holds entries of no organization): Hash =
+// HMAC-SHA-256(audit key, PrevHash || canonical fields), so an edited or
+// removed entry breaks every later hash, and without the key, which lives
+// outside the database, no one can write a chain that verifies.
 type AuditLog struct {
 	bun.BaseModel `bun:"table:audit_logs"`
 
@@ -48,6 +59,41 @@ type AuditLog struct {
 	CreatedAt      time.Time  `bun:"created_at"`
 	PrevHash       string     `bun:"prev_hash"`
 	Hash           string     `bun:"hash"`
+	HashVersion    int16      `bun:"hash_version"`
+}
+
+// AuditHead is the newest entry of a chain, kept beside the entries and
+// updated in the same transaction: removing the newest entries of a chain
+// leaves a head they no longer reach. Mac authenticates the head under the
+// audit key.
+type AuditHead struct {
+	bun.BaseModel `bun:"table:audit_heads"`
+
+	Chain     string    `bun:"chain,pk"` // SystemChain or an organization id
+	Seq       int64     `bun:"seq"`
+	Hash      string    `bun:"hash"`
+	Mac       string    `bun:"mac"`
+	UpdatedAt time.Time `bun:"updated_at"`
+}
+
+// SystemChain names the chain of entries of no organization (failed logins,
+// users without one).
+const SystemChain = "system"
+
+// AuditChainOf names the chain of an organization (nil: the system chain).
+func AuditChainOf(org *uuid.UUID) string {
+	if org == nil {
+		return SystemChain
+	}
+	return org.String()
+}
+
+// HeadMAC authenticates a chain's head: HMAC-SHA-256 under key of the
+// chain, the newest entry's sequence number and hash.
+func HeadMAC(key []byte, chain string, seq int64, hash string) string {
+	m := hmac.New(sha256.New, key)
+	writeFields(m, "audit-head", chain, strconv.FormatInt(seq, 10), hash)
+	return hex.EncodeToString(m.Sum(nil))
 }
 
 // UsageCounter counts calls of one operation by one key on one day.
@@ -81,24 +127,40 @@ func RequestMetaFrom(ctx context.Context) RequestMeta {
 	return m
 }
 
-// ComputeHash returns the chain hash of the entry: SHA-256 over the previous
-// hash and every canonical field, each length-prefixed so that no two
-// different entries share an encoding.
-func (e *AuditLog) ComputeHash() string {
+// fields are the entry's canonical fields, in hashing order.
+func (e *AuditLog) fields() []string {
 	org := ""
 	if e.OrganizationID != nil {
 		org = e.OrganizationID.String()
 	}
-	h := sha256.New()
-	for _, f := range []string{
+	return []string{
 		e.PrevHash, e.ID.String(), org, strconv.FormatInt(e.Seq, 10),
 		e.ActorType, e.ActorID, e.Action, e.TargetType, e.TargetID,
 		e.IP, e.UserAgent, e.RequestID, e.CreatedAt.UTC().Format(time.RFC3339Nano),
-	} {
+	}
+}
+
+// writeFields writes each field length-prefixed, so that no two different
+// lists share an encoding.
+func writeFields(h hash.Hash, fields ...string) {
+	for _, f := range fields {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
 		h.Write(n[:])
 		h.Write([]byte(f))
 	}
+}
+
+// ComputeHash returns the entry's hash in the form of its HashVersion: the
+// keyed HMAC under key, or for an entry written before the chain was keyed
+// the plain SHA-256 of the same fields.
+func (e *AuditLog) ComputeHash(key []byte) string {
+	var h hash.Hash
+	if e.HashVersion == AuditHashUnkeyed {
+		h = sha256.New()
+	} else {
+		h = hmac.New(sha256.New, key)
+	}
+	writeFields(h, e.fields()...)
 	return hex.EncodeToString(h.Sum(nil))
 }

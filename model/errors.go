@@ -25,6 +25,10 @@ const (
 	CodeInternal               ErrorCode = "internal"
 	CodeAuthorityNotConfigured ErrorCode = "authority_not_configured"
 	CodeIdempotencyKeyReuse    ErrorCode = "idempotency_key_reuse"
+	// CodeQuotaExceeded: creating one more organization, project or API
+	// key would pass the account's quota; removing one (revoking a key)
+	// makes room.
+	CodeQuotaExceeded ErrorCode = "quota_exceeded"
 	// CodeUnsupportedMediaType refuses a request body that is not sent
 	// as JSON.
 	CodeUnsupportedMediaType ErrorCode = "unsupported_media_type"

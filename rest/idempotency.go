@@ -3,6 +3,9 @@ package rest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"errors"
+	"hash"
 	"io"
 	"net/http"
 	"strconv"
@@ -15,18 +18,18 @@ import (
 // with the same Idempotency-Key.
 const ReplayedHeader = "Idempotent-Replayed"
 
-// maxStoredBody bounds a response kept for replay; a larger one releases the
-// key, so that a retry runs again.
-const maxStoredBody = 8 << 20
-
 // replayedHeaders are the response headers kept with a stored response.
 var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-Language", "Cache-Control", "Location", "Vary"}
 
 // idempotent makes POST requests carrying an Idempotency-Key safe to retry:
-// the first response is stored per credential for 24 h and replayed to
-// retries (marked Idempotent-Replayed: true), a retry with another method,
-// path or body is a 422 idempotency_key_reuse, and a retry while the first
-// is still running is a 409. It runs after authentication, which puts the
+// the first response is stored (sealed) per credential for 24 h and
+// replayed to retries (marked Idempotent-Replayed: true), a retry with
+// another method, path or body is a 422 idempotency_key_reuse, and a retry
+// while the first is still running is a 409 with Retry-After. A response
+// larger than the replay bound (or past the credential's byte quota) is
+// kept as its size and hash: a retry is a 409 without Retry-After, and the
+// request is not run again. A credential past its quota of keys gets 429
+// before its request runs. It runs after authentication, which puts the
 // credential in the context.
 func (a *api) idempotent(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -49,7 +52,10 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 		req := service.IdempotentRequest{Credential: credential, Key: key[0], Method: r.Method, Target: r.URL.RequestURI(), Body: body}
 		stored, err := a.svc.BeginIdempotent(r.Context(), req)
 		if err != nil {
-			if model.ErrorCodeOf(err) == model.CodeConflict {
+			switch {
+			case errors.Is(err, service.ErrResponseNotKept):
+				// Final: the first response is gone, retrying cannot help.
+			case model.ErrorCodeOf(err) == model.CodeConflict:
 				w.Header().Set("Retry-After", "1") // the first request is still running
 			}
 			a.writeError(w, r, err)
@@ -59,14 +65,19 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 			replay(w, stored)
 			return
 		}
-		rec := &recorder{ResponseWriter: w}
+		rec := &recorder{ResponseWriter: w, limit: a.svc.IdempotencyMaxResponse(), hash: sha256.New()}
 		finished := false
 		defer func() {
-			// Store the response, or release the key on a server error, a
-			// response too large to keep or a panic (then recoverer answers).
+			// Store the response (or, past the bound, its size and hash),
+			// or release the key on a server error or a panic (then
+			// recoverer answers).
 			var resp *service.StoredResponse
-			if finished && !rec.overflow {
-				resp = &service.StoredResponse{Status: rec.statusCode(), Header: rec.kept, Body: rec.body.Bytes()}
+			if finished {
+				resp = &service.StoredResponse{Status: rec.statusCode(), Header: rec.kept, Body: rec.body.Bytes(),
+					Omitted: rec.overflow, Size: rec.size, SHA256: rec.hash.Sum(nil)}
+				if rec.overflow {
+					resp.Body = nil
+				}
 			}
 			ctx := context.WithoutCancel(r.Context())
 			if err := a.svc.FinishIdempotent(ctx, req, resp); err != nil {
@@ -101,12 +112,16 @@ func replay(w http.ResponseWriter, s *service.StoredResponse) {
 	_, _ = w.Write(s.Body)
 }
 
-// recorder passes a response through while keeping a copy for replay.
+// recorder passes a response through while keeping a copy for replay, up
+// to limit bytes; past it, only the size and hash.
 type recorder struct {
 	http.ResponseWriter
 	status   int
 	kept     map[string]string
 	body     bytes.Buffer
+	limit    int
+	size     int64
+	hash     hash.Hash
 	overflow bool
 }
 
@@ -127,8 +142,10 @@ func (w *recorder) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
+	w.size += int64(len(b))
+	w.hash.Write(b)
 	if !w.overflow {
-		if w.body.Len()+len(b) > maxStoredBody {
+		if w.body.Len()+len(b) > w.limit {
 			w.overflow = true
 			w.body = bytes.Buffer{}
 		} else {

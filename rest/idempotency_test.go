@@ -13,6 +13,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -183,7 +184,10 @@ func TestIdempotencyTwoProcesses(t *testing.T) {
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) {
 			stores := sharedStores(t, d, 2)
-			a, b := newServerWith(t, stores[0], nil), newServerWith(t, stores[1], nil)
+			// Processes of one deployment share its encryption key.
+			shared := servicetest.Config(t, nil).Box
+			sameKey := func(c *service.Config) { c.Box = shared }
+			a, b := build(t, stores[0], sameKey, nil), build(t, stores[1], sameKey, nil)
 			tn := a.tenant("acme")
 			body := map[string]any{"invoice_reference": "INV001", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}
 			first := a.do(withKey(irnReq(tn, body), "k"))

@@ -17,7 +17,10 @@ import (
 )
 
 // httpMetrics are the request metrics, labelled by route pattern (never the
-// raw path, which holds ids), method and status.
+// raw path, which holds ids), method and status. Every label comes from a
+// known set, so that no request can add series: the route is a pattern of
+// the routing table or "unmatched", the method one of the standard methods
+// or "other", the status a status code HTTP defines or "other".
 type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
@@ -74,17 +77,46 @@ func newMetrics(svc *service.Service, extra []prometheus.Collector) (*prometheus
 	return reg, m, nil
 }
 
-// observe records one request.
-func (m *httpMetrics) observe(route, method string, status int, elapsed time.Duration) {
+// unmatchedRoute labels requests no route matched.
+const unmatchedRoute = "unmatched"
+
+// otherLabel labels a method or status outside the known set.
+const otherLabel = "other"
+
+// methodLabel bounds the method label to the methods of RFC 9110 and
+// PATCH; any other token a client sends is "other".
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return otherLabel
+}
+
+// statusLabel bounds the status label to the codes HTTP defines.
+func statusLabel(status int) string {
+	if http.StatusText(status) == "" {
+		return otherLabel
+	}
+	return strconv.Itoa(status)
+}
+
+// observe records one request and returns the method label it used.
+func (m *httpMetrics) observe(route, method string, status int, elapsed time.Duration) string {
 	if route == "" {
-		route = "unmatched"
+		route = unmatchedRoute
+	}
+	method = methodLabel(method)
+	if http.StatusText(status) == "" {
+		status = 0 // "other"
 	}
 	k := seriesKey{route, method, status}
 	m.mu.RLock()
 	s := m.series[k]
 	m.mu.RUnlock()
 	if s == nil {
-		st := strconv.Itoa(status)
+		st := statusLabel(status)
 		s = &series{
 			requests: m.requests.WithLabelValues(route, method, st),
 			duration: m.duration.WithLabelValues(route, method, st),
@@ -98,6 +130,7 @@ func (m *httpMetrics) observe(route, method string, status int, elapsed time.Dur
 	}
 	s.requests.Inc()
 	s.duration.Observe(elapsed.Seconds())
+	return method
 }
 
 // metricsHandler serves the registry in the Prometheus exposition format,

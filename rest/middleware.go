@@ -3,7 +3,6 @@ package rest
 import (
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 	"regexp"
 	"runtime/debug"
@@ -25,6 +24,19 @@ const (
 
 var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
+// Shared header values, set directly under canonical keys: these run on
+// every request. Header.Set and Add replace or copy them, never change them.
+var (
+	nosniff = []string{"nosniff"}
+	noStore = []string{"no-store"}
+)
+
+// privateAnswer marks a response that holds credentials or a tenant's
+// data: no cache (browser, proxy or CDN) may keep it.
+func privateAnswer(w http.ResponseWriter) {
+	w.Header()["Cache-Control"] = noStore
+}
+
 // requestID echoes a sane incoming X-Request-ID or makes one, and puts it
 // and the client's address in the context for the audit log. It also
 // gives the request's work its deadline (Options.RequestTimeout), in the
@@ -36,7 +48,11 @@ func (a *api) requestID(next http.Handler) http.Handler {
 		if !requestIDRE.MatchString(id) {
 			id = uuid.NewString()
 		}
-		w.Header()["X-Request-Id"] = []string{id} // canonical key: no rewrite per request
+		h := w.Header()
+		h["X-Request-Id"] = []string{id} // canonical key: no rewrite per request
+		// Browsers must never guess another type for a JSON answer (an
+		// error echoing input rendered as HTML).
+		h["X-Content-Type-Options"] = nosniff
 		ctx := model.WithRequestMeta(r.Context(), model.RequestMeta{IP: a.clientIP(r), UserAgent: r.UserAgent(), RequestID: id})
 		if a.opts.RequestTimeout > 0 && !isGraphQLSocket(r) {
 			var cancel context.CancelFunc
@@ -54,24 +70,9 @@ func isGraphQLSocket(r *http.Request) bool {
 
 func requestID(ctx context.Context) string { return model.RequestMetaFrom(ctx).RequestID }
 
-func (a *api) clientIP(r *http.Request) string {
-	if a.opts.TrustProxyHeaders {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
-				return ip.String()
-			}
-		}
-		if ip := net.ParseIP(strings.TrimSpace(r.Header.Get("X-Real-IP"))); ip != nil {
-			return ip.String()
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// clientIP is the client's address for rate limits and the audit log: the
+// connection's peer, or what the trusted proxies report.
+func (a *api) clientIP(r *http.Request) string { return a.opts.TrustedProxies.ClientIP(r) }
 
 // recoverer turns a panic into a logged 500 in the contract's shape.
 func (a *api) recoverer(next http.Handler) http.Handler {
@@ -93,6 +94,25 @@ func (a *api) recoverer(next http.Handler) http.Handler {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	// unmatched is set by the router's answers to unknown routes and
+	// methods, whose path and method are the client's own words.
+	unmatched bool
+}
+
+// markUnmatched records on the request's statusWriter that no route
+// matched, so that the request is counted as "unmatched".
+func markUnmatched(w http.ResponseWriter) {
+	for w != nil {
+		if sw, ok := w.(*statusWriter); ok {
+			sw.unmatched = true
+			return
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return
+		}
+		w = u.Unwrap()
+	}
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -126,13 +146,19 @@ func (a *api) logRequests(next http.Handler) http.Handler {
 		if route == "" {
 			route = chi.RouteContext(r.Context()).RoutePattern()
 		}
+		if sw.unmatched {
+			route = ""
+		}
 		status := sw.status
 		if status == 0 {
 			status = http.StatusOK
 		}
-		a.metrics.observe(route, r.Method, status, elapsed)
+		method := a.metrics.observe(route, r.Method, status, elapsed)
+		if route == "" {
+			route = unmatchedRoute
+		}
 		a.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", requestID(r.Context())),
-			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", status),
+			slog.String("method", method), slog.String("route", route), slog.Int("status", status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("ip", model.RequestMetaFrom(r.Context()).IP))
 	})
 }
@@ -158,6 +184,7 @@ func isPortalRoute(r *http.Request) bool {
 func (a *api) requireUser(next http.Handler) http.Handler {
 	inner := a.idempotent(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		privateAnswer(w)
 		h := r.Header.Get("Authorization")
 		scheme, token, ok := strings.Cut(h, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
@@ -177,8 +204,11 @@ func (a *api) requireUser(next http.Handler) http.Handler {
 
 // optionalUser authenticates a bearer token when one is sent; a request
 // without one goes on anonymous (GraphQL decides per field), a bad one is 401.
+// Its answers are never cached: anonymous ones may carry tokens (signup,
+// login).
 func (a *api) optionalUser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		privateAnswer(w)
 		if r.Header.Get("Authorization") == "" {
 			next.ServeHTTP(w, r)
 			return
@@ -196,6 +226,7 @@ func (a *api) requireKey(scope model.Scope, op string) func(http.Handler) http.H
 	return func(next http.Handler) http.Handler {
 		inner := a.limitKey(a.idempotent(next))
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			privateAnswer(w)
 			id, sec := r.Header.Get("X-Client-Id"), r.Header.Get("X-Client-Secret")
 			if id == "" || sec == "" {
 				writeJSON(w, http.StatusUnauthorized, errorBody{Detail: "missing X-Client-Id or X-Client-Secret header", Code: model.CodeUnauthenticated})

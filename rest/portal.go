@@ -10,6 +10,7 @@ import (
 )
 
 func (a *api) signup(w http.ResponseWriter, r *http.Request) error {
+	privateAnswer(w) // the answer carries an access token
 	var in service.SignupInput
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
@@ -19,6 +20,7 @@ func (a *api) signup(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
+	privateAnswer(w) // the answer carries an access token
 	var in service.LoginInput
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
@@ -190,6 +192,15 @@ func (a *api) auditLogs(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+func (a *api) auditChain(w http.ResponseWriter, r *http.Request) error {
+	orgID, err := pathUUID(r, "organization_id")
+	if err != nil {
+		return err
+	}
+	out, err := a.svc.AuditChain(r.Context(), userFrom(r), orgID)
+	return reply(w, "path", out, err)
 }
 
 func (a *api) usage(w http.ResponseWriter, r *http.Request) error {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -166,8 +167,8 @@ func TestPortalFlow(t *testing.T) {
 				t.Fatalf("filtered audit: %d entries, want 2", n)
 			}
 			orgID, _ := model.ParseUUID(org["id"].(string))
-			if err := s.svc.VerifyAuditChain(t.Context(), orgID); err != nil {
-				t.Fatalf("audit chain: %v", err)
+			if c, err := s.st.VerifyAuditChain(t.Context(), &orgID, servicetest.AuditKey); err != nil || !c.Valid() {
+				t.Fatalf("audit chain: %+v %v", c, err)
 			}
 		})
 	}
@@ -186,9 +187,15 @@ func TestLoginFailures(t *testing.T) {
 	if wrong.json(t)["detail"] != unknown.json(t)["detail"] {
 		t.Fatalf("wrong password and unknown email must answer alike: %s vs %s", wrong.Body, unknown.Body)
 	}
+	// Failed logins are an unknown actor's: they go to the system chain,
+	// never to the organization's.
 	al := s.must(200, req{method: "GET", path: "/api/v2/audit-logs?action=login_failed", token: tn.Token})
-	if n := len(al["items"].([]any)); n != 1 {
-		t.Fatalf("failed logins audited: %d, want 1", n)
+	if n := len(al["items"].([]any)); n != 0 {
+		t.Fatalf("failed logins in the organization's chain: %d, want 0", n)
+	}
+	sys, err := s.st.VerifyAuditChain(t.Context(), nil, servicetest.AuditKey)
+	if err != nil || !sys.Valid() || sys.Entries != 2 {
+		t.Fatalf("system chain: %+v %v, want 2 failed logins", sys, err)
 	}
 }
 

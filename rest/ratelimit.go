@@ -77,6 +77,10 @@ func (l Limit) Rate() service.Rate { return service.Rate{Count: l.Count, Period:
 var (
 	DefaultSandboxLimit    = Limit{Count: 50, Period: time.Second}
 	DefaultProductionLimit = Limit{Count: 200, Period: time.Second}
+	// DefaultSandboxProjectLimit and DefaultProductionProjectLimit are
+	// all the keys of one project together.
+	DefaultSandboxProjectLimit    = Limit{Count: 100, Period: time.Second}
+	DefaultProductionProjectLimit = Limit{Count: 400, Period: time.Second}
 	// DefaultAuthLimit is each client address's budget of signup and
 	// login attempts, DefaultAccountLimit each e-mail's (service.AuthLimits).
 	DefaultAuthLimit    = Limit{Count: 10, Period: time.Minute}
@@ -91,6 +95,10 @@ type RateLimits struct {
 	// Sandbox and Production limit each API key of a project in that
 	// environment, over every route the key may call.
 	Sandbox, Production Limit
+	// SandboxProject and ProductionProject limit all the keys of one
+	// project together, so that minting keys does not multiply the
+	// project's budget.
+	SandboxProject, ProductionProject Limit
 	// GraphQLAnonymous limits each client IP's /graphql requests made
 	// without a bearer token (signup, login, introspection, WebSocket
 	// upgrades, whose token comes later in connection_init). Signup and
@@ -222,15 +230,16 @@ func (s *redisLimits) Allow(ctx context.Context, key string, l Limit) (LimitResu
 }
 
 // limitKey rate-limits an authenticated API key by its project's
-// environment.
+// environment: the key's own limit, then its project's, which all the
+// project's keys share.
 func (a *api) limitKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		k := keyFrom(r)
-		l := a.opts.RateLimits.Sandbox
+		l, pl := a.opts.RateLimits.Sandbox, a.opts.RateLimits.SandboxProject
 		if k.Environment == model.EnvironmentProduction {
-			l = a.opts.RateLimits.Production
+			l, pl = a.opts.RateLimits.Production, a.opts.RateLimits.ProductionProject
 		}
-		if a.allow(w, r, "key:"+k.KeyID.String(), l) {
+		if a.allowAll(w, r, limitCheck{"key:" + k.KeyID.String(), l}, limitCheck{"project:" + k.ProjectID.String(), pl}) {
 			next.ServeHTTP(w, r)
 		}
 	})
@@ -276,23 +285,53 @@ func setRateHeaders(h http.Header, l Limit, res LimitResult) {
 // fails without a fallback lets the request through: an outage of the
 // limiter must not stop the API.
 func (a *api) allow(w http.ResponseWriter, r *http.Request, key string, l Limit) bool {
-	if l.IsZero() {
-		return true
-	}
-	res, err := a.limits.Allow(r.Context(), key, l)
-	if err != nil {
-		a.limitErrorLog(r, err)
-		if !errors.Is(err, ErrLimitStoreDown) {
-			return true
+	return a.allowAll(w, r, limitCheck{key, l})
+}
+
+// limitCheck is one limit a request counts against, under key.
+type limitCheck struct {
+	key   string
+	limit Limit
+}
+
+// allowAll counts the request under each check in turn, stopping at the
+// first that refuses it, like allow; the RateLimit-* headers describe the
+// tightest limit (the one that refused, else the one with the fewest
+// requests left).
+func (a *api) allowAll(w http.ResponseWriter, r *http.Request, checks ...limitCheck) bool {
+	var (
+		tight    LimitResult
+		tightLim Limit
+		counted  bool
+	)
+	for _, c := range checks {
+		if c.limit.IsZero() {
+			continue
+		}
+		res, err := a.limits.Allow(r.Context(), c.key, c.limit)
+		if err != nil {
+			a.limitErrorLog(r, err)
+			if !errors.Is(err, ErrLimitStoreDown) {
+				continue
+			}
+		}
+		if !counted || !res.Allowed || res.Remaining < tight.Remaining {
+			tight, tightLim, counted = res, c.limit, true
+		}
+		if !res.Allowed {
+			break
 		}
 	}
-	h := w.Header()
-	setRateHeaders(h, l, res)
-	if res.Allowed {
+	if !counted {
 		return true
 	}
-	h.Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(res.RetryAfter))))
-	a.writeError(w, r, model.Errorf(model.CodeRateLimited, "rate limit of %s exceeded; retry after the time in Retry-After", l))
+	h := w.Header()
+	setRateHeaders(h, tightLim, tight)
+	if tight.Allowed {
+		return true
+	}
+	h.Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(tight.RetryAfter))))
+	a.writeError(w, r, model.Errorf(model.CodeRateLimited, "rate limit of %s exceeded; retry after the time in Retry-After", tightLim))
 	return false
 }
 

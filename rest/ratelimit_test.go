@@ -138,7 +138,7 @@ func authLimited(t testing.TB, perIP, perAccount service.Rate) *server {
 	return build(t, storetest.SQLite(t), func(c *service.Config) {
 		c.Auth = service.AuthLimits{Limiter: rest.AttemptLimiter(limits), PerIP: perIP, PerAccount: perAccount}
 	}, func(o *rest.Options) {
-		o.TrustProxyHeaders = true
+		o.TrustedProxies = rest.ProxyTrust{Hops: 1}
 		o.RateLimits.Store = limits
 	})
 }

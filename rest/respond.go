@@ -28,6 +28,7 @@ var statusOf = map[model.ErrorCode]int{
 	model.CodeConflict:               http.StatusConflict,
 	model.CodeAuthorityNotConfigured: http.StatusConflict,
 	model.CodeIdempotencyKeyReuse:    http.StatusUnprocessableEntity,
+	model.CodeQuotaExceeded:          http.StatusConflict,
 	model.CodeUnsupportedMediaType:   http.StatusUnsupportedMediaType,
 	model.CodeRateLimited:            http.StatusTooManyRequests,
 	model.CodeUnavailable:            http.StatusServiceUnavailable,

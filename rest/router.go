@@ -22,9 +22,10 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxBodyBytes bounds request bodies; default 1 MiB.
 	MaxBodyBytes int64
-	// TrustProxyHeaders takes the client IP from X-Forwarded-For / X-Real-IP
-	// (only behind a proxy that sets them).
-	TrustProxyHeaders bool
+	// TrustedProxies are the proxies in front of the API whose
+	// X-Forwarded-For entries tell the client's address (for rate limits
+	// and the audit log); the zero value trusts none.
+	TrustedProxies ProxyTrust
 	// HealthChecks are extra dependency checks shown by /health, by name.
 	HealthChecks map[string]func(context.Context) error
 	// GraphQL, when set, is served at /graphql behind optional bearer
@@ -91,9 +92,11 @@ func New(svc *service.Service, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(a.requestID, a.recoverer, a.logRequests, a.limitBody)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		markUnmatched(w)
 		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		markUnmatched(w)
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"detail": "Method Not Allowed"})
 	})
 
@@ -130,6 +133,7 @@ func (a *api) v2(r chi.Router) {
 		r.Use(a.requireUser)
 		r.Post("/organizations", a.adapt(a.createOrganization))
 		r.Get("/organizations", a.adapt(a.listOrganizations))
+		r.Get("/organizations/{organization_id}/audit-chain", a.adapt(a.auditChain))
 		r.Post("/projects", a.adapt(a.createProject))
 		r.Get("/projects", a.adapt(a.listProjects))
 		r.Patch("/projects/{project_id}", a.adapt(a.updateProject))

@@ -152,12 +152,12 @@ func TestAuthorityUpdate(t *testing.T) {
 			body["tax_authority_code"] = "firs"
 			body["service_id"] = "ab12cd34"
 			body["qr_encryption"] = "RSA-OAEP-SHA256"
-			body["base_url"] = "https://einvoice.firs.gov.ng/"
+			body["base_url"] = "https://einvoice1.nrs.gov.ng/"
 			res := s.must(200, req{method: "PUT", path: "/api/v2/projects/" + pr["id"].(string) + "/authority", token: tn.Token, body: body})
 			a := res["authority"].(map[string]any)
 			if a["tax_authority_code"] != "NRS" || a["configured"] != true || a["service_id"] != "AB12CD34" ||
 				a["business_id"] != body["business_id"] || a["qr_encryption"] != "RSA-OAEP-SHA256" ||
-				a["base_url"] != "https://einvoice.firs.gov.ng" || a["public_key_fingerprint"] == nil {
+				a["base_url"] != "https://einvoice1.nrs.gov.ng" || a["public_key_fingerprint"] == nil {
 				t.Fatalf("authority view: %v", a)
 			}
 			for _, k := range []string{"public_key", "certificate", "api_key", "api_secret"} {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store"
@@ -70,19 +70,6 @@ func NewActivities(cfg ActivitiesConfig) (*Activities, error) {
 	return &Activities{svc: cfg.Service, store: cfg.Service.Store(), mbs: cfg.MBS, now: cfg.Now, log: cfg.Logger}, nil
 }
 
-// mbsHTTP is shared by every MBS client so that connections to the
-// authority are reused across steps and runs.
-var mbsHTTP = &http.Client{Transport: &http.Transport{
-	Proxy:                 http.ProxyFromEnvironment,
-	DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-	ForceAttemptHTTP2:     true,
-	MaxIdleConns:          256,
-	MaxIdleConnsPerHost:   64,
-	IdleConnTimeout:       90 * time.Second,
-	TLSHandshakeTimeout:   10 * time.Second,
-	ExpectContinueTimeout: time.Second,
-}}
-
 // MBS client settings of a run. The client retries a 429 or 5xx a few times
 // within one activity attempt; past that the activity fails and Temporal
 // retries it (after the authority's Retry-After when it sent a long one).
@@ -94,14 +81,35 @@ const (
 	mbsMaxRetryAfter = 5 * time.Second
 )
 
-// NewMBSClient builds the MBS client of a project from its credentials.
-func NewMBSClient(c *service.AuthorityCredentials) (*mbs.Client, error) {
-	return mbs.New(mbs.Config{
-		BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret, HTTPClient: mbsHTTP,
-		Timeout: mbsTimeout, UserAgent: "einvoice-certification",
-		Retry: mbs.RetryPolicy{MaxAttempts: mbsAttempts, InitialBackoff: mbsBackoff, MaxBackoff: mbsMaxBackoff, MaxRetryAfter: mbsMaxRetryAfter},
-	})
+// MBSClients returns the builder of projects' MBS clients for a worker. A
+// production project's calls go through the egress policy's client: no
+// special-purpose address (checked at every connection, after DNS
+// resolution), no redirect, no proxy. A sandbox project calls the sandbox
+// the operator configured, over a client that follows no redirect either.
+// Every client of one builder shares its connections.
+func MBSClients(policy egress.Policy) func(c *service.AuthorityCredentials) (*mbs.Client, error) {
+	guarded := policy.Client()
+	operator := &http.Client{Transport: egress.Policy{AllowPrivate: true}.Transport(), CheckRedirect: egress.NoRedirects}
+	return func(c *service.AuthorityCredentials) (*mbs.Client, error) {
+		hc := guarded
+		if c.Environment == model.EnvironmentSandbox {
+			hc = operator
+		}
+		return mbs.New(mbs.Config{
+			BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret, HTTPClient: hc,
+			Timeout: mbsTimeout, UserAgent: "einvoice-certification",
+			Retry: mbs.RetryPolicy{MaxAttempts: mbsAttempts, InitialBackoff: mbsBackoff, MaxBackoff: mbsMaxBackoff, MaxRetryAfter: mbsMaxRetryAfter},
+		})
+	}
 }
+
+// defaultMBS is NewMBSClient's builder: the strict egress policy.
+var defaultMBS = MBSClients(egress.Policy{})
+
+// NewMBSClient builds the MBS client of a project from its credentials,
+// under the strict egress policy (no special-purpose address for
+// production projects).
+func NewMBSClient(c *service.AuthorityCredentials) (*mbs.Client, error) { return defaultMBS(c) }
 
 // StepInput names the run a step works on.
 type StepInput struct {
@@ -523,7 +531,7 @@ func (a *Activities) NegativeProbe(ctx context.Context, in StepInput) error {
 			return o, temporal.NewNonRetryableApplicationError(
 				"the authority accepted "+bad+", an IRN with a wrong service ID", ErrRejected, nil)
 		case errors.As(err, &me) && me.HTTPStatus >= 400 && me.HTTPStatus < 500 && !me.Retryable():
-			o.message = "the authority refuses " + bad + " (wrong service ID), as it must: " + strings.TrimPrefix(me.Error(), "mbs: ")
+			o.message = "the authority refuses " + bad + " (wrong service ID), as it must: " + authorityMessage(me)
 			return o, nil
 		}
 		return o, err
@@ -738,7 +746,7 @@ func (a *Activities) classify(ctx context.Context, err error) error {
 	}
 	var me *mbs.Error
 	if errors.As(err, &me) {
-		msg := strings.TrimPrefix(me.Error(), "mbs: ")
+		msg := authorityMessage(me)
 		if me.Retryable() || me.Canceled {
 			return temporal.NewApplicationErrorWithOptions(msg, ErrUnavailable, temporal.ApplicationErrorOptions{NextRetryDelay: me.RetryAfter})
 		}
@@ -768,6 +776,26 @@ func (a *Activities) classify(ctx context.Context, err error) error {
 	}
 	a.log.ErrorContext(ctx, "certification step failed", "error", err.Error())
 	return temporal.NewApplicationError("internal error", ErrUnavailable)
+}
+
+// authorityMessage describes a failed authority call for the evidence: the
+// call, the HTTP status and the fields of NRS's own error envelope (message,
+// public message, details, error id). An answer that is not NRS's envelope
+// (a proxy's page, an internal service's error, a redirect) is described by
+// its status alone: its body is never recorded, so that a destination can
+// never copy what it holds into a tenant's evidence.
+func authorityMessage(me *mbs.Error) string {
+	e := *me
+	foreign := e.HTTPStatus != 0 && e.Code == 0 && e.Message == "" && e.ID == "" && e.Handler == "" &&
+		e.PublicMessage == "" && e.RawDetails == nil
+	if foreign {
+		e.Details = ""
+	}
+	msg := strings.TrimPrefix(e.Error(), "mbs: ")
+	if foreign {
+		msg += " (the answer is not NRS's error format; its body is not recorded)"
+	}
+	return msg
 }
 
 // errorMessage is the text of a classified error, without the SDK's

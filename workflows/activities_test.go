@@ -2,12 +2,15 @@ package workflows_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/uuid"
@@ -16,7 +19,9 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -266,23 +271,49 @@ func TestForgottenSandboxInvoiceIsExplained(t *testing.T) {
 // validation; lists fetched from any other host are counted, never stored.
 func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 	ctx := context.Background()
-	a := newActivityEnv(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
-
-	// A project whose base URL points elsewhere (here another address of
-	// the same stand-in) goes first: nothing is stored.
-	elsewhere := httptest.NewServer(a.e.Sandbox)
+	// Sandbox projects always call the configured sandbox; a project on
+	// another host is a production project whose base_url is one of the
+	// operator's hosts other than the official one: here another address
+	// of the same stand-in.
+	var standIn atomic.Value
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		standIn.Load().(http.Handler).ServeHTTP(w, r)
+	}))
 	t.Cleanup(elsewhere.Close)
-	other := a.e.NewTenant(t)
-	pr, err := a.e.Store.ProjectByID(ctx, other.Project.ID)
+	e := certtest.New(t, certtest.Options{Service: func(c *service.Config) {
+		c.Egress = egress.Policy{AllowPrivate: true, Origins: []string{service.DefaultProductionBaseURL, elsewhere.URL}}
+	}})
+	standIn.Store(http.Handler(e.Sandbox))
+	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Service: e.Service,
+		MBS: workflows.MBSClients(egress.Policy{AllowPrivate: true}), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr.BaseURL = elsewhere.URL
-	if err := a.e.Store.UpdateProjectAuthority(ctx, pr); err != nil {
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := suite.NewTestActivityEnvironment()
+	env.RegisterActivity(acts)
+	a := &activityEnv{t: t, e: e, acts: acts, env: env}
+
+	keys, err := servicetest.SandboxKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	apiKey, apiSecret, base := "k", "s", elsewhere.URL
+	prod, err := e.Service.CreateProject(ctx, e.Tenant.User, service.ProjectInput{OrganizationID: e.Tenant.Project.OrganizationID.String(),
+		Name: "Production elsewhere", Environment: "production"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Service.UpdateAuthority(ctx, e.Tenant.User, prod.ID, service.AuthorityInput{
+		TaxAuthorityCode: "NRS", BusinessID: uuid.NewString(), ServiceID: "94ND90NR",
+		PublicKey: base64.StdEncoding.EncodeToString([]byte(keys.PublicKeyPEM)), Certificate: "Y2VydA==",
+		APIKey: &apiKey, APISecret: &apiSecret, BaseURL: &base,
+	}); err != nil {
 		t.Fatal(err)
 	}
 	run := a.e.NewRun(t, model.InvoiceKindB2B, "2026-03-15", "")
-	foreign := &model.CertificationRun{ID: newRunID(t), ProjectID: other.Project.ID, InvoiceType: model.InvoiceKindB2B,
+	foreign := &model.CertificationRun{ID: newRunID(t), ProjectID: prod.ID, InvoiceType: model.InvoiceKindB2B,
 		IssueDate: "2026-03-15", Status: model.RunQueued, CreatedAt: run.CreatedAt}
 	foreign.WorkflowID = "certification-run-" + foreign.ID.String()
 	if err := a.e.Store.CreateCertificationRun(ctx, foreign); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/service"
@@ -56,8 +57,12 @@ func (s *Starter) StartCertificationRun(ctx context.Context, in service.RunStart
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	run, err := s.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       WorkflowID(in.RunID),
-		TaskQueue:                s.taskQueue,
+		ID:        WorkflowID(in.RunID),
+		TaskQueue: s.taskQueue,
+		// Workers are shared fairly between tenants: the matching service
+		// dispatches the tasks of each fairness key in turn (when the
+		// server enables fairness), and activities inherit the key.
+		Priority:                 temporal.Priority{FairnessKey: FairnessKey(in.OrganizationID)},
 		WorkflowExecutionTimeout: runTimeout,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
@@ -68,6 +73,15 @@ func (s *Starter) StartCertificationRun(ctx context.Context, in service.RunStart
 		return service.RunRef{}, err
 	}
 	return service.RunRef{WorkflowID: run.GetID(), TemporalRunID: run.GetRunID()}, nil
+}
+
+// FairnessKey is the fairness key of a tenant's workflows and activities:
+// its organization id.
+func FairnessKey(orgID uuid.UUID) string {
+	if orgID == uuid.Nil {
+		return ""
+	}
+	return "org-" + orgID.String()
 }
 
 // DescribeCertificationRun tells how the workflow of a run stands.

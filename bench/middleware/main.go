@@ -122,6 +122,7 @@ func fullRouter(ctx context.Context, dir string) (http.Handler, []byte, string, 
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	svc, err := service.New(st, service.Config{
 		JWTSecret: bytes.Repeat([]byte("b"), 32), Box: box, Hasher: secret.NewHasher(bytes.Repeat([]byte("p"), 32)),
+		AuditKey:    bytes.Repeat([]byte("a"), 32),
 		Authorities: model.NewAuthorities([]model.Authority{n}, nil), Logger: log,
 	})
 	if err != nil {

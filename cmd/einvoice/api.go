@@ -29,7 +29,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	defer ln.Close()
-	tc, starter, err := temporalStarter(c.TemporalAddress, c.TemporalNamespace, stderr)
+	tc, starter, err := temporalStarter(c.temporalOptions(stderr))
 	if err != nil {
 		return err
 	}

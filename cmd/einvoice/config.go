@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -9,24 +10,31 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/rest"
+	"github.com/einvoice-ng/einvoice/workflows"
 )
 
 // config is everything a server process needs, from flags (dev) or the
 // environment (api).
 type config struct {
-	DatabaseURL    string
-	HTTPAddr       string
-	JWTSecret      []byte
-	EncryptionKey  []byte
-	APIKeyPepper   []byte
+	DatabaseURL   string
+	HTTPAddr      string
+	JWTSecret     []byte
+	EncryptionKey []byte
+	APIKeyPepper  []byte
+	// AuditKey keys the audit chain (EINVOICE_AUDIT_KEY, else derived from
+	// the encryption key).
+	AuditKey       []byte
 	TokenTTL       time.Duration
 	AutoMigrate    bool
-	TrustProxy     bool
+	TrustProxy     rest.ProxyTrust
 	LogLevel       string
 	SandboxBaseURL string
 	// ProductionBaseURL is NRS's production host, the only one production
@@ -36,6 +44,11 @@ type config struct {
 	// certification workflows; an empty address leaves runs unavailable.
 	TemporalAddress   string
 	TemporalNamespace string
+	// TemporalTLS secures the connection to the frontend (TEMPORAL_TLS_*);
+	// nil means plain gRPC.
+	TemporalTLS *tls.Config
+	// TemporalCodec encrypts the payloads every Temporal client writes.
+	TemporalCodec *workflows.PayloadCodec
 	// Sandbox says how this process serves or reaches the NRS sandbox
 	// stand-in.
 	Sandbox sandboxConfig
@@ -47,6 +60,115 @@ type config struct {
 	// Ops configures rate limits and their Redis, attempt limits, request
 	// deadlines, GraphQL's exposure and limits, and /metrics.
 	Ops opsConfig
+	// Quotas bound what one account may create (EINVOICE_MAX_*).
+	Quotas service.Quotas
+	// Idempotency bounds what Idempotency-Keys keep
+	// (EINVOICE_IDEMPOTENCY_*).
+	Idempotency service.IdempotencyLimits
+	// Egress is where production projects may call: EINVOICE_NRS_HOSTS
+	// and EINVOICE_EGRESS_ALLOW_PRIVATE.
+	Egress egress.Policy
+}
+
+// egressFromEnv reads EINVOICE_NRS_HOSTS (comma-separated origins; default
+// NRS's production host) and EINVOICE_EGRESS_ALLOW_PRIVATE (true lets
+// production projects reach special-purpose addresses: development only).
+// allowPrivate is the default of the latter.
+func egressFromEnv(getenv func(string) string, allowPrivate bool) (egress.Policy, error) {
+	p := egress.Policy{AllowPrivate: allowPrivate}
+	if v := strings.TrimSpace(getenv("EINVOICE_NRS_HOSTS")); v != "" {
+		origins, err := egress.NormalizeOrigins(strings.Split(v, ","))
+		if err != nil || len(origins) == 0 {
+			return p, fmt.Errorf("EINVOICE_NRS_HOSTS: want comma-separated origins such as %s: %v", service.DefaultProductionBaseURL, err)
+		}
+		p.Origins = origins
+	}
+	switch v := strings.TrimSpace(getenv("EINVOICE_EGRESS_ALLOW_PRIVATE")); v {
+	case "":
+	case "true":
+		p.AllowPrivate = true
+	case "false":
+		p.AllowPrivate = false
+	default:
+		return p, fmt.Errorf("EINVOICE_EGRESS_ALLOW_PRIVATE: want true or false, got %q", v)
+	}
+	return p, nil
+}
+
+// parseSize reads a byte size: a number of bytes, or one with a KiB, MiB or
+// GiB suffix ("256KiB").
+func parseSize(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	mult := int64(1)
+	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
+		if n, ok := strings.CutSuffix(v, suffix); ok {
+			v, mult = strings.TrimSpace(n), m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("want a positive size such as 262144, 256KiB or 64MiB")
+	}
+	return n * mult, nil
+}
+
+// idempotencyFromEnv reads EINVOICE_IDEMPOTENCY_MAX_RESPONSE,
+// EINVOICE_IDEMPOTENCY_MAX_BYTES and EINVOICE_IDEMPOTENCY_MAX_KEYS; unset
+// ones take the service's defaults.
+func idempotencyFromEnv(getenv func(string) string) (service.IdempotencyLimits, error) {
+	var l service.IdempotencyLimits
+	if v := getenv("EINVOICE_IDEMPOTENCY_MAX_RESPONSE"); v != "" {
+		n, err := parseSize(v)
+		if err != nil || n > 64<<20 {
+			return l, fmt.Errorf("EINVOICE_IDEMPOTENCY_MAX_RESPONSE: want a size up to 64MiB, got %q", v)
+		}
+		l.MaxResponseBytes = int(n)
+	}
+	if v := getenv("EINVOICE_IDEMPOTENCY_MAX_BYTES"); v != "" {
+		n, err := parseSize(v)
+		if err != nil {
+			return l, fmt.Errorf("EINVOICE_IDEMPOTENCY_MAX_BYTES: %w", err)
+		}
+		l.MaxBytesPerCredential = n
+	}
+	if v := getenv("EINVOICE_IDEMPOTENCY_MAX_KEYS"); v != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 1 {
+			return l, fmt.Errorf("EINVOICE_IDEMPOTENCY_MAX_KEYS: want a positive number, got %q", v)
+		}
+		l.MaxKeysPerCredential = n
+	}
+	return l, nil
+}
+
+// quotasFromEnv reads EINVOICE_MAX_*: a positive number, or "off" for no
+// bound; unset takes the service's default.
+func quotasFromEnv(getenv func(string) string) (service.Quotas, error) {
+	var q service.Quotas
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{
+		{"EINVOICE_MAX_ORGANIZATIONS_PER_USER", &q.OrganizationsPerUser},
+		{"EINVOICE_MAX_PROJECTS_PER_ORGANIZATION", &q.ProjectsPerOrganization},
+		{"EINVOICE_MAX_KEYS_PER_PROJECT", &q.KeysPerProject},
+		{"EINVOICE_MAX_RUNS_PER_PROJECT", &q.RunsPerProject},
+	} {
+		v := strings.TrimSpace(getenv(f.name))
+		switch {
+		case v == "":
+		case v == "off":
+			*f.dst = -1
+		default:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return q, fmt.Errorf("%s: want a positive number or off, got %q", f.name, v)
+			}
+			*f.dst = n
+		}
+	}
+	return q, nil
 }
 
 // envConfig reads the api configuration and refuses to start without its
@@ -56,7 +178,6 @@ func envConfig(getenv func(string) string) (*config, error) {
 		DatabaseURL: getenv("EINVOICE_DATABASE_URL"),
 		HTTPAddr:    getenv("EINVOICE_HTTP_ADDR"),
 		AutoMigrate: getenv("EINVOICE_AUTO_MIGRATE") != "false",
-		TrustProxy:  getenv("EINVOICE_TRUST_PROXY") == "true",
 		LogLevel:    getenv("EINVOICE_LOG_LEVEL"),
 		TokenTTL:    time.Hour,
 	}
@@ -91,10 +212,16 @@ func envConfig(getenv func(string) string) (*config, error) {
 	} else {
 		c.APIKeyPepper = secret.Derive(c.EncryptionKey, "api-key-pepper")
 	}
+	if c.AuditKey, err = auditKeyFromEnv(getenv, c.EncryptionKey); err != nil {
+		return nil, err
+	}
 	if v := getenv("EINVOICE_TOKEN_TTL"); v != "" {
 		if c.TokenTTL, err = time.ParseDuration(v); err != nil || c.TokenTTL < time.Minute {
 			return nil, errors.New("EINVOICE_TOKEN_TTL must be a duration of at least 1m (e.g. 1h)")
 		}
+	}
+	if c.TrustProxy, err = rest.ParseProxyTrust(getenv("EINVOICE_TRUST_PROXY")); err != nil {
+		return nil, fmt.Errorf("EINVOICE_TRUST_PROXY: %w", err)
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
 	if c.Sandbox, err = sandboxFromEnv(getenv, c.DatabaseURL); err != nil {
@@ -107,12 +234,43 @@ func envConfig(getenv func(string) string) (*config, error) {
 	if c.Ops, err = opsFromEnv(getenv, modeAPI); err != nil {
 		return nil, err
 	}
+	if c.Quotas, err = quotasFromEnv(getenv); err != nil {
+		return nil, err
+	}
+	if c.Idempotency, err = idempotencyFromEnv(getenv); err != nil {
+		return nil, err
+	}
+	if c.Egress, err = egressFromEnv(getenv, false); err != nil {
+		return nil, err
+	}
+	if c.TemporalCodec, err = payloadCodecFromEnv(getenv, c.EncryptionKey); err != nil {
+		return nil, err
+	}
+	if c.TemporalTLS, err = temporalTLSFromEnv(getenv); err != nil {
+		return nil, err
+	}
 	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")
 	c.TemporalNamespace = getenv("TEMPORAL_NAMESPACE")
 	if c.TemporalNamespace == "" {
 		c.TemporalNamespace = defaultTemporalNamespace
 	}
 	return c, nil
+}
+
+// auditKeyFromEnv reads EINVOICE_AUDIT_KEY (32 bytes, hex or base64); unset,
+// the key is derived from the encryption key.
+func auditKeyFromEnv(getenv func(string) string, encryptionKey []byte) ([]byte, error) {
+	if v := getenv("EINVOICE_AUDIT_KEY"); v != "" {
+		k, err := decodeKey(v)
+		if err != nil {
+			return nil, fmt.Errorf("EINVOICE_AUDIT_KEY: %w", err)
+		}
+		return k, nil
+	}
+	if len(encryptionKey) == 0 {
+		return nil, nil
+	}
+	return secret.Derive(encryptionKey, "audit-chain"), nil
 }
 
 // decodeKey accepts a 32-byte key as 64 hex characters or standard base64.
@@ -133,6 +291,7 @@ type devSecrets struct {
 	JWTSecret     string `json:"jwt_secret"`
 	EncryptionKey string `json:"encryption_key"`
 	APIKeyPepper  string `json:"api_key_pepper"`
+	AuditKey      string `json:"audit_key"`
 }
 
 func loadDevSecrets(dataDir string) (*devSecrets, error) {
@@ -146,7 +305,16 @@ func loadDevSecrets(dataDir string) (*devSecrets, error) {
 		if s.JWTSecret == "" || s.EncryptionKey == "" || s.APIKeyPepper == "" {
 			return nil, fmt.Errorf("%s is incomplete; delete it to generate new secrets", path)
 		}
-		return &s, nil
+		if s.AuditKey != "" {
+			return &s, nil
+		}
+		// A data dir from before the audit key: add one, keep the rest.
+		k, err := secret.RandomKey()
+		if err != nil {
+			return nil, err
+		}
+		s.AuditKey = base64.StdEncoding.EncodeToString(k)
+		return &s, writeDevSecrets(path, &s)
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -156,17 +324,24 @@ func loadDevSecrets(dataDir string) (*devSecrets, error) {
 		return base64.StdEncoding.EncodeToString(k), err
 	}
 	var s devSecrets
-	for _, dst := range []*string{&s.JWTSecret, &s.EncryptionKey, &s.APIKeyPepper} {
+	for _, dst := range []*string{&s.JWTSecret, &s.EncryptionKey, &s.APIKeyPepper, &s.AuditKey} {
 		if *dst, err = gen(); err != nil {
 			return nil, err
 		}
 	}
-	b, _ = json.MarshalIndent(s, "", "  ")
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return nil, err
+	return &s, writeDevSecrets(path, &s)
+}
+
+// writeDevSecrets writes the data dir's secrets, readable by the owner only
+// (replacing the file in one rename).
+func writeDevSecrets(path string, s *devSecrets) error {
+	b, _ := json.MarshalIndent(s, "", "  ")
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
 	}
-	return &s, nil
+	return os.Rename(tmp, path)
 }

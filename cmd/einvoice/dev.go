@@ -47,7 +47,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	for _, kv := range []struct {
 		dst *[]byte
 		src string
-	}{{&c.JWTSecret, secrets.JWTSecret}, {&c.EncryptionKey, secrets.EncryptionKey}, {&c.APIKeyPepper, secrets.APIKeyPepper}} {
+	}{{&c.JWTSecret, secrets.JWTSecret}, {&c.EncryptionKey, secrets.EncryptionKey}, {&c.APIKeyPepper, secrets.APIKeyPepper}, {&c.AuditKey, secrets.AuditKey}} {
 		if *kv.dst, err = base64.StdEncoding.DecodeString(kv.src); err != nil {
 			return fmt.Errorf("data dir secrets: %w", err)
 		}
@@ -57,6 +57,22 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	// `einvoice api`; unset, the limits are the defaults, kept in memory,
 	// and GraphiQL, introspection and /metrics are open.
 	if c.Ops, err = opsFromEnv(getenv, modeDev); err != nil {
+		return err
+	}
+	if c.Quotas, err = quotasFromEnv(getenv); err != nil {
+		return err
+	}
+	if c.Idempotency, err = idempotencyFromEnv(getenv); err != nil {
+		return err
+	}
+	// Development runs authorities on this host: special-purpose addresses
+	// are allowed unless EINVOICE_EGRESS_ALLOW_PRIVATE=false.
+	if c.Egress, err = egressFromEnv(getenv, true); err != nil {
+		return err
+	}
+	// Payloads written to the dev Temporal server are encrypted like
+	// everywhere else; its Web UI decodes them through the same codec.
+	if c.TemporalCodec, err = payloadCodecFromEnv(getenv, c.EncryptionKey); err != nil {
 		return err
 	}
 	log := newLogger(stderr, c.LogLevel)
@@ -72,12 +88,14 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	// worker stops, then the client closes, then the Temporal server.
 	ts, err := devtemporal.Start(ctx, devtemporal.Options{
 		DataDir: filepath.Join(dir, "temporal"), FrontendAddr: *temporalAddr, UIAddr: *temporalUIAddr, Logger: log,
+		Codec: c.TemporalCodec,
 	})
 	if err != nil {
 		return err
 	}
 	defer ts.Stop() //nolint:errcheck // logged by Stop
-	tc, err := client.DialContext(ctx, client.Options{HostPort: ts.FrontendAddr(), Namespace: ts.Namespace(), Logger: temporalLogger(stderr)})
+	c.TemporalAddress, c.TemporalNamespace = ts.FrontendAddr(), ts.Namespace()
+	tc, err := client.DialContext(ctx, c.temporalOptions(stderr))
 	if err != nil {
 		return fmt.Errorf("connect to the dev Temporal server: %w", err)
 	}
@@ -115,7 +133,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
-	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log})
+	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log, MBS: workflows.MBSClients(c.Egress)})
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,10 @@
 //	einvoice api      run the production API server, configured from the environment
 //	einvoice worker   run the Temporal worker of certification runs (TEMPORAL_ADDRESS)
 //	einvoice migrate  up | down | status
+//	einvoice audit    verify | rechain
 //	einvoice nrs-sandbox  run the NRS sandbox stand-in as its own process
 //	einvoice nrs refresh-codes  refresh NRS's code lists from NRS
+//	einvoice temporal-codec  serve the Temporal payload codec to the Web UI
 //	einvoice version  print the version
 package main
 
@@ -45,6 +47,12 @@ Usage:
         variables plus TEMPORAL_ADDRESS (required) and TEMPORAL_NAMESPACE
   einvoice migrate up|down|status
         manage the database schema (EINVOICE_DATABASE_URL)
+  einvoice audit verify [--organization ID] [--heads FILE] [--json]
+        verify the audit chains (EINVOICE_DATABASE_URL and the audit key):
+        every entry keyed and linked, every head reached; --json exports the
+        heads, --heads compares with an earlier export
+  einvoice audit rechain
+        re-chain audit entries written before the chain was keyed
   einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--database-url URL | --data-dir ./data]
               [--admin-token TOKEN] [--demo]
         run the NRS sandbox stand-in as its own process, its state in its own
@@ -53,6 +61,9 @@ Usage:
         fetch NRS's code lists with the project's API credentials from the official
         host of its environment (EINVOICE_NRS_SANDBOX_URL, EINVOICE_NRS_PRODUCTION_URL)
         and store them for every process to validate that environment's invoices with
+  einvoice temporal-codec [--addr 127.0.0.1:8234] [--ui-origin http://localhost:8233]
+        serve the Temporal payload codec (EINVOICE_ENCRYPTION_KEY) to the Web
+        UI, on a private address behind the UI's authentication
   einvoice version
         print the version
 `
@@ -73,10 +84,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runWorker(ctx, args[1:], getenv, stdout, stderr)
 	case "migrate":
 		return runMigrate(ctx, args[1:], getenv, stdout)
+	case "audit":
+		return runAudit(ctx, args[1:], getenv, stdout, stderr)
 	case "nrs-sandbox":
 		return runNRSSandbox(ctx, args[1:], getenv, stdout, stderr)
 	case "nrs":
 		return runNRS(ctx, args[1:], getenv, stdout, stderr)
+	case "temporal-codec":
+		return runCodecServer(ctx, args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, version)
 		return nil

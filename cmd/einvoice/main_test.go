@@ -3,9 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/migrations"
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
 )
 
 func env(kv map[string]string) func(string) string {
@@ -89,5 +98,139 @@ func TestUnknownSubcommand(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"version"}, env(nil), &out, &errb); err != nil || out.String() == "" {
 		t.Fatalf("version: %v %q", err, out.String())
+	}
+}
+
+// TestAuditUpgradeAndVerify upgrades a database holding audit entries of
+// the unkeyed chain: migrate up needs the key, re-chains them, and audit
+// verify then passes; a truncation hidden by putting an older head record
+// back passes audit verify alone and fails it against an export of the
+// heads made before.
+func TestAuditUpgradeAndVerify(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "a.db")
+	encKey := strings.Repeat("ab", 32)
+	withKey := env(map[string]string{"EINVOICE_DATABASE_URL": db, "EINVOICE_ENCRYPTION_KEY": encKey})
+	cmd := func(e func(string) string, args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(ctx, args, e, &out, &out)
+		return out.String(), err
+	}
+	if out, err := cmd(withKey, "migrate", "up"); err != nil {
+		t.Fatalf("migrate up: %v %s", err, out)
+	}
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// Back to the state before the audit key: the keying migration undone,
+	// entries in the unkeyed form.
+	down, err := fs.ReadFile(migrations.Files(), "sqlite/"+store.AuditKeyingMigration+"_audit_keyed.tx.down.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range strings.Split(string(down), "--bun:split") {
+		if _, err := st.DB().ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.DB().ExecContext(ctx, "DELETE FROM bun_migrations WHERE name = ?", store.AuditKeyingMigration); err != nil {
+		t.Fatal(err)
+	}
+	u := &model.User{ID: uuid.New(), Email: "a@example.com", PasswordHash: "x", CreatedAt: time.Now()}
+	o := &model.Organization{ID: uuid.New(), Name: "Acme", Slug: "acme", CreatedAt: time.Now()}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateOrganization(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	prev := ""
+	for i := 1; i <= 3; i++ {
+		e := &model.AuditLog{ID: uuid.New(), OrganizationID: &o.ID, Seq: int64(i), ActorType: "user", ActorID: u.ID.String(),
+			Action: model.ActionLogin, TargetType: "user", TargetID: u.ID.String(), CreatedAt: time.Now().UTC().Truncate(time.Microsecond),
+			PrevHash: prev, HashVersion: model.AuditHashUnkeyed}
+		e.Hash = e.ComputeHash(nil)
+		if _, err := st.DB().NewInsert().Model(e).ExcludeColumn("hash_version").Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		prev = e.Hash
+	}
+
+	if _, err := cmd(env(map[string]string{"EINVOICE_DATABASE_URL": db}), "migrate", "up"); err == nil || !strings.Contains(err.Error(), "EINVOICE_AUDIT_KEY") {
+		t.Fatalf("upgrade without the audit key: %v", err)
+	}
+	if out, err := cmd(withKey, "migrate", "up"); err != nil || !strings.Contains(out, "re-chained 3 audit entries") {
+		t.Fatalf("upgrade: %v %s", err, out)
+	}
+	if out, err := cmd(withKey, "audit", "verify"); err != nil || !strings.Contains(out, o.ID.String()) {
+		t.Fatalf("verify after the upgrade: %v %s", err, out)
+	}
+
+	// Two more entries, then an export of the heads.
+	var oldHead model.AuditHead
+	if err := st.DB().NewSelect().Model(&oldHead).Where("chain = ?", o.ID.String()).Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	key, _ := auditKeyFromEnv(withKey, mustKey(t, encKey))
+	for range 2 {
+		if err := st.AppendAudit(ctx, &model.AuditLog{ID: uuid.New(), OrganizationID: &o.ID, ActorType: "user", ActorID: "u",
+			Action: model.ActionKeyCreate, TargetType: "api_key", TargetID: "k", CreatedAt: time.Now()}, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	export, err := cmd(withKey, "audit", "verify", "--json")
+	if err != nil {
+		t.Fatalf("export: %v %s", err, export)
+	}
+	heads := filepath.Join(t.TempDir(), "heads.json")
+	if err := os.WriteFile(heads, []byte(export), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The attacker removes the two newest entries and puts the older head
+	// record back.
+	if _, err := st.DB().ExecContext(ctx, "DELETE FROM audit_logs WHERE organization_id = ? AND seq > 3", o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.DB().NewUpdate().Model(&oldHead).WherePK().Column("seq", "hash", "mac").Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := cmd(withKey, "audit", "verify"); err != nil {
+		t.Fatalf("verify alone should not see a replayed head: %v %s", err, out)
+	}
+	out, err := cmd(withKey, "audit", "verify", "--heads", heads)
+	if err == nil || !strings.Contains(out, "truncated since the export") {
+		t.Fatalf("verify against the export: %v %s", err, out)
+	}
+}
+
+func mustKey(t *testing.T, v string) []byte {
+	t.Helper()
+	k, err := decodeKey(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// TestDevSecretsGainAnAuditKey: a data dir from before the audit key keeps
+// its secrets and gains one, kept across restarts.
+func TestDevSecretsGainAnAuditKey(t *testing.T) {
+	dir := t.TempDir()
+	old := `{"jwt_secret":"and0","encryption_key":"ZW5j","api_key_pepper":"cGVw"}`
+	if err := os.WriteFile(filepath.Join(dir, "secrets.json"), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := loadDevSecrets(dir)
+	if err != nil || s.JWTSecret != "and0" || s.EncryptionKey != "ZW5j" || s.AuditKey == "" {
+		t.Fatalf("secrets: %+v %v", s, err)
+	}
+	again, err := loadDevSecrets(dir)
+	if err != nil || again.AuditKey != s.AuditKey {
+		t.Fatalf("audit key not kept: %+v %v", again, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "secrets.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("secrets file mode: %v %v", fi.Mode(), err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/einvoice-ng/einvoice/model/store"
 )
@@ -25,6 +26,22 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 	defer st.Close()
 	switch args[0] {
 	case "up":
+		// Keying the audit chain re-chains the entries written before under
+		// the audit key, which must therefore be configured.
+		pending, err := st.AuditRechainPending(ctx)
+		if err != nil {
+			return err
+		}
+		var key []byte
+		if pending {
+			enc, _ := decodeKey(getenv("EINVOICE_ENCRYPTION_KEY"))
+			if key, err = auditKeyFromEnv(getenv, enc); err != nil {
+				return err
+			}
+			if len(key) == 0 {
+				return errors.New("this upgrade keys the audit chain and re-chains its entries: set EINVOICE_AUDIT_KEY, or EINVOICE_ENCRYPTION_KEY, as the api has it")
+			}
+		}
 		names, err := st.MigrateUp(ctx)
 		if err != nil {
 			return err
@@ -34,6 +51,13 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 		}
 		for _, n := range names {
 			fmt.Fprintln(stdout, "applied", n)
+		}
+		if slices.Contains(names, store.AuditKeyingMigration) {
+			n, err := st.RechainAudit(ctx, key)
+			if err != nil {
+				return fmt.Errorf("audit entries not re-chained (einvoice audit verify reports the chains): %w", err)
+			}
+			fmt.Fprintf(stdout, "re-chained %d audit entries under the audit key\n", n)
 		}
 	case "down":
 		names, err := st.MigrateDown(ctx)

@@ -65,8 +65,8 @@ func runRefreshCodes(ctx context.Context, args []string, getenv func(string) str
 		return err
 	}
 	svc, err := service.New(st, service.Config{
-		JWTSecret: c.JWTSecret, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), Authorities: reg, Logger: log,
-		SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
+		JWTSecret: c.JWTSecret, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey, Authorities: reg, Logger: log,
+		SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL, Egress: c.Egress,
 	})
 	if err != nil {
 		return err
@@ -86,7 +86,7 @@ func runRefreshCodes(ctx context.Context, args []string, getenv func(string) str
 	if creds.BaseURL == "" {
 		return fmt.Errorf("no official %s host: set EINVOICE_NRS_SANDBOX_URL", creds.Environment)
 	}
-	client, err := workflows.NewMBSClient(creds)
+	client, err := workflows.MBSClients(c.Egress)(creds)
 	if err != nil {
 		return err
 	}

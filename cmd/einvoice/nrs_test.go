@@ -69,6 +69,7 @@ func TestRefreshCodesCommand(t *testing.T) {
 	box, _ := secret.NewBox(key)
 	svc, err := service.New(st, service.Config{
 		JWTSecret: []byte(strings.Repeat("s", 32)), Box: box, Hasher: secret.NewHasher(secret.Derive(key, "api-key-pepper")),
+		AuditKey:    secret.Derive(key, "audit-chain"),
 		Authorities: servicetest.Authorities(t), SandboxKeys: servicetest.SandboxKeys, SandboxBaseURL: srv.URL,
 		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
 		Logger:         slog.New(slog.DiscardHandler),

@@ -64,6 +64,7 @@ func opsFromEnv(getenv func(string) string, mode string) (opsConfig, error) {
 		MetricsAddr:  getenv("EINVOICE_METRICS_ADDR"),
 		Limits: rest.RateLimits{
 			Sandbox: rest.DefaultSandboxLimit, Production: rest.DefaultProductionLimit,
+			SandboxProject: rest.DefaultSandboxProjectLimit, ProductionProject: rest.DefaultProductionProjectLimit,
 			GraphQLAnonymous: rest.DefaultGraphQLAnonymousLimit,
 		},
 		Auth:           rest.DefaultAuthLimit,
@@ -77,6 +78,8 @@ func opsFromEnv(getenv func(string) string, mode string) (opsConfig, error) {
 	}{
 		{"EINVOICE_RATE_LIMIT_SANDBOX", &o.Limits.Sandbox},
 		{"EINVOICE_RATE_LIMIT_PRODUCTION", &o.Limits.Production},
+		{"EINVOICE_RATE_LIMIT_PROJECT_SANDBOX", &o.Limits.SandboxProject},
+		{"EINVOICE_RATE_LIMIT_PROJECT_PRODUCTION", &o.Limits.ProductionProject},
 		{"EINVOICE_RATE_LIMIT_GRAPHQL_ANONYMOUS", &o.Limits.GraphQLAnonymous},
 		{"EINVOICE_RATE_LIMIT_AUTH", &o.Auth},
 		{"EINVOICE_RATE_LIMIT_ACCOUNT", &o.Account},
@@ -146,6 +149,7 @@ func opsFromEnv(getenv func(string) string, mode string) (opsConfig, error) {
 func (o opsConfig) limitStore(ctx context.Context, log *slog.Logger) (store rest.LimitStore, closeStore func(), err error) {
 	if o.RedisURL == "" {
 		log.Info("rate limits", "sandbox", o.Limits.Sandbox.String(), "production", o.Limits.Production.String(),
+			"sandbox_project", o.Limits.SandboxProject.String(), "production_project", o.Limits.ProductionProject.String(),
 			"auth", o.Auth.String(), "account", o.Account.String(), "graphql_anonymous", o.Limits.GraphQLAnonymous.String(),
 			"shared_in_redis", false)
 		return rest.NewMemoryLimitStore(nil), func() {}, nil
@@ -164,6 +168,7 @@ func (o opsConfig) limitStore(ctx context.Context, log *slog.Logger) (store rest
 		return nil, nil, fmt.Errorf("EINVOICE_REDIS_URL: Redis at %s does not answer: %w", ropts.Addr, err)
 	}
 	log.Info("rate limits", "sandbox", o.Limits.Sandbox.String(), "production", o.Limits.Production.String(),
+		"sandbox_project", o.Limits.SandboxProject.String(), "production_project", o.Limits.ProductionProject.String(),
 		"auth", o.Auth.String(), "account", o.Account.String(), "graphql_anonymous", o.Limits.GraphQLAnonymous.String(),
 		"shared_in_redis", true)
 	return rest.NewRedisLimitStore(client, "einvoice:ratelimit:"), func() { _ = client.Close() }, nil

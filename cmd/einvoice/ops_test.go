@@ -12,7 +12,8 @@ import (
 )
 
 func TestOpsFromEnv(t *testing.T) {
-	defaults := rest.RateLimits{Sandbox: rest.DefaultSandboxLimit, Production: rest.DefaultProductionLimit, GraphQLAnonymous: rest.DefaultGraphQLAnonymousLimit}
+	defaults := rest.RateLimits{Sandbox: rest.DefaultSandboxLimit, Production: rest.DefaultProductionLimit, GraphQLAnonymous: rest.DefaultGraphQLAnonymousLimit,
+		SandboxProject: rest.DefaultSandboxProjectLimit, ProductionProject: rest.DefaultProductionProjectLimit}
 	for _, c := range []struct {
 		name          string
 		mode          string
@@ -40,8 +41,10 @@ func TestOpsFromEnv(t *testing.T) {
 			"EINVOICE_GRAPHIQL": "true", "EINVOICE_GRAPHQL_INTROSPECTION": "true", "EINVOICE_PASSWORD_HASH_CONCURRENCY": "3",
 			"EINVOICE_GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION": "4", "EINVOICE_GRAPHQL_SUBSCRIPTIONS_PER_USER": "8",
 			"EINVOICE_REQUEST_TIMEOUT": "10s", "EINVOICE_METRICS_ADDR": "127.0.0.1:9100",
+			"EINVOICE_RATE_LIMIT_PROJECT_SANDBOX": "8/s", "EINVOICE_RATE_LIMIT_PROJECT_PRODUCTION": "off",
 		},
-			want:    rest.RateLimits{Sandbox: rest.Limit{Count: 5, Period: time.Second}, Production: rest.Limit{Count: 1000, Period: time.Minute}},
+			want: rest.RateLimits{Sandbox: rest.Limit{Count: 5, Period: time.Second}, Production: rest.Limit{Count: 1000, Period: time.Minute},
+				SandboxProject: rest.Limit{Count: 8, Period: time.Second}},
 			account: rest.Limit{Count: 3, Period: time.Hour},
 			check: func(t *testing.T, o opsConfig) {
 				g := o.GraphQL
@@ -97,5 +100,35 @@ func TestOpsRedisDown(t *testing.T) {
 	}
 	if _, _, err := o.limitStore(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil))); err == nil || !strings.Contains(err.Error(), "does not answer") {
 		t.Fatalf("start with Redis down: %v", err)
+	}
+}
+
+func TestQuotasFromEnv(t *testing.T) {
+	q, err := quotasFromEnv(func(k string) string {
+		return map[string]string{"EINVOICE_MAX_KEYS_PER_PROJECT": "3", "EINVOICE_MAX_RUNS_PER_PROJECT": "off"}[k]
+	})
+	if err != nil || q.KeysPerProject != 3 || q.RunsPerProject != -1 || q.ProjectsPerOrganization != 0 {
+		t.Fatalf("quotas %+v, %v", q, err)
+	}
+	if _, err := quotasFromEnv(func(k string) string {
+		return map[string]string{"EINVOICE_MAX_PROJECTS_PER_ORGANIZATION": "0"}[k]
+	}); err == nil || !strings.Contains(err.Error(), "EINVOICE_MAX_PROJECTS_PER_ORGANIZATION") {
+		t.Fatalf("a zero quota: %v", err)
+	}
+}
+
+func TestIdempotencyFromEnv(t *testing.T) {
+	l, err := idempotencyFromEnv(func(k string) string {
+		return map[string]string{"EINVOICE_IDEMPOTENCY_MAX_RESPONSE": "128KiB", "EINVOICE_IDEMPOTENCY_MAX_BYTES": "1 MiB", "EINVOICE_IDEMPOTENCY_MAX_KEYS": "500"}[k]
+	})
+	if err != nil || l.MaxResponseBytes != 128<<10 || l.MaxBytesPerCredential != 1<<20 || l.MaxKeysPerCredential != 500 {
+		t.Fatalf("limits %+v, %v", l, err)
+	}
+	for _, bad := range []map[string]string{
+		{"EINVOICE_IDEMPOTENCY_MAX_RESPONSE": "1GiB"}, {"EINVOICE_IDEMPOTENCY_MAX_BYTES": "-3"}, {"EINVOICE_IDEMPOTENCY_MAX_KEYS": "many"},
+	} {
+		if _, err := idempotencyFromEnv(func(k string) string { return bad[k] }); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,9 +60,9 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	if err != nil {
 		return nil, err
 	}
+	var applied []string
 	if c.AutoMigrate {
-		applied, err := st.MigrateUp(ctx)
-		if err != nil {
+		if applied, err = st.MigrateUp(ctx); err != nil {
 			_ = st.Close()
 			return nil, err
 		}
@@ -85,17 +86,28 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 		return nil, err
 	}
 	svc, err := service.New(st, service.Config{
-		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper),
+		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey,
 		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Auth: c.Ops.authLimits(limits),
+		Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
 	})
 	if err != nil {
 		closeLimits()
 		_ = st.Close()
 		return nil, err
 	}
+	if slices.Contains(applied, store.AuditKeyingMigration) {
+		// The upgrade that keys the audit chain: entries written before
+		// are re-chained under the key now, once.
+		n, err := svc.RechainAudit(ctx)
+		if err != nil {
+			log.Error("audit entries not re-chained under the audit key; einvoice audit verify reports the chains", "error", err.Error())
+		} else {
+			log.Info("audit entries re-chained under the audit key", "entries", n)
+		}
+	}
 	opts := mount
-	opts.Version, opts.Logger, opts.TrustProxyHeaders = version, log, c.TrustProxy
+	opts.Version, opts.Logger, opts.TrustedProxies = version, log, c.TrustProxy
 	gopts := c.Ops.GraphQL
 	gopts.Logger = log
 	opts.GraphQL = graph.NewHandler(svc, gopts)

@@ -43,12 +43,12 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck // best effort at exit
 
-	tc, err := dialTemporal(ctx, c.TemporalAddress, c.TemporalNamespace, stderr, log)
+	tc, err := dialTemporal(ctx, c.temporalOptions(stderr), log)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
-	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log})
+	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log, MBS: workflows.MBSClients(c.Egress)})
 	if err != nil {
 		return err
 	}
@@ -69,11 +69,12 @@ func temporalLogger(stderr io.Writer) sdklog.Logger {
 }
 
 // dialTemporal connects to Temporal, retrying while it is not up yet.
-func dialTemporal(ctx context.Context, addr, namespace string, stderr io.Writer, log *slog.Logger) (client.Client, error) {
+func dialTemporal(ctx context.Context, opts client.Options, log *slog.Logger) (client.Client, error) {
+	addr := opts.HostPort
 	deadline := time.Now().Add(temporalDialWait)
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		c, err := client.DialContext(dctx, client.Options{HostPort: addr, Namespace: namespace, Logger: temporalLogger(stderr)})
+		c, err := client.DialContext(dctx, opts)
 		cancel()
 		if err == nil {
 			return c, nil
@@ -93,13 +94,13 @@ func dialTemporal(ctx context.Context, addr, namespace string, stderr io.Writer,
 // temporalStarter connects the api to Temporal lazily, so that the api
 // starts (and serves everything else) while Temporal is down; a run started
 // then answers 503. Without an address it returns nils.
-func temporalStarter(addr, namespace string, stderr io.Writer) (client.Client, *workflows.Starter, error) {
-	if addr == "" {
+func temporalStarter(opts client.Options) (client.Client, *workflows.Starter, error) {
+	if opts.HostPort == "" {
 		return nil, nil, nil
 	}
-	c, err := client.NewLazyClient(client.Options{HostPort: addr, Namespace: namespace, Logger: temporalLogger(stderr)})
+	c, err := client.NewLazyClient(opts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("TEMPORAL_ADDRESS %q: %w", addr, err)
+		return nil, nil, fmt.Errorf("TEMPORAL_ADDRESS %q: %w", opts.HostPort, err)
 	}
 	return c, workflows.NewStarter(c, workflows.StarterOptions{}), nil
 }

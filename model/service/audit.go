@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/google/uuid"
 
@@ -27,7 +31,7 @@ func (s *Service) audit(ctx context.Context, tx *store.Store, org *uuid.UUID, ac
 		RequestID:      meta.RequestID,
 		CreatedAt:      s.now(),
 	}
-	return tx.AppendAudit(ctx, e)
+	return tx.AppendAudit(ctx, e, s.cfg.AuditKey)
 }
 
 func truncate(s string, n int) string {
@@ -95,9 +99,98 @@ func (s *Service) AuditLogs(ctx context.Context, u *UserPrincipal, in AuditInput
 	return out, nil
 }
 
-// VerifyAuditChain checks an organization's audit chain.
-func (s *Service) VerifyAuditChain(ctx context.Context, orgID uuid.UUID) error {
-	return s.store.VerifyAuditChain(ctx, &orgID)
+// AuditChainView tells whether an organization's audit chain verifies.
+type AuditChainView struct {
+	OrganizationID uuid.UUID `json:"organization_id"`
+	// Valid is true when every entry carries the keyed hash of its fields
+	// and links to the one before, and the chain's head names its newest
+	// entry.
+	Valid bool `json:"valid"`
+	// Entries is how many entries the chain holds.
+	Entries int64 `json:"entries"`
+	// HeadSeq and HeadHash are the chain's recorded head (0 and "" for an
+	// empty chain). Keep them: a later head that does not reach them again
+	// means entries were removed.
+	HeadSeq  int64  `json:"head_seq"`
+	HeadHash string `json:"head_hash"`
+	// Problem says why the chain does not verify; BrokenEntryID names the
+	// first entry at fault, when one is.
+	Problem       *string    `json:"problem"`
+	BrokenEntryID *uuid.UUID `json:"broken_entry_id"`
+	VerifiedAt    time.Time  `json:"verified_at"`
+}
+
+// auditVerifyTTL is how long a verification is reused: verifying reads the
+// whole chain, so each organization's is done at most once per interval
+// per process, however many callers ask.
+const auditVerifyTTL = 10 * time.Second
+
+// AuditChain verifies one of the caller's organizations' audit chain.
+func (s *Service) AuditChain(ctx context.Context, u *UserPrincipal, orgID uuid.UUID) (*AuditChainView, error) {
+	if _, err := s.store.OrganizationForUser(ctx, orgID, u.UserID); err != nil {
+		return nil, err
+	}
+	key := orgID.String()
+	s.auditChecks.mu.Lock()
+	if c, ok := s.auditChecks.done[key]; ok && s.cfg.Now().Before(c.VerifiedAt.Add(auditVerifyTTL)) {
+		s.auditChecks.mu.Unlock()
+		v := *c
+		return &v, nil
+	}
+	s.auditChecks.mu.Unlock()
+	// Concurrent callers share one verification, which outlives any of
+	// them (bounded by its own timeout).
+	ch := s.auditChecks.group.DoChan(key, func() (any, error) {
+		vctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		chk, err := s.store.VerifyAuditChain(vctx, &orgID, s.cfg.AuditKey)
+		if err != nil {
+			return nil, err
+		}
+		v := chainView(orgID, chk, s.now())
+		s.auditChecks.mu.Lock()
+		if len(s.auditChecks.done) > 10000 {
+			clear(s.auditChecks.done)
+		}
+		s.auditChecks.done[key] = v
+		s.auditChecks.mu.Unlock()
+		return v, nil
+	})
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		v := *r.Val.(*AuditChainView)
+		return &v, nil
+	}
+}
+
+func chainView(orgID uuid.UUID, c *store.AuditChainCheck, at time.Time) *AuditChainView {
+	v := &AuditChainView{OrganizationID: orgID, Valid: c.Valid(), Entries: c.Entries, VerifiedAt: at}
+	if c.Head != nil {
+		v.HeadSeq, v.HeadHash = c.Head.Seq, c.Head.Hash
+	}
+	if !c.Valid() {
+		p := c.Problem
+		v.Problem, v.BrokenEntryID = &p, c.BrokenAt
+	}
+	return v
+}
+
+// auditChecks remembers recent chain verifications.
+type auditChecks struct {
+	group singleflight.Group
+	mu    sync.Mutex
+	done  map[string]*AuditChainView
+}
+
+// RechainAudit re-chains entries written before the audit chain was keyed
+// under the audit key (see store.RechainAudit).
+func (s *Service) RechainAudit(ctx context.Context) (int64, error) {
+	return s.store.RechainAudit(ctx, s.cfg.AuditKey)
 }
 
 // PageInput is a list request's limit and cursor as given by the client.

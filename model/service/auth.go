@@ -137,15 +137,17 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*AuthPayload, error
 	if err != nil {
 		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 	}
-	action := model.ActionLogin
 	if !ok {
-		action = model.ActionLoginFailed
-	}
-	if err := s.auditLogin(ctx, u, action, "user", u.ID.String()); err != nil {
-		return nil, err
-	}
-	if !ok {
+		// Whoever failed is unknown: the attempt goes to the system chain,
+		// so that guessing a member's password cannot flood the
+		// organization's chain.
+		if err := s.auditLogin(ctx, nil, model.ActionLoginFailed, "user", u.ID.String()); err != nil {
+			return nil, err
+		}
 		return nil, model.Errorf(model.CodeUnauthenticated, badLogin)
+	}
+	if err := s.auditLogin(ctx, u, model.ActionLogin, "user", u.ID.String()); err != nil {
+		return nil, err
 	}
 	orgs, err := s.allOrganizations(ctx, u.ID)
 	if err != nil {
@@ -158,8 +160,8 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*AuthPayload, error
 	return &AuthPayload{AccessToken: token, TokenType: "bearer", ExpiresIn: ttl, User: userView(u), Organizations: orgs}, nil
 }
 
-// auditLogin records a login outcome in every organization of the user, or
-// in the system chain when the e-mail has no account.
+// auditLogin records a login in every organization of the user (u nil: a
+// failed attempt by an unknown actor, recorded in the system chain).
 func (s *Service) auditLogin(ctx context.Context, u *model.User, action, targetType, targetID string) error {
 	return s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		if u == nil {

@@ -30,10 +30,13 @@ type RunStarter interface {
 // RunStart is what the workflow of a run needs: ids and small values. The
 // run's payload stays in the database.
 type RunStart struct {
-	RunID       uuid.UUID         `json:"run_id"`
-	ProjectID   uuid.UUID         `json:"project_id"`
-	InvoiceType model.InvoiceKind `json:"invoice_type"`
-	IssueDate   string            `json:"issue_date"`
+	RunID     uuid.UUID `json:"run_id"`
+	ProjectID uuid.UUID `json:"project_id"`
+	// OrganizationID is the tenant: the workflow engine shares its workers
+	// fairly between tenants by it.
+	OrganizationID uuid.UUID         `json:"organization_id"`
+	InvoiceType    model.InvoiceKind `json:"invoice_type"`
+	IssueDate      string            `json:"issue_date"`
 	// Sandbox runs also verify their QR payload with the NRS sandbox
 	// stand-in (the real NRS has no such endpoint).
 	Sandbox bool `json:"sandbox"`
@@ -219,17 +222,25 @@ func (s *Service) startRun(ctx context.Context, pr *model.Project, actor Ref, in
 	if !pr.Configured || pr.BusinessID == "" || pr.ServiceID == "" || s.baseURL(pr) == "" ||
 		len(pr.APIKeyEnc) == 0 || len(pr.APISecretEnc) == 0 {
 		return nil, model.Errorf(model.CodeAuthorityNotConfigured,
-			"a certification run needs the project's tax authority settings and API credentials; set business_id, service_id, public_key, certificate, base_url, api_key and api_secret with PUT /api/v2/projects/%s/authority", pr.ID)
+			"a certification run needs the project's tax authority settings and API credentials; set business_id, service_id, public_key, certificate, api_key and api_secret with PUT /api/v2/projects/%s/authority", pr.ID)
+	}
+	if _, err := s.authorityURL(ctx, pr); err != nil {
+		return nil, err
 	}
 	if s.cfg.Runs == nil {
 		return nil, errNoWorkflowEngine
+	}
+	// Refuse over the project's concurrency before the workflow starts;
+	// the transaction below checks again under the project's lock.
+	if err := s.checkRunQuota(ctx, s.store, pr.ID); err != nil {
+		return nil, err
 	}
 	run := &model.CertificationRun{
 		ID: newID(), ProjectID: pr.ID, InvoiceType: model.InvoiceKind(in.InvoiceType), IssueDate: in.IssueDate,
 		Status: model.RunQueued, InvoicePayload: payload, CreatedAt: s.now(),
 	}
 	ref, err := s.cfg.Runs.StartCertificationRun(ctx, RunStart{
-		RunID: run.ID, ProjectID: pr.ID, InvoiceType: run.InvoiceType, IssueDate: run.IssueDate,
+		RunID: run.ID, ProjectID: pr.ID, OrganizationID: pr.OrganizationID, InvoiceType: run.InvoiceType, IssueDate: run.IssueDate,
 		Sandbox: pr.Environment == model.EnvironmentSandbox,
 	})
 	if err != nil {
@@ -239,6 +250,9 @@ func (s *Service) startRun(ctx context.Context, pr *model.Project, actor Ref, in
 	}
 	run.WorkflowID, run.TemporalRunID = ref.WorkflowID, ref.TemporalRunID
 	err = s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		if err := s.checkRunQuota(ctx, tx, pr.ID); err != nil {
+			return err
+		}
 		if err := tx.CreateCertificationRun(ctx, run); err != nil {
 			return err
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"time"
 
@@ -65,6 +67,64 @@ type StoredResponse struct {
 	// Header holds the replayed headers (content type and the like).
 	Header map[string]string
 	Body   []byte
+	// Omitted says the body was not kept (larger than the response bound):
+	// Body is nil, Size and SHA256 describe it.
+	Omitted bool
+	Size    int64
+	SHA256  []byte
+}
+
+// IdempotencyLimits bound what Idempotency-Keys keep, so that no credential
+// can turn the replay store into storage of its own. Zero fields take the
+// defaults.
+type IdempotencyLimits struct {
+	// MaxResponseBytes bounds a response kept for replay; a larger one is
+	// kept as its status, size and SHA-256 only. Default 256 KiB.
+	MaxResponseBytes int
+	// MaxBytesPerCredential bounds the bodies one credential keeps over a
+	// day; past it, responses are kept as their size and hash only.
+	// Default 64 MiB.
+	MaxBytesPerCredential int64
+	// MaxKeysPerCredential bounds the Idempotency-Keys one credential
+	// claims over a day; past it a request with a new key is refused
+	// (rate_limited) before it runs. Default 100,000.
+	MaxKeysPerCredential int64
+}
+
+// Defaults of IdempotencyLimits.
+const (
+	DefaultIdempotencyMaxResponse  = 256 << 10
+	DefaultIdempotencyMaxBytes     = 64 << 20
+	DefaultIdempotencyMaxKeys      = 100_000
+	IdempotencyQuotaRetryAfter     = time.Hour
+	idempotencySealPurposePrefix   = "idempotency:"
+	idempotencyQuotaRefusalMessage = "this credential already claimed %d Idempotency-Keys in the last 24 hours, the most allowed; retry after the time in Retry-After, or without an Idempotency-Key"
+)
+
+func (l *IdempotencyLimits) defaults() {
+	if l.MaxResponseBytes <= 0 {
+		l.MaxResponseBytes = DefaultIdempotencyMaxResponse
+	}
+	if l.MaxBytesPerCredential <= 0 {
+		l.MaxBytesPerCredential = DefaultIdempotencyMaxBytes
+	}
+	if l.MaxKeysPerCredential <= 0 {
+		l.MaxKeysPerCredential = DefaultIdempotencyMaxKeys
+	}
+}
+
+// IdempotencyMaxResponse is the largest response kept for replay; the
+// transport stops buffering past it.
+func (s *Service) IdempotencyMaxResponse() int { return s.cfg.Idempotency.MaxResponseBytes }
+
+// ErrResponseNotKept marks the answer to a retry whose first response was
+// kept as its size and hash only: it cannot be replayed, and the request
+// is not run again.
+var ErrResponseNotKept = errors.New("idempotent response not kept")
+
+// sealPurpose binds a stored body to its credential and key.
+func (r IdempotentRequest) sealPurpose() string {
+	return idempotencySealPurposePrefix + r.Credential + ":" + r.Key
 }
 
 // ShouldStore tells which responses are kept: successes and client errors,
@@ -112,7 +172,19 @@ func (s *Service) BeginIdempotent(ctx context.Context, req IdempotentRequest) (*
 		Credential: req.Credential, Key: req.Key, RequestHash: req.hash(),
 		CreatedAt: now, LockedUntil: now.Add(idempotencyLockTTL), ExpiresAt: now.Add(IdempotencyTTL),
 	}
-	got, claimed, err := s.store.ClaimIdempotencyKey(ctx, rec, now)
+	admit := func(ctx context.Context) error {
+		u, err := s.store.IdempotencyUsageOf(ctx, req.Credential, now)
+		if err != nil {
+			return err
+		}
+		if u.Entries >= s.cfg.Idempotency.MaxKeysPerCredential {
+			e := model.Errorf(model.CodeRateLimited, idempotencyQuotaRefusalMessage, u.Entries)
+			e.RetryAfter = IdempotencyQuotaRetryAfter
+			return e
+		}
+		return nil
+	}
+	got, claimed, err := s.store.ClaimIdempotencyKey(ctx, rec, now, admit)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +200,16 @@ func (s *Service) BeginIdempotent(ctx context.Context, req IdempotentRequest) (*
 	if got.State != store.IdempotencyDone {
 		return nil, model.Errorf(model.CodeConflict, "a request with this Idempotency-Key is still in progress; retry later")
 	}
-	out := &StoredResponse{Status: got.Status, Body: got.Body}
+	if !got.BodyKept {
+		return nil, model.Wrap(model.CodeConflict, ErrResponseNotKept,
+			"the first request with this Idempotency-Key answered %d with %d bytes (SHA-256 %s), more than is kept for replay; "+
+				"it is not run again: send a new Idempotency-Key to run it again", got.Status, got.BodySize, hex.EncodeToString(got.BodySHA256))
+	}
+	body, err := s.cfg.Box.Open(got.Body, req.sealPurpose())
+	if err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	out := &StoredResponse{Status: got.Status, Body: body, Size: got.BodySize, SHA256: got.BodySHA256}
 	if err := json.Unmarshal([]byte(got.Header), &out.Header); err != nil {
 		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 	}
@@ -147,11 +228,47 @@ func (s *Service) FinishIdempotent(ctx context.Context, req IdempotentRequest, r
 	if err != nil {
 		return model.Wrap(model.CodeInternal, err, "Internal Server Error")
 	}
-	rec.Status, rec.Header, rec.Body, rec.LockedUntil = resp.Status, string(header), resp.Body, s.now()
-	if rec.Body == nil {
-		rec.Body = []byte{}
+	rec.Status, rec.Header, rec.LockedUntil = resp.Status, string(header), s.now()
+	rec.Body, rec.BodyKept, rec.BodySize, rec.BodySHA256 = []byte{}, false, resp.Size, resp.SHA256
+	if !resp.Omitted {
+		sum := sha256.Sum256(resp.Body)
+		rec.BodySize, rec.BodySHA256 = int64(len(resp.Body)), sum[:]
+		if len(resp.Body) <= s.cfg.Idempotency.MaxResponseBytes {
+			keep, err := s.withinByteQuota(ctx, req.Credential, int64(len(resp.Body))+sealOverhead)
+			if err != nil {
+				return err
+			}
+			if keep {
+				// Sealed like every secret at rest: responses carry client
+				// secrets, access tokens and invoices.
+				sealed, err := s.cfg.Box.Seal(resp.Body, req.sealPurpose())
+				if err != nil {
+					return model.Wrap(model.CodeInternal, err, "Internal Server Error")
+				}
+				rec.Body, rec.BodyKept = sealed, true
+				if rec.Body == nil {
+					rec.Body = []byte{}
+				}
+			}
+		}
+	}
+	if rec.BodySHA256 == nil {
+		rec.BodySHA256 = []byte{}
 	}
 	return s.store.CompleteIdempotencyKey(ctx, rec)
+}
+
+// sealOverhead is what sealing adds to a body (AES-GCM nonce and tag).
+const sealOverhead = 12 + 16
+
+// withinByteQuota reports whether a body of size still fits the bytes the
+// credential may keep over a day.
+func (s *Service) withinByteQuota(ctx context.Context, credential string, size int64) (bool, error) {
+	u, err := s.store.IdempotencyUsageOf(ctx, credential, s.now())
+	if err != nil {
+		return false, err
+	}
+	return u.Bytes+size <= s.cfg.Idempotency.MaxBytesPerCredential, nil
 }
 
 // PurgeIdempotencyKeys deletes expired idempotency records and returns how

@@ -94,6 +94,9 @@ func (s *Service) CreateKey(ctx context.Context, u *UserPrincipal, projectID uui
 		if err != nil {
 			return err
 		}
+		if err := s.checkKeyQuota(ctx, tx, pr.ID); err != nil {
+			return err
+		}
 		r, err := secret.Base62(clientIDRandom)
 		if err != nil {
 			return model.Wrap(model.CodeInternal, err, "Internal Server Error")

@@ -33,6 +33,9 @@ func (s *Service) CreateOrganization(ctx context.Context, u *UserPrincipal, in O
 	now := s.now()
 	o := &model.Organization{ID: newID(), Name: in.Name, Slug: in.Slug, CreatedAt: now, Role: model.RoleOwner}
 	err := s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		if err := s.checkOrganizationQuota(ctx, tx, u.UserID); err != nil {
+			return err
+		}
 		if err := tx.CreateOrganization(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.UserID, Role: model.RoleOwner, CreatedAt: now}); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
 
@@ -48,8 +49,12 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	// Authorize before the (slow) key generation.
+	// Authorize and check the quota before the (slow) key generation; the
+	// transaction checks both again.
 	if err := s.requireWriter(ctx, s.store, u, orgID); err != nil {
+		return nil, err
+	}
+	if err := s.checkProjectQuota(ctx, s.store, orgID); err != nil {
 		return nil, err
 	}
 	now := s.now()
@@ -67,6 +72,9 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 		if err := s.requireWriter(ctx, tx, u, orgID); err != nil {
 			return err
 		}
+		if err := s.checkProjectQuota(ctx, tx, orgID); err != nil {
+			return err
+		}
 		if err := tx.CreateProject(ctx, pr); err != nil {
 			return err
 		}
@@ -79,15 +87,38 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	return s.projectView(pr), nil
 }
 
-// baseURL is where a project talks to its authority: the URL its owner set,
-// else, for a sandbox project, the configured sandbox (the stand-in in
-// development), read at use time so that moving the sandbox moves every
-// sandbox project with it.
+// baseURL is where a project talks to its authority: for a sandbox
+// project, the configured sandbox (the stand-in in development), read at
+// use time so that moving the sandbox moves every sandbox project with it;
+// for a production project, the base_url its owner chose among the
+// configured hosts, else the first of them. A base_url saved before the
+// hosts were restricted and no longer among them is returned as it is;
+// authorityURL refuses it.
 func (s *Service) baseURL(pr *model.Project) string {
-	if pr.BaseURL == "" && pr.Environment == model.EnvironmentSandbox {
+	if pr.Environment == model.EnvironmentSandbox {
 		return strings.TrimRight(s.cfg.SandboxBaseURL, "/")
 	}
+	if pr.BaseURL == "" {
+		return s.cfg.Egress.Origins[0]
+	}
 	return pr.BaseURL
+}
+
+// authorityURL is baseURL for a call about to be made: a production
+// project's base_url must still be one of the configured hosts.
+func (s *Service) authorityURL(ctx context.Context, pr *model.Project) (string, error) {
+	u := s.baseURL(pr)
+	if pr.Environment == model.EnvironmentSandbox || pr.BaseURL == "" {
+		return u, nil
+	}
+	check := s.cfg.Egress
+	check.AllowPrivate = true // the dialer judges the addresses at connection time
+	if _, err := check.CheckURL(ctx, u); err != nil {
+		return "", model.Errorf(model.CodeAuthorityNotConfigured,
+			"this project's base_url %s is not one of the tax authority hosts this server calls (%s); set base_url again, or leave it out, with PUT /api/v2/projects/%s/authority",
+			u, strings.Join(s.cfg.Egress.Origins, ", "), pr.ID)
+	}
+	return u, nil
 }
 
 const serviceIDAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -227,6 +258,29 @@ var serviceIDRE = regexp.MustCompile(`^[A-Za-z0-9]{8}$`)
 // QREncryptions lists the accepted QR encryption schemes.
 var QREncryptions = []string{string(model.QREncryptionPKCS1v15), string(model.QREncryptionOAEPSHA256)}
 
+// checkBaseURL records a problem with a base_url: sandbox projects take
+// none (they call the sandbox the server is configured with), and a
+// production project's must be one of the configured hosts and resolve to
+// no address the egress policy refuses, the rules every call obeys.
+func (s *Service) checkBaseURL(ctx context.Context, u *UserPrincipal, projectID uuid.UUID, raw string, p *model.Problems) {
+	if _, err := url.Parse(raw); err != nil {
+		p.Add(model.ProblemValueError, "Input should be a valid http or https URL", "base_url")
+		return
+	}
+	pr, err := s.store.ProjectForUser(ctx, projectID, u.UserID)
+	if err != nil {
+		pr = nil // not found, or not the caller's: the update answers that
+	}
+	if pr != nil && pr.Environment == model.EnvironmentSandbox {
+		p.Add(model.ProblemValueError, "sandbox projects call the NRS sandbox this server is configured with; base_url is for production projects only", "base_url")
+		return
+	}
+	if _, err := s.cfg.Egress.CheckURL(ctx, raw); err != nil {
+		msg := strings.TrimPrefix(err.Error(), egress.ErrForbidden.Error()+": ")
+		p.Add(model.ProblemValueError, "base_url is not allowed: "+msg, "base_url")
+	}
+}
+
 // UpdateAuthority configures a project's tax authority settings. Secrets
 // are sealed at rest and never shown again.
 func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, projectID uuid.UUID, in AuthorityInput) (*ProjectView, error) {
@@ -263,9 +317,7 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 		p.Add(model.ProblemMissing, "api_key and api_secret go together", loc)
 	}
 	if in.BaseURL != nil {
-		if bu, err := url.Parse(*in.BaseURL); err != nil || (bu.Scheme != "https" && bu.Scheme != "http") || bu.Host == "" {
-			p.Add(model.ProblemValueError, "Input should be a valid http or https URL", "base_url")
-		}
+		s.checkBaseURL(ctx, u, projectID, *in.BaseURL, &p)
 	}
 	if in.QREncryption != nil {
 		p.CheckEnum(*in.QREncryption, QREncryptions, "qr_encryption")
@@ -300,8 +352,8 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 				return err
 			}
 		}
-		if in.BaseURL != nil {
-			pr.BaseURL = strings.TrimRight(*in.BaseURL, "/")
+		if in.BaseURL != nil && pr.Environment == model.EnvironmentProduction {
+			pr.BaseURL = strings.TrimRight(strings.TrimSpace(*in.BaseURL), "/")
 		}
 		if in.QREncryption != nil {
 			pr.QREncryption = model.QREncryption(*in.QREncryption)

@@ -96,9 +96,13 @@ func (s *Service) AuthorityCredentials(ctx context.Context, projectID uuid.UUID)
 		return nil, model.Errorf(model.CodeAuthorityNotConfigured,
 			"this project's tax authority settings are not configured; set them with PUT /api/v2/projects/%s/authority", pr.ID)
 	}
+	base, err := s.authorityURL(ctx, pr)
+	if err != nil {
+		return nil, err
+	}
 	c := &AuthorityCredentials{
 		ProjectID: pr.ID, Environment: pr.Environment, TaxAuthorityCode: pr.TaxAuthorityCode,
-		BaseURL: s.baseURL(pr), BusinessID: pr.BusinessID, ServiceID: pr.ServiceID,
+		BaseURL: base, BusinessID: pr.BusinessID, ServiceID: pr.ServiceID,
 		PublicKeyPEM: pr.PublicKey, QREncryption: pr.QREncryption,
 	}
 	if pr.PublicKey != "" {

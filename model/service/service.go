@@ -6,12 +6,14 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
@@ -26,6 +28,10 @@ type Config struct {
 	Box *secret.Box
 	// Hasher hashes API key secrets with the server pepper.
 	Hasher *secret.Hasher
+	// AuditKey keys the audit chain (HMAC-SHA-256); it lives outside the
+	// database, so that no one who can only write the database can write
+	// entries that verify. Required, at least 32 bytes.
+	AuditKey []byte
 	// Authorities is the registry of tax authorities.
 	Authorities model.Authorities
 	// SandboxKeys makes the key pair and certificate of a new sandbox
@@ -57,6 +63,13 @@ type Config struct {
 	// CodeListPollInterval bounds how late this process sees code lists
 	// another process refreshed; default 30 s.
 	CodeListPollInterval time.Duration
+	// Egress judges where production projects may send their calls: its
+	// Origins are the tax authority hosts this server calls (the first is
+	// the default of a project without base_url; default
+	// ProductionBaseURL), and it refuses
+	// special-purpose addresses unless AllowPrivate is set. A base_url is
+	// checked with it when saved and again at every use.
+	Egress egress.Policy
 	// SandboxRegistrar, when set, is told about every sandbox project once
 	// it is committed (and again when its authority settings change), so
 	// that the NRS sandbox stand-in accepts the project's credentials.
@@ -64,6 +77,12 @@ type Config struct {
 	// Runs starts and describes the workflows of certification runs; nil
 	// makes the certification use cases answer unavailable.
 	Runs RunStarter
+	// Idempotency bounds what Idempotency-Keys keep; zero fields take the
+	// defaults.
+	Idempotency IdempotencyLimits
+	// Quotas bound the organizations, projects, keys and concurrent
+	// certification runs of an account; zero fields take the defaults.
+	Quotas Quotas
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives background errors; default slog.Default().
@@ -72,15 +91,16 @@ type Config struct {
 
 // Service implements the use cases over one store.
 type Service struct {
-	store     *store.Store
-	cfg       Config
-	keys      *keyCache
-	issuers   *issuerCache
-	usage     *meter
-	irns      issuedIRNs
-	hashing   *hashGate
-	revoked   *revocations
-	codeLists *codeListKeeper
+	store       *store.Store
+	cfg         Config
+	keys        *keyCache
+	issuers     *issuerCache
+	usage       *meter
+	irns        issuedIRNs
+	hashing     *hashGate
+	revoked     *revocations
+	codeLists   *codeListKeeper
+	auditChecks auditChecks // shares chain verifications between callers
 }
 
 // New builds a Service, loads the stored code lists into the authorities
@@ -92,6 +112,9 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	}
 	if cfg.Box == nil || cfg.Hasher == nil {
 		return nil, errors.New("service: an encryption box and a key hasher are required")
+	}
+	if len(cfg.AuditKey) < 32 {
+		return nil, errors.New("service: an audit key of at least 32 bytes is required")
 	}
 	if cfg.TokenTTL <= 0 {
 		cfg.TokenTTL = time.Hour
@@ -115,6 +138,8 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	cfg.Quotas.defaults()
+	cfg.Idempotency.defaults()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -124,10 +149,21 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.ProductionBaseURL == "" {
 		cfg.ProductionBaseURL = DefaultProductionBaseURL
 	}
+	// Production projects call NRS's production host unless the operator
+	// lists others.
+	if len(cfg.Egress.Origins) == 0 {
+		cfg.Egress.Origins = []string{cfg.ProductionBaseURL}
+	}
+	origins, err := egress.NormalizeOrigins(cfg.Egress.Origins)
+	if err != nil {
+		return nil, fmt.Errorf("service: authority origins: %w", err)
+	}
+	cfg.Egress.Origins = origins
 	if cfg.CodeListPollInterval <= 0 {
 		cfg.CodeListPollInterval = 30 * time.Second
 	}
 	s := &Service{store: st, cfg: cfg}
+	s.auditChecks.done = map[string]*AuditChainView{}
 	s.keys = newKeyCache(cfg.KeyCacheTTL)
 	s.issuers = newIssuerCache(cfg.KeyCacheTTL)
 	s.usage = newMeter(st, cfg.UsageFlushInterval, cfg.Now, cfg.Logger)

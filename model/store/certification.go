@@ -208,3 +208,27 @@ func (s *Store) CountCertificationRunsByStatus(ctx context.Context) (map[model.R
 	}
 	return out, nil
 }
+
+// CountActiveCertificationRuns counts a project's runs that are queued or
+// running and were created after since (older ones have outlived any
+// workflow and only wait to be settled). Run ids are UUIDv7, so the
+// project's index bounds the scan to runs created after since.
+func (s *Store) CountActiveCertificationRuns(ctx context.Context, projectID uuid.UUID, since time.Time) (int, error) {
+	n, err := s.idb.NewSelect().Model((*model.CertificationRun)(nil)).
+		Where("project_id = ? AND id >= ?", projectID, uuidV7Floor(since)).
+		Where("created_at >= ?", since).
+		Where("status IN (?)", bun.In([]model.RunStatus{model.RunQueued, model.RunRunning})).
+		Count(ctx)
+	return n, s.wrap(err, "certification run")
+}
+
+// uuidV7Floor is the smallest UUIDv7 of the millisecond of t.
+func uuidV7Floor(t time.Time) uuid.UUID {
+	var u uuid.UUID
+	ms := uint64(t.UnixMilli())
+	for i := 0; i < 6; i++ {
+		u[i] = byte(ms >> (40 - 8*i))
+	}
+	u[6] = 0x70
+	return u
+}

@@ -22,13 +22,18 @@ const (
 type IdempotencyRecord struct {
 	bun.BaseModel `bun:"table:idempotency_keys"`
 
-	Credential  string    `bun:"credential,pk"`
-	Key         string    `bun:"idempotency_key,pk"`
-	RequestHash []byte    `bun:"request_hash"`
-	State       string    `bun:"state"`
-	Status      int       `bun:"status"`
-	Header      string    `bun:"header"` // JSON object of replayed headers
-	Body        []byte    `bun:"body"`
+	Credential  string `bun:"credential,pk"`
+	Key         string `bun:"idempotency_key,pk"`
+	RequestHash []byte `bun:"request_hash"`
+	State       string `bun:"state"`
+	Status      int    `bun:"status"`
+	Header      string `bun:"header"` // JSON object of replayed headers
+	Body        []byte `bun:"body"`   // sealed
+	// BodyKept is false when only the body's size and hash were kept (too
+	// large to replay, or past the credential's quota).
+	BodyKept    bool      `bun:"body_kept"`
+	BodySize    int64     `bun:"body_size"`
+	BodySHA256  []byte    `bun:"body_sha256"`
 	CreatedAt   time.Time `bun:"created_at"`
 	LockedUntil time.Time `bun:"locked_until"`
 	ExpiresAt   time.Time `bun:"expires_at"`
@@ -38,9 +43,13 @@ type IdempotencyRecord struct {
 // returns the stored record and whether rec claimed it now. A row that
 // expired is taken over, and so is an in-flight row of the same request
 // whose lock lapsed (its process died). One statement decides, so two
-// concurrent claims never both win.
-func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord, now time.Time) (*IdempotencyRecord, bool, error) {
+// concurrent claims never both win. admit, when not nil, is asked before a
+// new claim is written (a replay or a retry in flight is not): its error
+// refuses the claim. A new claim counts as one entry of its credential's
+// usage.
+func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord, now time.Time, admit func(context.Context) error) (*IdempotencyRecord, bool, error) {
 	rec.State, rec.Status, rec.Header, rec.Body = IdempotencyInFlight, 0, "{}", []byte{}
+	rec.BodyKept, rec.BodySize, rec.BodySHA256 = true, 0, []byte{}
 	// A live record decides without a write: replays and retries of a
 	// running request then cost one read. Only a missing, expired or
 	// lapsed claim goes on to the claiming statement.
@@ -56,6 +65,11 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord,
 	case model.ErrorCodeOf(s.wrap(err, "idempotency key")) != model.CodeNotFound:
 		return nil, false, s.wrap(err, "idempotency key")
 	}
+	if admit != nil {
+		if err := admit(ctx); err != nil {
+			return nil, false, err
+		}
+	}
 	for attempt := 0; attempt < 3; attempt++ {
 		res, err := s.idb.NewInsert().Model(rec).
 			On("CONFLICT (credential, idempotency_key) DO UPDATE").
@@ -64,6 +78,9 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord,
 			Set("status = EXCLUDED.status").
 			Set("header = EXCLUDED.header").
 			Set("body = EXCLUDED.body").
+			Set("body_kept = EXCLUDED.body_kept").
+			Set("body_size = EXCLUDED.body_size").
+			Set("body_sha256 = EXCLUDED.body_sha256").
 			Set("created_at = EXCLUDED.created_at").
 			Set("locked_until = EXCLUDED.locked_until").
 			Set("expires_at = EXCLUDED.expires_at").
@@ -74,6 +91,9 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord,
 			return nil, false, s.wrap(err, "idempotency key")
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
+			if err := s.addIdempotencyUsage(ctx, rec.Credential, rec.CreatedAt, 1, 0); err != nil {
+				return nil, false, err
+			}
 			return rec, true, nil
 		}
 		got := new(IdempotencyRecord)
@@ -90,34 +110,113 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord,
 	return nil, false, model.Errorf(model.CodeConflict, "a request with this Idempotency-Key is in progress")
 }
 
-// CompleteIdempotencyKey stores the response of a claimed request.
+// CompleteIdempotencyKey stores the response of a claimed request and
+// counts its stored body in its credential's usage.
 func (s *Store) CompleteIdempotencyKey(ctx context.Context, rec *IdempotencyRecord) error {
 	rec.State = IdempotencyDone
-	_, err := s.idb.NewUpdate().Model(rec).
-		Column("state", "status", "header", "body", "locked_until").
-		Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
-		Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
-		Exec(ctx)
-	return s.wrap(err, "idempotency key")
+	return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+		claim := new(IdempotencyRecord)
+		err := tx.idb.NewSelect().Model(claim).Column("created_at").
+			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
+			Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
+			Scan(ctx)
+		if err != nil {
+			if err = tx.wrap(err, "idempotency key"); model.ErrorCodeOf(err) == model.CodeNotFound {
+				return nil // released or purged meanwhile: nothing to complete
+			}
+			return err
+		}
+		_, err = tx.idb.NewUpdate().Model(rec).
+			Column("state", "status", "header", "body", "body_kept", "body_size", "body_sha256", "locked_until").
+			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
+			Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
+			Exec(ctx)
+		if err != nil {
+			return tx.wrap(err, "idempotency key")
+		}
+		return tx.addIdempotencyUsage(ctx, rec.Credential, claim.CreatedAt, 0, int64(len(rec.Body)))
+	})
 }
 
 // ReleaseIdempotencyKey deletes a claim that is still in flight, so that a
-// retry of the request runs again.
+// retry of the request runs again, and takes it off its credential's usage.
 func (s *Store) ReleaseIdempotencyKey(ctx context.Context, rec *IdempotencyRecord) error {
-	_, err := s.idb.NewDelete().Model((*IdempotencyRecord)(nil)).
-		Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
-		Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
-		Exec(ctx)
-	return s.wrap(err, "idempotency key")
+	return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+		var gone []IdempotencyRecord
+		_, err := tx.idb.NewDelete().Model(&gone).
+			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
+			Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
+			Returning("created_at").
+			Exec(ctx)
+		if err != nil {
+			return tx.wrap(err, "idempotency key")
+		}
+		for _, g := range gone {
+			if err := tx.addIdempotencyUsage(ctx, rec.Credential, g.CreatedAt, -1, 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
-// PurgeIdempotencyKeys deletes the records that expired before now and
-// returns how many.
+// PurgeIdempotencyKeys deletes the records that expired before now, and
+// the usage counted more than a day before, and returns how many records.
 func (s *Store) PurgeIdempotencyKeys(ctx context.Context, now time.Time) (int64, error) {
 	res, err := s.idb.NewDelete().Model((*IdempotencyRecord)(nil)).Where("expires_at <= ?", now).Exec(ctx)
 	if err != nil {
 		return 0, s.wrap(err, "idempotency key")
 	}
 	n, _ := res.RowsAffected()
+	if _, err := s.idb.NewDelete().Model((*idempotencyUsage)(nil)).
+		Where("hour < ?", usageHour(now).Add(-usageWindow)).Exec(ctx); err != nil {
+		return n, s.wrap(err, "idempotency usage")
+	}
 	return n, nil
+}
+
+// idempotencyUsage is what one credential stored under Idempotency-Keys
+// claimed in one hour.
+type idempotencyUsage struct {
+	bun.BaseModel `bun:"table:idempotency_usage"`
+
+	Credential string    `bun:"credential,pk"`
+	Hour       time.Time `bun:"hour,pk"`
+	Entries    int64     `bun:"entries"`
+	Bytes      int64     `bun:"bytes"`
+}
+
+// usageWindow is how far back usage counts: records live a day, so the
+// hours of the last day (and the current one) hold every live record.
+const usageWindow = 24 * time.Hour
+
+func usageHour(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
+
+// addIdempotencyUsage adds entries and bytes to the usage of the hour at.
+func (s *Store) addIdempotencyUsage(ctx context.Context, credential string, at time.Time, entries, bytes int64) error {
+	u := &idempotencyUsage{Credential: credential, Hour: usageHour(at), Entries: entries, Bytes: bytes}
+	_, err := s.idb.NewInsert().Model(u).
+		On("CONFLICT (credential, hour) DO UPDATE").
+		Set("entries = ?TableAlias.entries + EXCLUDED.entries").
+		Set("bytes = ?TableAlias.bytes + EXCLUDED.bytes").
+		Exec(ctx)
+	return s.wrap(err, "idempotency usage")
+}
+
+// IdempotencyUsage is what a credential keeps under Idempotency-Keys: the
+// records claimed in the last day and the bytes of their stored bodies.
+type IdempotencyUsage struct {
+	Entries int64
+	Bytes   int64
+}
+
+// IdempotencyUsageOf sums a credential's usage over the last day (counted
+// by hour of claim, so up to an hour more than the live records).
+func (s *Store) IdempotencyUsageOf(ctx context.Context, credential string, now time.Time) (IdempotencyUsage, error) {
+	var u IdempotencyUsage
+	err := s.idb.NewSelect().Model((*idempotencyUsage)(nil)).
+		ColumnExpr("COALESCE(SUM(entries), 0) AS entries, COALESCE(SUM(bytes), 0) AS bytes").
+		Where("credential = ? AND hour >= ?", credential, usageHour(now).Add(-usageWindow)).
+		Scan(ctx, &u.Entries, &u.Bytes)
+	return u, s.wrap(err, "idempotency usage")
 }

@@ -211,6 +211,9 @@ func TestUsageUpsert(t *testing.T) {
 	}
 }
 
+// auditKey keys the audit chains of the store tests.
+var auditKey = []byte("audit-key-for-store-tests-012345")
+
 func TestAuditChain(t *testing.T) {
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) {
@@ -226,7 +229,7 @@ func TestAuditChain(t *testing.T) {
 					defer wg.Done()
 					errs <- st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 						return tx.AppendAudit(ctx, &model.AuditLog{ID: newID(t), OrganizationID: &o.ID, ActorType: "user",
-							ActorID: u.ID.String(), Action: model.ActionLogin, TargetType: "user", TargetID: u.ID.String(), CreatedAt: now()})
+							ActorID: u.ID.String(), Action: model.ActionLogin, TargetType: "user", TargetID: u.ID.String(), CreatedAt: now()}, auditKey)
 					})
 				}()
 			}
@@ -237,8 +240,8 @@ func TestAuditChain(t *testing.T) {
 					t.Fatalf("append: %v", err)
 				}
 			}
-			if err := st.VerifyAuditChain(ctx, &o.ID); err != nil {
-				t.Fatalf("verify: %v", err)
+			if c, err := st.VerifyAuditChain(ctx, &o.ID, auditKey); err != nil || !c.Valid() || c.Entries != 20 || c.Head.Seq != 20 {
+				t.Fatalf("verify: %+v %v", c, err)
 			}
 			rows, _, err := st.AuditLogs(ctx, store.AuditFilter{OrganizationIDs: []uuid.UUID{o.ID}}, model.Page{Limit: 100})
 			if err != nil || len(rows) != 20 {
@@ -249,9 +252,9 @@ func TestAuditChain(t *testing.T) {
 			if _, err := st.DB().NewUpdate().Table("audit_logs").Set("ip = ?", "10.0.0.1").Where("id = ?", victim.ID).Exec(ctx); err != nil {
 				t.Fatal(err)
 			}
-			err = st.VerifyAuditChain(ctx, &o.ID)
-			if err == nil || !strings.Contains(err.Error(), victim.ID.String()) {
-				t.Fatalf("tampered chain: got %v, want an error naming %s", err, victim.ID)
+			c, err := st.VerifyAuditChain(ctx, &o.ID, auditKey)
+			if err != nil || c.Valid() || c.BrokenAt == nil || *c.BrokenAt != victim.ID {
+				t.Fatalf("tampered chain: got %+v %v, want it broken at %s", c, err, victim.ID)
 			}
 		})
 	}

@@ -186,6 +186,10 @@ func dynamicConfig() dynamicconfig.StaticClient {
 		dynamicconfig.TransferProcessorMaxPollRPS.Key():   1000,
 		dynamicconfig.TimerProcessorMaxPollRPS.Key():      1000,
 		dynamicconfig.VisibilityProcessorMaxPollRPS.Key(): 1000,
+		// Task queue fairness: tasks are dispatched by fairness key (each
+		// tenant's organization, see workflows.FairnessKey) in turn, so a
+		// tenant with a backlog cannot make the others wait behind it.
+		dynamicconfig.MatchingEnableFairness.Key(): true,
 
 		// The server never stops the SDK workers behind the following system
 		// jobs: after Stop they would keep polling, and logging, for the rest

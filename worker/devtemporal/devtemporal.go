@@ -46,6 +46,7 @@ import (
 
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/server/temporal"
 )
@@ -78,6 +79,10 @@ type Options struct {
 	// Namespace is registered at start if missing and preselected in the
 	// UI. Empty means DefaultNamespace.
 	Namespace string
+	// Codec, when set, is the payload codec the clients encrypt with: the
+	// Web UI decodes payloads through it (served on the UI's origin, at
+	// /codec), so that histories read in clear in the dev UI.
+	Codec converter.PayloadCodec
 	// Logger receives a few lines about the server's life cycle and the
 	// server's own warnings and errors. Its info and debug output goes to
 	// DataDir/temporal-server.log only. Nil discards the lines.
@@ -209,7 +214,7 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	// The UI's gRPC connection is made only now: one dialled before the
 	// frontend listens would sit in reconnect backoff and fail requests.
 	if uiListener != nil {
-		ui, err := newUIServer(uiListener, s.frontendAddr, s.namespace)
+		ui, err := newUIServer(uiListener, s.frontendAddr, s.namespace, opts.Codec)
 		if err != nil {
 			return nil, err
 		}

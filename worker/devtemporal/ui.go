@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -21,6 +22,7 @@ import (
 	"github.com/temporalio/ui-server/v2/server/route"
 	"github.com/temporalio/ui-server/v2/ui"
 	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/converter"
 	"google.golang.org/grpc"
 )
 
@@ -39,6 +41,9 @@ type uiServer struct {
 	done   chan error
 }
 
+// codecPath is where the dev UI's codec endpoint is served.
+const codecPath = "/codec"
+
 // uiConfigProvider hands a fixed configuration to the ui-server packages.
 type uiConfigProvider struct{ cfg *uiconfig.Config }
 
@@ -46,7 +51,10 @@ func (p uiConfigProvider) GetConfig() (*uiconfig.Config, error) { return p.cfg, 
 
 // newUIServer prepares the UI on ln for the frontend at frontendAddr, with
 // namespace preselected. Serving starts with serve.
-func newUIServer(ln net.Listener, frontendAddr, namespace string) (_ *uiServer, err error) {
+// With a codec, the UI decodes payloads through it, served on the UI's own
+// origin at /codec (the UI's host needs no CORS, and whoever reaches the UI
+// could read the histories anyway).
+func newUIServer(ln net.Listener, frontendAddr, namespace string, codec converter.PayloadCodec) (_ *uiServer, err error) {
 	addr := ln.Addr().(*net.TCPAddr)
 	cfg := &uiconfig.Config{
 		TemporalGRPCAddress: frontendAddr,
@@ -59,6 +67,9 @@ func newUIServer(ln net.Listener, frontendAddr, namespace string) (_ *uiServer, 
 		CORS:             uiconfig.CORS{CookieInsecure: true},
 		HideLogs:         true,
 		DisableNewsFetch: true,
+	}
+	if codec != nil {
+		cfg.Codec.Endpoint = "http://" + ln.Addr().String() + codecPath
 	}
 	// RefreshInterval is zero, so no refresh goroutine is started.
 	provider, err := uiconfig.NewConfigProviderWithRefresh(uiConfigProvider{cfg: cfg})
@@ -120,9 +131,20 @@ func newUIServer(ln net.Listener, frontendAddr, namespace string) (_ *uiServer, 
 	}
 	route.SetRenderRoute(e, "/")
 
+	var handler http.Handler = e
+	if codec != nil {
+		codecHandler := http.StripPrefix(codecPath, converter.NewPayloadCodecHTTPHandler(codec))
+		handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, codecPath+"/") {
+				codecHandler.ServeHTTP(w, r)
+				return
+			}
+			e.ServeHTTP(w, r)
+		})
+	}
 	return &uiServer{
 		http: &http.Server{
-			Handler:           e,
+			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
 		},
 		ln:   ln,

@@ -36,6 +36,8 @@ type Options struct {
 	SlowDelay time.Duration
 	// Logs receives the service's and stand-in's logs; default discarded.
 	Logs io.Writer
+	// Service, when set, changes the service's configuration last.
+	Service func(*service.Config)
 }
 
 // Env is a service, its REST handler and the stand-in it talks to.
@@ -85,6 +87,9 @@ func New(tb testing.TB, opts Options) *Env {
 	st := opts.Open(tb)
 	cfg := servicetest.Config(tb, nil)
 	cfg.SandboxBaseURL, cfg.SandboxRegistrar, cfg.Runs, cfg.Logger = srv.URL, sbx, opts.Runs, log
+	if opts.Service != nil {
+		opts.Service(&cfg)
+	}
 	svc, err := service.New(st, cfg)
 	if err != nil {
 		tb.Fatal(err)

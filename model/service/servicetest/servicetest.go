@@ -9,10 +9,12 @@ import (
 	"crypto/rand"
 	"io"
 	"log/slog"
+	"net/netip"
 	"sync"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/service"
@@ -45,6 +47,9 @@ func Authorities(tb testing.TB) model.Authorities {
 // Pepper is the API key pepper of test services.
 var Pepper = []byte("pepper-for-tests-only-0123456789")
 
+// AuditKey keys the audit chains of test services.
+var AuditKey = []byte("audit-key-for-tests-only-0123456")
+
 // Config returns a service configuration for tests; logs go to logs (nil:
 // discarded).
 func Config(tb testing.TB, logs io.Writer) service.Config {
@@ -64,11 +69,22 @@ func Config(tb testing.TB, logs io.Writer) service.Config {
 		JWTSecret:      bytes.Repeat([]byte("j"), 32),
 		Box:            box,
 		Hasher:         secret.NewHasher(Pepper),
+		AuditKey:       AuditKey,
 		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
 		Authorities:    Authorities(tb),
 		SandboxKeys:    SandboxKeys,
+		Egress:         egress.Policy{Resolver: PublicResolver{}},
 		Logger:         slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
+}
+
+// PublicResolver resolves every name to one public address (of the
+// documentation-free kind egress allows), so that tests never query DNS.
+type PublicResolver struct{}
+
+// LookupNetIP implements egress.Policy's Resolver.
+func (PublicResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	return []netip.Addr{netip.MustParseAddr("41.58.1.1")}, nil
 }
 
 // New builds a service over st with Config, changed by edit when not nil,
