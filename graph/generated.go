@@ -156,11 +156,17 @@ type ComplexityRoot struct {
 		Operation func(childComplexity int) int
 	}
 
+	EndSessionPayload struct {
+		Ended func(childComplexity int) int
+	}
+
 	Mutation struct {
 		CreateAPIKey           func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
 		CreateOrganization     func(childComplexity int, input service.OrganizationInput) int
 		CreateProject          func(childComplexity int, input gqlmodel.CreateProjectInput) int
+		EndSession             func(childComplexity int) int
 		Login                  func(childComplexity int, input service.LoginInput) int
+		RefreshSession         func(childComplexity int) int
 		RevokeAPIKey           func(childComplexity int, projectID string, keyID string) int
 		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
 		Signup                 func(childComplexity int, input service.SignupInput) int
@@ -293,6 +299,8 @@ type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input service.OrganizationInput) (*service.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*service.ProjectView, error)
 	UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error)
+	RefreshSession(ctx context.Context) (*service.AuthPayload, error)
+	EndSession(ctx context.Context) (*gqlmodel.EndSessionPayload, error)
 	Signup(ctx context.Context, input service.SignupInput) (*service.AuthPayload, error)
 	Login(ctx context.Context, input service.LoginInput) (*service.AuthPayload, error)
 }
@@ -757,6 +765,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DailyUsage.Operation(childComplexity), true
 
+	case "EndSessionPayload.ended":
+		if e.ComplexityRoot.EndSessionPayload.Ended == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndSessionPayload.Ended(childComplexity), true
+
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -790,6 +805,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateProject(childComplexity, args["input"].(gqlmodel.CreateProjectInput)), true
+	case "Mutation.endSession":
+		if e.ComplexityRoot.Mutation.EndSession == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.EndSession(childComplexity), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -801,6 +822,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Login(childComplexity, args["input"].(service.LoginInput)), true
+	case "Mutation.refreshSession":
+		if e.ComplexityRoot.Mutation.RefreshSession == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.RefreshSession(childComplexity), true
 	case "Mutation.revokeApiKey":
 		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
 			break
@@ -1396,7 +1423,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "usage.graphqls" "user.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "session.graphqls" "usage.graphqls" "user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1414,6 +1441,7 @@ var sources = []*ast.Source{
 	{Name: "organization.graphqls", Input: sourceData("organization.graphqls"), BuiltIn: false},
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
+	{Name: "session.graphqls", Input: sourceData("session.graphqls"), BuiltIn: false},
 	{Name: "usage.graphqls", Input: sourceData("usage.graphqls"), BuiltIn: false},
 	{Name: "user.graphqls", Input: sourceData("user.graphqls"), BuiltIn: false},
 }
@@ -1639,6 +1667,14 @@ func (ec *executionContext) childFields_DailyUsage(ctx context.Context, field gr
 		return ec.fieldContext_DailyUsage_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DailyUsage", field.Name)
+}
+
+func (ec *executionContext) childFields_EndSessionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ended":
+		return ec.fieldContext_EndSessionPayload_ended(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EndSessionPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_OperationCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4089,6 +4125,29 @@ func (ec *executionContext) fieldContext_DailyUsage_count(_ context.Context, fie
 	return graphql.NewScalarFieldContext("DailyUsage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _EndSessionPayload_ended(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.EndSessionPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EndSessionPayload_ended(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ended, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EndSessionPayload_ended(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EndSessionPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4393,6 +4452,70 @@ func (ec *executionContext) fieldContext_Mutation_updateProjectAuthority(ctx con
 	if fc.Args, err = ec.field_Mutation_updateProjectAuthority_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_refreshSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_refreshSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().RefreshSession(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.AuthPayload) graphql.Marshaler {
+			return ec.marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_refreshSession(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuthPayload(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().EndSession(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.EndSessionPayload) graphql.Marshaler {
+			return ec.marshalNEndSessionPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEndSessionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endSession(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EndSessionPayload(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -8524,6 +8647,44 @@ func (ec *executionContext) _DailyUsage(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var endSessionPayloadImplementors = []string{"EndSessionPayload"}
+
+func (ec *executionContext) _EndSessionPayload(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.EndSessionPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, endSessionPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EndSessionPayload")
+		case "ended":
+			out.Values[i] = ec._EndSessionPayload_ended(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -8589,6 +8750,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateProjectAuthority":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateProjectAuthority(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refreshSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_refreshSession(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endSession(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -10498,6 +10673,16 @@ func (ec *executionContext) marshalNDailyUsage2ᚕgithubᚗcomᚋeinvoiceᚑng�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNEndSessionPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEndSessionPayload(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.EndSessionPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EndSessionPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNEnvironment2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment(ctx context.Context, v any) (model.Environment, error) {

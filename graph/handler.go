@@ -132,8 +132,10 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.assets.ServeHTTP(w, r)
 	case wantsGraphiQL(r):
 		serveGraphiQL(w, r)
-	default:
+	case r.Header.Get("Upgrade") != "":
 		e.graphql.ServeHTTP(w, r)
+	default:
+		e.graphql.ServeHTTP(w, r.WithContext(withExchange(r.Context(), r, w)))
 	}
 }
 

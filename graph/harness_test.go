@@ -31,11 +31,20 @@ type server struct {
 
 func newServer(t testing.TB, d storetest.Dialect, opts graph.Options) *server {
 	t.Helper()
+	return newServerConfig(t, d, opts, nil)
+}
+
+// newServerConfig is newServer with the service's configuration edited.
+func newServerConfig(t testing.TB, d storetest.Dialect, opts graph.Options, edit func(*service.Config)) *server {
+	t.Helper()
 	st := d.Open(t)
 	queries := &store.QueryCounter{}
 	st.AddQueryHook(queries)
 	logs := &servicetest.LogBuffer{}
 	cfg := servicetest.Config(t, logs)
+	if edit != nil {
+		edit(&cfg)
+	}
 	log := cfg.Logger
 	svc, err := service.New(st, cfg)
 	if err != nil {

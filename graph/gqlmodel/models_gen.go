@@ -68,6 +68,12 @@ type CreateProjectInput struct {
 	Environment *model.Environment `json:"environment,omitempty"`
 }
 
+// The answer to endSession.
+type EndSessionPayload struct {
+	// Always true: the browser's sign-in is over and its cookie cleared.
+	Ended bool `json:"ended"`
+}
+
 // The root of every change.
 type Mutation struct {
 }
