@@ -143,7 +143,9 @@ func TestSessionRefresh(t *testing.T) {
 			t.Fatalf("the sign-in must be revoked after a replay: %s", r.Raw)
 		}
 		var audit struct {
-			AuditLogs struct{ Edges []struct{ Node struct{ Action string } } }
+			AuditLogs struct {
+				Edges []struct{ Node struct{ Action string } }
+			}
 		}
 		s.must(out.RefreshSession.AccessToken, `{ auditLogs(action: "session.reuse") { edges { node { action } } } }`, nil, &audit)
 		if len(audit.AuditLogs.Edges) != 1 {
