@@ -63,6 +63,18 @@ type Options struct {
 	WebsocketOriginPatterns []string
 	// KeepAlive is the WebSocket keep-alive ping interval; default 15 s.
 	KeepAlive time.Duration
+	// RateLimit limits the workbench's invoice operations per project as
+	// the project's API keys are limited (rest.ProjectLimiter); nil
+	// imposes no rate limit.
+	RateLimit RateLimiter
+	// WorkbenchConcurrency bounds one project's workbench operations in
+	// flight; default DefaultWorkbenchConcurrency.
+	WorkbenchConcurrency int
+	// TemporalUI is the base URL of the Temporal Web UI (such as
+	// http://127.0.0.1:8233) and TemporalNamespace the namespace of
+	// certification runs (default "default"), for TemporalWorkflow.uiUrl;
+	// without TemporalUI that field is null.
+	TemporalUI, TemporalNamespace string
 }
 
 func (o *Options) defaults() {
@@ -81,6 +93,12 @@ func (o *Options) defaults() {
 	if o.KeepAlive <= 0 {
 		o.KeepAlive = 15 * time.Second
 	}
+	if o.WorkbenchConcurrency <= 0 {
+		o.WorkbenchConcurrency = DefaultWorkbenchConcurrency
+	}
+	if o.TemporalNamespace == "" {
+		o.TemporalNamespace = "default"
+	}
 }
 
 // NewHandler builds the GraphQL endpoint over svc: POST, GET and WebSocket
@@ -93,7 +111,7 @@ func (o *Options) defaults() {
 func NewHandler(svc *service.Service, opts Options) http.Handler {
 	opts.defaults()
 	srv := handler.New(NewExecutableSchema(Config{
-		Resolvers:  &Resolver{svc: svc},
+		Resolvers:  &Resolver{svc: svc, work: newWorkbench(opts.RateLimit, opts.WorkbenchConcurrency), temporal: temporalUI{base: opts.TemporalUI, namespace: opts.TemporalNamespace}},
 		Complexity: complexity(),
 	}))
 	srv.AddTransport(transport.Websocket{

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,9 @@ type config struct {
 	// certification workflows; an empty address leaves runs unavailable.
 	TemporalAddress   string
 	TemporalNamespace string
+	// TemporalUIURL is where browsers reach the Temporal Web UI, for the
+	// portal's links to certification runs; empty shows no link.
+	TemporalUIURL string
 	// Runs and SandboxRegistrar are wired by the subcommand, never read
 	// from the environment.
 	Runs             service.RunStarter
@@ -96,6 +100,13 @@ func envConfig(getenv func(string) string) (*config, error) {
 	c.TemporalNamespace = getenv("TEMPORAL_NAMESPACE")
 	if c.TemporalNamespace == "" {
 		c.TemporalNamespace = defaultTemporalNamespace
+	}
+	if v := getenv("EINVOICE_TEMPORAL_UI_URL"); v != "" {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("EINVOICE_TEMPORAL_UI_URL must be an http or https URL")
+		}
+		c.TemporalUIURL = strings.TrimRight(v, "/")
 	}
 	return c, nil
 }

@@ -90,6 +90,10 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	c.SandboxBaseURL = base + sandboxPrefix
 	c.SandboxRegistrar = sandbox.Registry()
 	c.Runs = starter
+	c.TemporalNamespace = ts.Namespace()
+	if ts.UIAddr() != "" {
+		c.TemporalUIURL = "http://" + ts.UIAddr()
+	}
 	a, err := buildApp(ctx, c, log, rest.Options{
 		HealthChecks: map[string]func(context.Context) error{"temporal": starter.Check},
 		Mount:        func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) },
@@ -118,6 +122,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		ui = "http://" + ts.UIAddr()
 	}
 	fmt.Fprintf(stdout, `einvoice %s (dev)
+  Portal       %s/
   API          %s/api/v2
   GraphQL      %s/graphql
   Health       %s/health
@@ -128,6 +133,6 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
   Temporal UI  %s
   Data         %s
 Press Ctrl+C to stop.
-`, version, base, base, base, base, base, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
+`, version, base, base, base, base, base, base, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
 	return serveHTTP(ctx, ln, a.handler, log)
 }

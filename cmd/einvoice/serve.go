@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/graph/portal"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/secret"
@@ -85,13 +86,17 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	}
 	opts := mount
 	opts.Version, opts.Logger, opts.TrustProxyHeaders = version, log, c.TrustProxy
-	opts.GraphQL = graph.NewHandler(svc, graph.Options{Logger: log})
 	stopOps, err := c.Ops.start(ctx, &opts, svc, log)
 	if err != nil {
 		_ = svc.Close(ctx)
 		_ = st.Close()
 		return nil, err
 	}
+	opts.GraphQL = graph.NewHandler(svc, graph.Options{
+		Logger: log, RateLimit: rest.ProjectLimiter(opts.RateLimits),
+		TemporalUI: c.TemporalUIURL, TemporalNamespace: c.TemporalNamespace,
+	})
+	opts.Portal = portal.Handler()
 	return &app{store: st, service: svc, handler: rest.New(svc, opts), stopOps: stopOps}, nil
 }
 

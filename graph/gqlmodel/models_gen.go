@@ -74,6 +74,18 @@ type EndSessionPayload struct {
 	Ended bool `json:"ended"`
 }
 
+// A rendered invoice.
+type InvoiceRendering struct {
+	// Whether the payload passed validation (an invalid invoice still renders).
+	Valid bool `json:"valid"`
+	// The IRN printed and encoded in the QR code, when one could be built.
+	Irn *string `json:"irn,omitempty"`
+	// The invoice's view, the document POST /invoices/render answers as JSON.
+	View any `json:"view"`
+	// The A4 PDF, base64, when asked for with pdf: true.
+	PDFBase64 *string `json:"pdfBase64,omitempty"`
+}
+
 // The root of every change.
 type Mutation struct {
 }
