@@ -40,7 +40,7 @@ export function Audit() {
       <ErrorBox error={data.error} retry={data.reload} />
       {data.data && rows.length === 0 && <Empty>No entries{action ? ` for ${action}` : ''}.</Empty>}
       {rows.length > 0 && (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Audit entries">
           <table data-testid="audit-table">
             <caption class="sr-only">Audit entries</caption>
             <thead>

@@ -27,7 +27,7 @@ export function Runs() {
       <ErrorBox error={data.error} retry={data.reload} />
       {p && runs.length === 0 && <Empty>No runs yet.</Empty>}
       {runs.length > 0 && (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Certification runs">
           <table>
             <caption class="sr-only">Certification runs</caption>
             <thead>

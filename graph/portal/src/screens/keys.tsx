@@ -65,7 +65,7 @@ export function Keys() {
       <ErrorBox error={actionError} />
       {p && keys.length === 0 && <Empty>No API keys yet. Create one to call the API from your systems.</Empty>}
       {keys.length > 0 && (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="API keys">
           <table>
             <caption class="sr-only">API keys</caption>
             <thead>

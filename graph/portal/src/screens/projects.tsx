@@ -14,7 +14,7 @@ export function OrgSwitcher(props: { orgId: string }) {
   if (list.length < 2) return null;
   return (
     <div class="switcher">
-      <label for="org-switch">Organization</label>
+      <label for="org-switch">Switch organization</label>
       <select
         id="org-switch"
         value={props.orgId}

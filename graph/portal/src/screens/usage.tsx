@@ -54,7 +54,7 @@ export function Usage() {
             <Chart from={u.from} to={u.to} daily={u.daily} operations={u.byOperation.map((o) => o.operation)} />
           )}
           {u.byOperation.length > 0 && (
-            <div class="table-wrap">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Calls per operation">
               <table>
                 <caption>Calls per operation</caption>
                 <thead>
