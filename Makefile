@@ -3,7 +3,11 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
+<<<<<<< HEAD
 .PHONY: build dev test vet bench bench-middleware fmt tidy generate portal portal-deps portal-check portal-test bench-portal
+=======
+.PHONY: build dev test security vet bench bench-middleware fmt tidy generate
+>>>>>>> main
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -19,6 +23,9 @@ vet:
 
 test: vet ## vet, then every test with the race detector
 	$(GO) test -race -count=1 -timeout 30m ./...
+
+security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
+	$(GO) test -race -count=1 -timeout 10m -run 'Attack' ./...
 
 bench: ## hot-path benchmarks on one core
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./model/...

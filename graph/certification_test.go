@@ -116,6 +116,12 @@ func (r *temporalRig) startWorker(t testing.TB, svc *service.Service) {
 // started by runs (nil: no workflow engine).
 func newCertServer(t testing.TB, d storetest.Dialect, runs service.RunStarter) *server {
 	t.Helper()
+	return newCertServerWith(t, d, runs, graph.Options{})
+}
+
+// newCertServerWith is newCertServer with the GraphQL handler's options.
+func newCertServerWith(t testing.TB, d storetest.Dialect, runs service.RunStarter, opts graph.Options) *server {
+	t.Helper()
 	queries := &store.QueryCounter{}
 	logs := &servicetest.LogBuffer{}
 	e := certtest.New(t, certtest.Options{
@@ -128,7 +134,8 @@ func newCertServer(t testing.TB, d storetest.Dialect, runs service.RunStarter) *
 		Logs: logs,
 	})
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	h := rest.New(e.Service, rest.Options{Version: "test", Logger: log, GraphQL: graph.NewHandler(e.Service, graph.Options{Logger: log})})
+	opts.Logger = log
+	h := rest.New(e.Service, rest.Options{Version: "test", Logger: log, GraphQL: graph.NewHandler(e.Service, opts)})
 	return &server{t: t, h: h, c: client.New(h, client.Path("/graphql")), svc: e.Service, st: e.Store, logs: logs, queries: queries}
 }
 

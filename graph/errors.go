@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"runtime/debug"
 	"strings"
 
@@ -68,6 +69,9 @@ func presenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		ext := map[string]any{"code": code}
 		if me.Code == model.CodeInvalid {
 			ext["detail"] = detail(me)
+		}
+		if me.RetryAfter > 0 {
+			ext["retryAfter"] = int(math.Ceil(me.RetryAfter.Seconds()))
 		}
 		return &gqlerror.Error{Message: me.Message, Path: gerr.Path, Locations: gerr.Locations, Extensions: ext}
 	}

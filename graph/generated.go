@@ -44,6 +44,7 @@ type ResolverRoot interface {
 	TemporalWorkflow() TemporalWorkflowResolver
 	Usage() UsageResolver
 	Viewer() ViewerResolver
+	ValidateInvoiceInput() ValidateInvoiceInputResolver
 }
 
 type DirectiveRoot struct {
@@ -206,6 +207,11 @@ type ComplexityRoot struct {
 		Warnings         func(childComplexity int) int
 	}
 
+	LogoutPayload struct {
+		Revoked   func(childComplexity int) int
+		RevokedAt func(childComplexity int) int
+	}
+
 	Mutation struct {
 		CreateAPIKey           func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
 		CreateOrganization     func(childComplexity int, input service.OrganizationInput) int
@@ -213,11 +219,13 @@ type ComplexityRoot struct {
 		EndSession             func(childComplexity int) int
 		GenerateIrn            func(childComplexity int, projectID string, input service.IRNInput) int
 		Login                  func(childComplexity int, input service.LoginInput) int
+		Logout                 func(childComplexity int) int
 		RefreshSession         func(childComplexity int) int
 		RevokeAPIKey           func(childComplexity int, projectID string, keyID string) int
 		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
 		Signup                 func(childComplexity int, input service.SignupInput) int
 		StartCertificationRun  func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
+		UpdateProject          func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
 		UpdateProjectAuthority func(childComplexity int, projectID string, input service.AuthorityInput) int
 	}
 
@@ -261,6 +269,7 @@ type ComplexityRoot struct {
 		Organization      func(childComplexity int) int
 		OrganizationID    func(childComplexity int) int
 		Usage             func(childComplexity int, from *string, to *string, keyID *string) int
+		ValidationProfile func(childComplexity int) int
 	}
 
 	ProjectAuthority struct {
@@ -357,11 +366,13 @@ type MutationResolver interface {
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*service.CertificationRunView, error)
 	CreateOrganization(ctx context.Context, input service.OrganizationInput) (*service.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*service.ProjectView, error)
+	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*service.ProjectView, error)
 	UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error)
 	RefreshSession(ctx context.Context) (*service.AuthPayload, error)
 	EndSession(ctx context.Context) (*gqlmodel.EndSessionPayload, error)
 	Signup(ctx context.Context, input service.SignupInput) (*service.AuthPayload, error)
 	Login(ctx context.Context, input service.LoginInput) (*service.AuthPayload, error)
+	Logout(ctx context.Context) (*service.LogoutResult, error)
 	GenerateIrn(ctx context.Context, projectID string, input service.IRNInput) (*service.IRNResult, error)
 }
 type OrganizationResolver interface {
@@ -397,6 +408,10 @@ type UsageResolver interface {
 }
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *service.UserView, first *int, after *string) (*gqlmodel.OrganizationConnection, error)
+}
+
+type ValidateInvoiceInputResolver interface {
+	Profile(ctx context.Context, obj *service.ValidateInvoiceInput, data *model.ValidationProfile) error
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1013,6 +1028,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InvoiceValidation.Warnings(childComplexity), true
 
+	case "LogoutPayload.revoked":
+		if e.ComplexityRoot.LogoutPayload.Revoked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LogoutPayload.Revoked(childComplexity), true
+	case "LogoutPayload.revokedAt":
+		if e.ComplexityRoot.LogoutPayload.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LogoutPayload.RevokedAt(childComplexity), true
+
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -1074,6 +1102,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Login(childComplexity, args["input"].(service.LoginInput)), true
+	case "Mutation.logout":
+		if e.ComplexityRoot.Mutation.Logout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
 	case "Mutation.refreshSession":
 		if e.ComplexityRoot.Mutation.RefreshSession == nil {
 			break
@@ -1124,6 +1158,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartCertificationRun(childComplexity, args["input"].(gqlmodel.StartCertificationRunInput)), true
+	case "Mutation.updateProject":
+		if e.ComplexityRoot.Mutation.UpdateProject == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateProject_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateProject(childComplexity, args["projectId"].(string), args["input"].(gqlmodel.UpdateProjectInput)), true
 	case "Mutation.updateProjectAuthority":
 		if e.ComplexityRoot.Mutation.UpdateProjectAuthority == nil {
 			break
@@ -1305,6 +1350,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.Usage(childComplexity, args["from"].(*string), args["to"].(*string), args["keyId"].(*string)), true
+	case "Project.validationProfile":
+		if e.ComplexityRoot.Project.ValidationProfile == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.ValidationProfile(childComplexity), true
 
 	case "ProjectAuthority.baseUrl":
 		if e.ComplexityRoot.ProjectAuthority.BaseURL == nil {
@@ -1638,6 +1689,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSignupInput,
 		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
+		ec.unmarshalInputUpdateProjectInput,
 		ec.unmarshalInputValidateInvoiceInput,
 	)
 	first := true
@@ -2071,6 +2123,16 @@ func (ec *executionContext) childFields_InvoiceValidation(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type InvoiceValidation", field.Name)
 }
 
+func (ec *executionContext) childFields_LogoutPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revoked":
+		return ec.fieldContext_LogoutPayload_revoked(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_LogoutPayload_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LogoutPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_OperationCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "operation":
@@ -2141,6 +2203,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_name(ctx, field)
 	case "environment":
 		return ec.fieldContext_Project_environment(ctx, field)
+	case "validationProfile":
+		return ec.fieldContext_Project_validationProfile(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Project_createdAt(ctx, field)
 	case "authority":
@@ -2555,6 +2619,28 @@ func (ec *executionContext) field_Mutation_updateProjectAuthority_args(ctx conte
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (service.AuthorityInput, error) {
 			return ec.unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthorityInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateProject_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.UpdateProjectInput, error) {
+			return ec.unmarshalNUpdateProjectInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUpdateProjectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5310,6 +5396,52 @@ func (ec *executionContext) fieldContext_InvoiceValidation_warnings(_ context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _LogoutPayload_revoked(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LogoutPayload_revoked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revoked, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LogoutPayload_revoked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LogoutPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _LogoutPayload_revokedAt(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LogoutPayload_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LogoutPayload_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LogoutPayload", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5574,6 +5706,50 @@ func (ec *executionContext) fieldContext_Mutation_createProject(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateProject(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateProject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateProject(ctx, fc.Args["projectId"].(string), fc.Args["input"].(gqlmodel.UpdateProjectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
+			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateProject(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Project(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateProject_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateProjectAuthority(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5766,6 +5942,38 @@ func (ec *executionContext) fieldContext_Mutation_login(ctx context.Context, fie
 	if fc.Args, err = ec.field_Mutation_login_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_logout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_logout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().Logout(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.LogoutResult) graphql.Marshaler {
+			return ec.marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLogoutResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LogoutPayload(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -6306,6 +6514,29 @@ func (ec *executionContext) _Project_environment(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Project_environment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Environment does not have child fields"))
+}
+
+func (ec *executionContext) _Project_validationProfile(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_validationProfile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ValidationProfile, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ValidationProfile) graphql.Marshaler {
+			return ec.marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_validationProfile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type ValidationProfile does not have child fields"))
 }
 
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
@@ -9341,6 +9572,36 @@ func (ec *executionContext) unmarshalInputUpdateProjectAuthorityInput(ctx contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context, obj any) (gqlmodel.UpdateProjectInput, error) {
+	var it gqlmodel.UpdateProjectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"validationProfile"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "validationProfile":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validationProfile"))
+			data, err := ec.unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidationProfile = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputValidateInvoiceInput(ctx context.Context, obj any) (service.ValidateInvoiceInput, error) {
 	var it service.ValidateInvoiceInput
 	if obj == nil {
@@ -9352,7 +9613,7 @@ func (ec *executionContext) unmarshalInputValidateInvoiceInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"invoiceTypeCode", "taxAuthorityCode", "schemaVersion", "payload"}
+	fieldsInOrder := [...]string{"invoiceTypeCode", "taxAuthorityCode", "schemaVersion", "profile", "payload"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -9380,6 +9641,15 @@ func (ec *executionContext) unmarshalInputValidateInvoiceInput(ctx context.Conte
 				return it, err
 			}
 			it.SchemaVersion = data
+		case "profile":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profile"))
+			data, err := ec.unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.ValidateInvoiceInput().Profile(ctx, &it, data); err != nil {
+				return it, err
+			}
 		case "payload":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payload"))
 			data, err := ec.unmarshalNJSON2interface(ctx, v)
@@ -10639,6 +10909,49 @@ func (ec *executionContext) _InvoiceValidation(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var logoutPayloadImplementors = []string{"LogoutPayload"}
+
+func (ec *executionContext) _LogoutPayload(ctx context.Context, sel ast.SelectionSet, obj *service.LogoutResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, logoutPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LogoutPayload")
+		case "revoked":
+			out.Values[i] = ec._LogoutPayload_revoked(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._LogoutPayload_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -10701,6 +11014,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateProject":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateProject(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateProjectAuthority":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateProjectAuthority(ctx, field)
@@ -10732,6 +11052,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "login":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_login(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "logout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_logout(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -11099,6 +11426,11 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "environment":
 			out.Values[i] = ec._Project_environment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "validationProfile":
+			out.Values[i] = ec._Project_validationProfile(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -13042,6 +13374,16 @@ func (ec *executionContext) unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLogoutResult(ctx context.Context, sel ast.SelectionSet, v *service.LogoutResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LogoutPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOperationCount2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐOperationCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.OperationCount) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -13319,6 +13661,11 @@ func (ec *executionContext) unmarshalNUpdateProjectAuthorityInput2githubᚗcom�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateProjectInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUpdateProjectInput(ctx context.Context, v any) (gqlmodel.UpdateProjectInput, error) {
+	res, err := ec.unmarshalInputUpdateProjectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUsageReport(ctx context.Context, sel ast.SelectionSet, v *service.UsageReport) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -13337,6 +13684,34 @@ func (ec *executionContext) unmarshalNValidateInvoiceInput2githubᚗcomᚋeinvoi
 	res, err := ec.unmarshalInputValidateInvoiceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, v any) (model.ValidationProfile, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, sel ast.SelectionSet, v model.ValidationProfile) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[string]model.ValidationProfile{
+		"NRS":    model.ProfileNRS,
+		"STRICT": model.ProfileStrict,
+	}
+	marshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[model.ValidationProfile]string{
+		model.ProfileNRS:    "NRS",
+		model.ProfileStrict: "STRICT",
+	}
+)
 
 func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx context.Context, sel ast.SelectionSet, v *service.UserView) graphql.Marshaler {
 	if v == nil {
@@ -13727,6 +14102,36 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	res := graphql.MarshalTime(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, v any) (*model.ValidationProfile, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, sel ast.SelectionSet, v *model.ValidationProfile) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile[*v])
+	return res
+}
+
+var (
+	unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[string]model.ValidationProfile{
+		"NRS":    model.ProfileNRS,
+		"STRICT": model.ProfileStrict,
+	}
+	marshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile = map[model.ValidationProfile]string{
+		model.ProfileNRS:    "NRS",
+		model.ProfileStrict: "STRICT",
+	}
+)
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
 	if v == nil {

@@ -16,7 +16,7 @@ var assetRef = regexp.MustCompile(`(?:src|href)="([^"]+)"`)
 // TestGraphiQL checks that a browser gets GraphiQL from local assets only,
 // that every asset is served, and that API clients still get GraphQL.
 func TestGraphiQL(t *testing.T) {
-	s := newServer(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite}, graph.Options{})
+	s := newServer(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite}, graph.Options{GraphiQL: true})
 	get := func(path, accept string) *httptest.ResponseRecorder {
 		t.Helper()
 		req := httptest.NewRequest(http.MethodGet, path, nil)

@@ -1,9 +1,12 @@
 // Package graph is einvoice's GraphQL transport (gqlgen): the portal's use
 // cases over the same service layer as REST. Resolvers are thin (principal
 // from the context, one service call, return), errors go through one
-// presenter, dataloaders batch every level of the portal tree, and depth and
-// complexity limits bound what one request can ask for. GraphiQL is served
-// from embedded assets, so it works without internet access.
+// presenter, dataloaders batch every level of the portal tree, and limits
+// bound what one request can cost: the document's size, tokens and
+// selections before it is parsed, its depth and complexity before it runs,
+// one signup or login per request, a deadline per operation and a number
+// of subscriptions per connection and per user. GraphiQL, when enabled, is
+// served from embedded assets, so it works without internet access.
 package graph
 
 import (
@@ -75,7 +78,32 @@ type Options struct {
 	// certification runs (default "default"), for TemporalWorkflow.uiUrl;
 	// without TemporalUI that field is null.
 	TemporalUI, TemporalNamespace string
+	// GraphiQL serves the in-browser IDE at GET /graphql (HTML accepted);
+	// off, that request gets 404. `einvoice dev` turns it on.
+	GraphiQL bool
+	// Introspection answers __schema and __type; off, they are refused.
+	// `einvoice dev` turns it on. (__typename always works.)
+	Introspection bool
+	// MaxQueryBytes, MaxTokens and MaxSelections bound a query document
+	// before it is parsed (DocumentLimit); defaults DefaultMaxQueryBytes,
+	// DefaultMaxTokens and DefaultMaxSelections.
+	MaxQueryBytes, MaxTokens, MaxSelections int
+	// OperationTimeout bounds each query and mutation (over a WebSocket as
+	// over HTTP); default DefaultOperationTimeout.
+	OperationTimeout time.Duration
+	// SubscriptionsPerConnection and SubscriptionsPerUser cap the
+	// subscriptions open at once on one WebSocket and for one user (in
+	// this process); defaults DefaultSubscriptionsPerConnection and
+	// DefaultSubscriptionsPerUser.
+	SubscriptionsPerConnection, SubscriptionsPerUser int
 }
+
+// More defaults of Options.
+const (
+	DefaultOperationTimeout           = 30 * time.Second
+	DefaultSubscriptionsPerConnection = 10
+	DefaultSubscriptionsPerUser       = 20
+)
 
 func (o *Options) defaults() {
 	if o.Logger == nil {
@@ -99,15 +127,33 @@ func (o *Options) defaults() {
 	if o.TemporalNamespace == "" {
 		o.TemporalNamespace = "default"
 	}
+	if o.MaxQueryBytes <= 0 {
+		o.MaxQueryBytes = DefaultMaxQueryBytes
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = DefaultMaxTokens
+	}
+	if o.MaxSelections <= 0 {
+		o.MaxSelections = DefaultMaxSelections
+	}
+	if o.OperationTimeout <= 0 {
+		o.OperationTimeout = DefaultOperationTimeout
+	}
+	if o.SubscriptionsPerConnection <= 0 {
+		o.SubscriptionsPerConnection = DefaultSubscriptionsPerConnection
+	}
+	if o.SubscriptionsPerUser <= 0 {
+		o.SubscriptionsPerUser = DefaultSubscriptionsPerUser
+	}
 }
 
 // NewHandler builds the GraphQL endpoint over svc: POST, GET and WebSocket
 // (graphql-transport-ws, authenticated by the connection_init payload)
-// transports, introspection, the limits, the dataloaders and, for browsers
-// (GET with Accept: text/html), GraphiQL with its assets under
-// <mount>/assets/. It expects the transport in front of it to have put an
-// authenticated user in the context (service.WithUser) when a bearer token
-// came with the request, as rest.Options.GraphQL does.
+// transports, the limits, the dataloaders and, when enabled, introspection
+// and (for browsers: GET with Accept: text/html) GraphiQL with its assets
+// under <mount>/assets/. It expects the transport in front of it to have
+// put an authenticated user in the context (service.WithUser) when a bearer
+// token came with the request, as rest.Options.GraphQL does.
 func NewHandler(svc *service.Service, opts Options) http.Handler {
 	opts.defaults()
 	srv := handler.New(NewExecutableSchema(Config{
@@ -118,39 +164,60 @@ func NewHandler(svc *service.Service, opts Options) http.Handler {
 		InitFunc:              websocketInit(svc),
 		KeepAlivePingInterval: opts.KeepAlive,
 		InitTimeout:           10 * time.Second,
-		Implementation: transport.CoderWebsocketImplementation{
+		Implementation: socketImplementation{transport.CoderWebsocketImplementation{
 			AcceptOptions: websocket.AcceptOptions{OriginPatterns: opts.WebsocketOriginPatterns},
-		},
+		}},
 	})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
-	srv.Use(extension.Introspection{})
+	cache := lru.New[*ast.QueryDocument](1000)
+	srv.SetQueryCache(cache)
+	// The document limits run before gqlgen parses; the parser's own token
+	// limit is a second line.
+	srv.SetParserTokenLimit(opts.MaxTokens)
+	srv.Use(DocumentLimit{MaxBytes: opts.MaxQueryBytes, MaxTokens: opts.MaxTokens, MaxSelections: opts.MaxSelections, Cache: cache})
+	if opts.Introspection {
+		srv.Use(extension.Introspection{})
+	} else {
+		srv.Use(NoIntrospection{})
+	}
 	srv.Use(extension.FixedComplexityLimit(opts.ComplexityLimit, gqlcomplexity.WithFixedScalarValue(0)))
 	srv.Use(DepthLimit{Limit: opts.DepthLimit})
+	srv.Use(AuthMutationLimit{})
 	srv.SetErrorPresenter(presenter(opts.Logger))
 	srv.SetRecoverFunc(recoverer(opts.Logger))
+	subs := newSubscriptionLimits(opts.SubscriptionsPerConnection, opts.SubscriptionsPerUser)
+	srv.AroundOperations(subs.around)
+	srv.AroundOperations(operationTimeout(opts.OperationTimeout))
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		return next(withLoaders(ctx, svc, opts.LoaderWait))
 	})
-	return &endpoint{graphql: srv, assets: assetHandler()}
+	return &endpoint{graphql: srv, assets: assetHandler(), graphiql: opts.GraphiQL}
 }
 
 // endpoint routes between the GraphQL server, the GraphiQL page and its
 // assets. It works under any mount path: assets live at <mount>/assets/.
 type endpoint struct {
-	graphql http.Handler
-	assets  http.Handler
+	graphql  http.Handler
+	assets   http.Handler
+	graphiql bool
 }
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case strings.Contains(r.URL.Path, "/assets/"):
+	case strings.Contains(r.URL.Path, "/assets/"), wantsGraphiQL(r):
+		if !e.graphiql {
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"detail":"Not Found"}` + "\n"))
+			return
+		}
+		if wantsGraphiQL(r) {
+			serveGraphiQL(w, r)
+			return
+		}
 		e.assets.ServeHTTP(w, r)
-	case wantsGraphiQL(r):
-		serveGraphiQL(w, r)
-	case r.Header.Get("Upgrade") != "":
 		e.graphql.ServeHTTP(w, r)
 	default:
 		e.graphql.ServeHTTP(w, r.WithContext(withExchange(r.Context(), r, w)))
@@ -161,7 +228,9 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // "Authorization: Bearer <token>" with the same check as HTTP requests. A
 // connection without one stays anonymous (fields that need a user say
 // unauthenticated); a bad one is closed with 4403, as graphql-transport-ws
-// asks.
+// asks. An authenticated connection lives no longer than its token: it is
+// closed with 4403 and the reason when the token expires or is revoked
+// (logout), ending its subscriptions.
 func websocketInit(svc *service.Service) transport.WebsocketInitFunc {
 	return func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 		auth := strings.TrimSpace(p.Authorization())
@@ -181,6 +250,10 @@ func websocketInit(svc *service.Service) transport.WebsocketInitFunc {
 			ctx = transport.WithWebsocketCloseCode(ctx, 4403)
 			ctx = transport.AppendCloseReason(ctx, "Forbidden")
 			return ctx, nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
+		}
+		ctx, _ = svc.TokenContext(ctx, u) // ends with the connection at the latest
+		if s := socketFrom(ctx); s != nil {
+			s.setToken(ctx)
 		}
 		return service.WithUser(ctx, u), nil, nil
 	}

@@ -31,19 +31,19 @@ type server struct {
 
 func newServer(t testing.TB, d storetest.Dialect, opts graph.Options) *server {
 	t.Helper()
-	return newServerConfig(t, d, opts, nil)
+	return newServerOn(t, d.Open(t), opts, nil, nil)
 }
 
-// newServerConfig is newServer with the service's configuration edited.
-func newServerConfig(t testing.TB, d storetest.Dialect, opts graph.Options, edit func(*service.Config)) *server {
+// newServerOn builds the stack over st; editService and editRouter, when
+// not nil, change the service's and the router's configuration.
+func newServerOn(t testing.TB, st *store.Store, opts graph.Options, editService func(*service.Config), editRouter func(*rest.Options)) *server {
 	t.Helper()
-	st := d.Open(t)
 	queries := &store.QueryCounter{}
 	st.AddQueryHook(queries)
 	logs := &servicetest.LogBuffer{}
 	cfg := servicetest.Config(t, logs)
-	if edit != nil {
-		edit(&cfg)
+	if editService != nil {
+		editService(&cfg)
 	}
 	log := cfg.Logger
 	svc, err := service.New(st, cfg)
@@ -54,7 +54,11 @@ func newServerConfig(t testing.TB, d storetest.Dialect, opts graph.Options, edit
 	if opts.Logger == nil {
 		opts.Logger = log
 	}
-	h := rest.New(svc, rest.Options{Version: "test", Logger: log, GraphQL: graph.NewHandler(svc, opts)})
+	ropts := rest.Options{Version: "test", Logger: log, GraphQL: graph.NewHandler(svc, opts)}
+	if editRouter != nil {
+		editRouter(&ropts)
+	}
+	h := rest.New(svc, ropts)
 	return &server{t: t, h: h, c: client.New(h, client.Path("/graphql")), svc: svc, st: st, logs: logs, queries: queries}
 }
 

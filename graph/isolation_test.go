@@ -33,6 +33,8 @@ func TestTenantIsolation(t *testing.T) {
 			{"updateProjectAuthority", `mutation($id: ID!, $input: UpdateProjectAuthorityInput!) { updateProjectAuthority(projectId: $id, input: $input) { id } }`,
 				map[string]any{"id": b.ProjectID, "input": map[string]any{"taxAuthorityCode": "NRS", "businessId": "0a1b2c3d-0000-4000-8000-000000000001",
 					"serviceId": "ABCD1234", "publicKey": sandbox.PublicKeyPEM, "certificate": sandbox.Certificate}}},
+			{"updateProject", `mutation($id: ID!) { updateProject(projectId: $id, input: {validationProfile: STRICT}) { id } }`,
+				map[string]any{"id": b.ProjectID}},
 			{"createApiKey", createKeyMutation, map[string]any{"input": map[string]any{"projectId": b.ProjectID, "keyName": "intruder"}}},
 			{"rotateApiKey", `mutation($p: ID!, $k: ID!) { rotateApiKey(projectId: $p, keyId: $k) { clientSecret } }`,
 				map[string]any{"p": b.ProjectID, "k": b.KeyID}},

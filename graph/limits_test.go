@@ -35,7 +35,7 @@ fragment TypeRef on __Type {
 // runs, and that the portal's own queries and introspection pass.
 func TestLimits(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
-		s := newServer(t, d, graph.Options{})
+		s := newServer(t, d, graph.Options{Introspection: true})
 		tn := s.tenant("limits")
 
 		cases := []struct {

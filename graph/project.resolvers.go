@@ -28,6 +28,27 @@ func (r *mutationResolver) CreateProject(ctx context.Context, input gqlmodel.Cre
 	return out, nil
 }
 
+func (r *mutationResolver) UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*service.ProjectView, error) {
+	u, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID(projectID, "projectId")
+	if err != nil {
+		return nil, err
+	}
+	var in service.ProjectUpdate
+	if input.ValidationProfile != nil {
+		p := string(*input.ValidationProfile)
+		in.ValidationProfile = &p
+	}
+	out, err := r.svc.UpdateProject(ctx, u, id, in)
+	if err != nil {
+		return nil, inInput(err)
+	}
+	return out, nil
+}
+
 func (r *mutationResolver) UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error) {
 	u, err := principal(ctx)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // in a project's keys, not in the audit log, not in the schema.
 func TestSecretsOnlyInCreateAndRotate(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
-		s := newServer(t, d, graph.Options{})
+		s := newServer(t, d, graph.Options{Introspection: true})
 		tn := s.tenant("secretive")
 		var rot struct{ RotateAPIKey keyPayload }
 		s.must(tn.Token, `mutation($p: ID!, $k: ID!) { rotateApiKey(projectId: $p, keyId: $k, graceSeconds: 30) { key { id } clientSecret } }`,

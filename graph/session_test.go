@@ -35,7 +35,7 @@ func (c *clock) add(d time.Duration) {
 
 // post sends one operation over HTTP with optional cookie, Origin and Host,
 // and returns the response and its decoded body.
-func (s *server) post(query, cookie, origin, host string) (*http.Response, result) {
+func (s *server) postSession(query, cookie, origin, host string) (*http.Response, result) {
 	s.t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": query})
 	req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
@@ -80,9 +80,9 @@ const refreshMutation = `mutation { refreshSession { accessToken expiresIn user 
 func TestSessionRefresh(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
 		clk := &clock{now: time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)}
-		s := newServerConfig(t, d, graph.Options{}, func(c *service.Config) { c.Now = clk.Now })
+		s := newServerOn(t, d.Open(t), graph.Options{}, func(c *service.Config) { c.Now = clk.Now }, nil)
 
-		resp, r := s.post(`mutation { signup(input: {email: "ada@example.com", password: "correct horse battery",
+		resp, r := s.postSession(`mutation { signup(input: {email: "ada@example.com", password: "correct horse battery",
 			organizationName: "Sango", organizationSlug: "sango"}) { accessToken } }`, "", "", "127.0.0.1:8080")
 		if len(r.Errors) > 0 {
 			t.Fatalf("signup: %s", r.Raw)
@@ -99,7 +99,7 @@ func TestSessionRefresh(t *testing.T) {
 		}
 
 		// A refresh answers a working access token and rotates the cookie.
-		resp, r = s.post(refreshMutation, c1.Value, "http://127.0.0.1:8080", "127.0.0.1:8080")
+		resp, r = s.postSession(refreshMutation, c1.Value, "http://127.0.0.1:8080", "127.0.0.1:8080")
 		if len(r.Errors) > 0 {
 			t.Fatalf("refresh: %s", r.Raw)
 		}
@@ -122,11 +122,11 @@ func TestSessionRefresh(t *testing.T) {
 		}
 
 		// The rotated token again, at once (another tab): refused alone.
-		_, r = s.post(refreshMutation, c1.Value, "", "127.0.0.1:8080")
+		_, r = s.postSession(refreshMutation, c1.Value, "", "127.0.0.1:8080")
 		if r.code(t) != "unauthenticated" {
 			t.Fatalf("reused within the grace: %s", r.Raw)
 		}
-		resp, r = s.post(refreshMutation, c2.Value, "", "127.0.0.1:8080")
+		resp, r = s.postSession(refreshMutation, c2.Value, "", "127.0.0.1:8080")
 		if len(r.Errors) > 0 {
 			t.Fatalf("the successor must still work: %s", r.Raw)
 		}
@@ -134,11 +134,11 @@ func TestSessionRefresh(t *testing.T) {
 
 		// A rotated token replayed later revokes the sign-in.
 		clk.add(time.Minute)
-		_, r = s.post(refreshMutation, c1.Value, "", "127.0.0.1:8080")
+		_, r = s.postSession(refreshMutation, c1.Value, "", "127.0.0.1:8080")
 		if r.code(t) != "unauthenticated" {
 			t.Fatalf("replayed: %s", r.Raw)
 		}
-		_, r = s.post(refreshMutation, c3.Value, "", "127.0.0.1:8080")
+		_, r = s.postSession(refreshMutation, c3.Value, "", "127.0.0.1:8080")
 		if r.code(t) != "unauthenticated" {
 			t.Fatalf("the sign-in must be revoked after a replay: %s", r.Raw)
 		}
@@ -153,7 +153,7 @@ func TestSessionRefresh(t *testing.T) {
 		}
 
 		// A new login; endSession ends it and clears the cookie.
-		resp, r = s.post(`mutation { login(input: {email: "ada@example.com", password: "correct horse battery"}) { accessToken } }`, "", "", "portal.example.com")
+		resp, r = s.postSession(`mutation { login(input: {email: "ada@example.com", password: "correct horse battery"}) { accessToken } }`, "", "", "portal.example.com")
 		if len(r.Errors) > 0 {
 			t.Fatalf("login: %s", r.Raw)
 		}
@@ -161,32 +161,32 @@ func TestSessionRefresh(t *testing.T) {
 		if !c4.Secure {
 			t.Fatalf("a cookie for a non-loopback host must be Secure: %+v", c4)
 		}
-		_, r = s.post(refreshMutation, c4.Value, "https://evil.example", "portal.example.com")
+		_, r = s.postSession(refreshMutation, c4.Value, "https://evil.example", "portal.example.com")
 		if r.code(t) != "forbidden" {
 			t.Fatalf("a refresh from another site: %s", r.Raw)
 		}
-		resp, r = s.post(`mutation { endSession { ended } }`, c4.Value, "https://portal.example.com", "portal.example.com")
+		resp, r = s.postSession(`mutation { endSession { ended } }`, c4.Value, "https://portal.example.com", "portal.example.com")
 		if len(r.Errors) > 0 {
 			t.Fatalf("endSession: %s", r.Raw)
 		}
 		if c := sessionCookie(t, resp); c.MaxAge >= 0 || c.Value != "" {
 			t.Fatalf("endSession must clear the cookie: %+v", c)
 		}
-		_, r = s.post(refreshMutation, c4.Value, "", "portal.example.com")
+		_, r = s.postSession(refreshMutation, c4.Value, "", "portal.example.com")
 		if r.code(t) != "unauthenticated" {
 			t.Fatalf("refresh after endSession: %s", r.Raw)
 		}
 
 		// Without a cookie, or with a made-up one; and an idle sign-in ends.
 		for _, v := range []string{"", "rt_madeup", strings.Repeat("x", 200)} {
-			if _, r = s.post(refreshMutation, v, "", ""); r.code(t) != "unauthenticated" {
+			if _, r = s.postSession(refreshMutation, v, "", ""); r.code(t) != "unauthenticated" {
 				t.Fatalf("refresh with %q: %s", v, r.Raw)
 			}
 		}
-		resp, _ = s.post(`mutation { login(input: {email: "ada@example.com", password: "correct horse battery"}) { accessToken } }`, "", "", "")
+		resp, _ = s.postSession(`mutation { login(input: {email: "ada@example.com", password: "correct horse battery"}) { accessToken } }`, "", "", "")
 		c5 := sessionCookie(t, resp)
 		clk.add(service.SessionIdleTTL + time.Second)
-		if _, r = s.post(refreshMutation, c5.Value, "", ""); r.code(t) != "unauthenticated" {
+		if _, r = s.postSession(refreshMutation, c5.Value, "", ""); r.code(t) != "unauthenticated" {
 			t.Fatalf("refresh of an idle sign-in: %s", r.Raw)
 		}
 	})

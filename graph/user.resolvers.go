@@ -34,6 +34,14 @@ func (r *mutationResolver) Login(ctx context.Context, input service.LoginInput) 
 	return out, nil
 }
 
+func (r *mutationResolver) Logout(ctx context.Context) (*service.LogoutResult, error) {
+	u, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.svc.Logout(ctx, u)
+}
+
 func (r *queryResolver) Me(ctx context.Context) (*service.UserView, error) {
 	u, err := principal(ctx)
 	if err != nil {

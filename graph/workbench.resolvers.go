@@ -91,11 +91,23 @@ func (r *queryResolver) RenderInvoice(ctx context.Context, projectID string, inp
 	return res, nil
 }
 
+func (r *validateInvoiceInputResolver) Profile(ctx context.Context, obj *service.ValidateInvoiceInput, data *model.ValidationProfile) error {
+	if data != nil {
+		obj.Profile = string(*data)
+	}
+	return nil
+}
+
 func (r *Resolver) InvoiceIssue() InvoiceIssueResolver { return &invoiceIssueResolver{r} }
 
 func (r *Resolver) InvoiceQrCode() InvoiceQrCodeResolver { return &invoiceQrCodeResolver{r} }
 
+func (r *Resolver) ValidateInvoiceInput() ValidateInvoiceInputResolver {
+	return &validateInvoiceInputResolver{r}
+}
+
 type (
-	invoiceIssueResolver  struct{ *Resolver }
-	invoiceQrCodeResolver struct{ *Resolver }
+	invoiceIssueResolver         struct{ *Resolver }
+	invoiceQrCodeResolver        struct{ *Resolver }
+	validateInvoiceInputResolver struct{ *Resolver }
 )

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Severity of a validation issue.
@@ -31,13 +32,31 @@ type Issue struct {
 // ValidationReport is the outcome of validating one invoice payload. An
 // invalid invoice is a report with Valid false, not an error.
 type ValidationReport struct {
-	Valid            bool    `json:"valid"`
-	TaxAuthorityCode string  `json:"tax_authority_code"`
-	SchemaVersion    string  `json:"schema_version"`
-	Ruleset          string  `json:"ruleset"`
-	Errors           []Issue `json:"errors"`
-	Warnings         []Issue `json:"warnings"`
+	Valid            bool              `json:"valid"`
+	TaxAuthorityCode string            `json:"tax_authority_code"`
+	SchemaVersion    string            `json:"schema_version"`
+	Profile          ValidationProfile `json:"profile"`
+	Ruleset          string            `json:"ruleset"`
+	Errors           []Issue           `json:"errors"`
+	Warnings         []Issue           `json:"warnings"`
 }
+
+// ValidationProfile says which findings make an invoice invalid.
+type ValidationProfile string
+
+// Validation profiles. Under ProfileNRS (the default, named after the
+// authority einvoice serves first) only what the tax authority itself
+// enforces is an error, so that valid means the authority accepts the
+// invoice; einvoice's own consistency checks (arithmetic, dates in order,
+// references a credit note should carry) are warnings. ProfileStrict makes
+// those consistency checks errors.
+const (
+	ProfileNRS    ValidationProfile = "nrs"
+	ProfileStrict ValidationProfile = "strict"
+)
+
+// ValidationProfiles lists the accepted profiles, the default first.
+var ValidationProfiles = []string{string(ProfileNRS), string(ProfileStrict)}
 
 // ValidateInput is what an authority validates.
 type ValidateInput struct {
@@ -48,6 +67,12 @@ type ValidateInput struct {
 	InvoiceTypeCode string
 	// Payload is the decoded JSON payload (numbers as json.Number).
 	Payload any
+	// Profile selects the severities; "" means ProfileNRS.
+	Profile ValidationProfile
+	// Environment selects the code lists last refreshed from the
+	// authority's API in that environment; "" (or an environment never
+	// refreshed) means the lists shipped with einvoice.
+	Environment Environment
 }
 
 // IRNCheck is one check made while validating an IRN.
@@ -111,6 +136,31 @@ type Authority interface {
 	ValidateIRN(irn, invoiceReference, serviceID string) IRNValidation
 	// QRPayload builds the encrypted QR content for an IRN.
 	QRPayload(in QRInput) (string, error)
+}
+
+// CodeList is one code list as the authority's API served it.
+type CodeList struct {
+	// Name is the authority's resource name ("payment-means").
+	Name string
+	// Data is the list as served (for NRS, the "data" array of the answer).
+	Data []byte
+	// FetchedAt is when einvoice fetched it.
+	FetchedAt time.Time
+}
+
+// CodeListAuthority is an Authority whose code lists can be refreshed from
+// its own API, per environment.
+type CodeListAuthority interface {
+	Authority
+	// CodeListNames lists the resources to fetch, in order.
+	CodeListNames() []string
+	// CheckCodeList parses one list as served and returns its number of
+	// entries; an unusable list is an error.
+	CheckCodeList(name string, data []byte) (int, error)
+	// UseCodeLists makes validation in env use lists (each replacing the
+	// shipped list of its name); nil or empty goes back to the shipped
+	// lists. It fails, changing nothing, when a list is unusable.
+	UseCodeLists(env Environment, lists []CodeList) error
 }
 
 // Authorities is the registry of tax authorities keyed by upper-case

@@ -52,6 +52,10 @@ type RequestField struct {
 	Enum []string
 	// Default is the value an absent optional field takes ("" when none).
 	Default string
+	// Extension marks a field einvoice adds beyond the interface document,
+	// whose tables do not list it; it is validated, documented and tested
+	// like the document's fields.
+	Extension bool
 }
 
 // Request is a request body of the interface document.
@@ -72,7 +76,8 @@ func (r Request) Field(name string) (RequestField, bool) {
 }
 
 // Requests lists every request body of the interface document with its
-// fields, bounds and defaults, in the document's order.
+// fields, bounds and defaults, in the document's order, and the fields
+// einvoice adds to those bodies (Extension).
 var Requests = []Request{
 	{Name: "SignupRequest", Fields: []RequestField{
 		{Name: "email", Kind: KindString, Required: true, Length: &EmailLength},
@@ -102,6 +107,8 @@ var Requests = []Request{
 		{Name: "tax_authority_code", Kind: KindString, Required: true},
 		{Name: "schema_version", Kind: KindString, Default: DefaultSchemaVersion},
 		{Name: "payload", Kind: KindObject, Required: true},
+		// Absent, the project's validation_profile: no fixed default.
+		{Name: "profile", Kind: KindString, Enum: ValidationProfiles, Extension: true},
 	}},
 	{Name: "IrnGenerateRequest", Fields: []RequestField{
 		{Name: "invoice_reference", Kind: KindString, Required: true},

@@ -6,6 +6,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrorCode is the closed set of error classes every transport maps to its own
@@ -36,7 +37,11 @@ type Error struct {
 	Message string
 	// Fields lists every validation problem when Code is CodeInvalid.
 	Fields []FieldError
-	Err    error
+	// RetryAfter, when set on a rate_limited or unavailable error, is how
+	// long the client should wait before trying again (REST sends it as
+	// Retry-After, GraphQL as extensions.retryAfter in seconds).
+	RetryAfter time.Duration
+	Err        error
 }
 
 // Error implements error.

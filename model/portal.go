@@ -39,6 +39,17 @@ type User struct {
 	CreatedAt    time.Time `bun:"created_at" json:"created_at"`
 }
 
+// RevokedToken is a portal access token revoked before its expiry (by
+// logout). The row is kept until the token would have expired anyway.
+type RevokedToken struct {
+	bun.BaseModel `bun:"table:revoked_tokens"`
+
+	TokenID   uuid.UUID `bun:"token_id,pk"`
+	UserID    uuid.UUID `bun:"user_id"`
+	RevokedAt time.Time `bun:"revoked_at"`
+	ExpiresAt time.Time `bun:"expires_at"`
+}
+
 // Organization is a tenant: it owns projects and their keys.
 type Organization struct {
 	bun.BaseModel `bun:"table:organizations"`

@@ -18,6 +18,9 @@ type Project struct {
 	Environment    Environment `bun:"environment"`
 	CreatedAt      time.Time   `bun:"created_at"`
 	UpdatedAt      time.Time   `bun:"updated_at"`
+	// ValidationProfile is the profile the project's invoices are
+	// validated with when a request names none (ProfileNRS when unset).
+	ValidationProfile ValidationProfile `bun:"validation_profile,default:'nrs'"`
 
 	// Authority settings. Secret material is sealed (AES-256-GCM) and only
 	// ever opened by the service.

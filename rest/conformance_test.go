@@ -101,7 +101,7 @@ func restRequests(t *testing.T, s *server) map[string]restRequest {
 			values: servicetest.Values{Base: func() map[string]any {
 				return map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "schema_version": "1.1", "payload": b2b}
 			}},
-			echo: map[string]string{"schema_version": "schema_version", "tax_authority_code": "tax_authority_code"}},
+			echo: map[string]string{"schema_version": "schema_version", "tax_authority_code": "tax_authority_code", "profile": "profile"}},
 		"IrnGenerateRequest": {method: "POST", path: "/invoices/irn/generate", cred: key,
 			values: servicetest.Values{Base: func() map[string]any { return clone(irnBody) }},
 			echo:   map[string]string{"invoice_reference": "invoice_reference", "invoice_type_code": "invoice_type_code", "issue_date": "issue_date"}},

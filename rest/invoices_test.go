@@ -409,21 +409,29 @@ func TestValidateInvoice(t *testing.T) {
 	tn := s.tenant("acme")
 	type issue struct{ rule, path string }
 	for _, c := range []struct {
-		file   string
-		valid  bool
-		errors []string // paths
+		file    string
+		profile string
+		valid   bool
+		errors  []string // paths
 	}{
-		{"invoice-b2b-1.1.json", true, nil},
-		{"invoice-b2c-1.1.json", true, nil},
-		{"invoice-b2g-1.1.json", true, nil},
-		{"invalid-missing-supplier-tin.json", false, []string{"/accounting_supplier_party/tin"}},
-		{"invalid-payable-mismatch.json", false, []string{"/legal_monetary_total/payable_amount"}},
-		{"invalid-type-code-and-date.json", false, []string{"/invoice_type_code", "/issue_date"}},
+		{"invoice-b2b-1.1.json", "", true, nil},
+		{"invoice-b2c-1.1.json", "strict", true, nil},
+		{"invoice-b2g-1.1.json", "", true, nil},
+		{"invalid-missing-supplier-tin.json", "", false, []string{"/accounting_supplier_party/tin"}},
+		{"invalid-payable-mismatch.json", "nrs", true, nil}, // a warning: NRS publishes no arithmetic rule
+		{"invalid-payable-mismatch.json", "strict", false, []string{"/legal_monetary_total/payable_amount"}},
+		{"invalid-type-code-and-date.json", "strict", false, []string{"/invoice_type_code", "/issue_date"}},
 	} {
-		t.Run(c.file, func(t *testing.T) {
+		t.Run(c.file+"/"+c.profile, func(t *testing.T) {
 			p := fixture(t, c.file)
-			got := s.must(200, validateReq(tn, map[string]any{"invoice_type_code": p["invoice_kind"], "tax_authority_code": "NRS", "schema_version": "1.1", "payload": p}))
-			if got["valid"] != c.valid || got["tax_authority_code"] != "NRS" || got["schema_version"] != "1.1" || got["ruleset"] == "" {
+			body := map[string]any{"invoice_type_code": p["invoice_kind"], "tax_authority_code": "NRS", "schema_version": "1.1", "payload": p}
+			wantProfile := "nrs"
+			if c.profile != "" {
+				body["profile"], wantProfile = c.profile, c.profile
+			}
+			got := s.must(200, validateReq(tn, body))
+			if got["valid"] != c.valid || got["tax_authority_code"] != "NRS" || got["schema_version"] != "1.1" || got["profile"] != wantProfile ||
+				!strings.HasPrefix(got["ruleset"].(string), "NRS-1.1/") || !strings.Contains(got["ruleset"].(string), "profile "+wantProfile+"; lists ") {
 				t.Fatalf("report: %v", got)
 			}
 			var paths []string
@@ -453,32 +461,52 @@ func TestValidateInvoice(t *testing.T) {
 		f(p)
 		return p
 	}
+	// einvoice's consistency checks are errors under strict only.
 	for _, c := range []struct {
-		name  string
-		p     map[string]any
-		path  string
-		rule  string
-		extra bool
+		name    string
+		profile string // the profile the case is an error under
+		p       map[string]any
+		path    string
+		rule    string
+		extra   bool
 	}{
-		{"b2b without customer", mutate(func(p map[string]any) { delete(p, "accounting_customer_party") }), "/accounting_customer_party", "NRS-PARTY-CUSTOMER-REQUIRED", false},
-		{"due before issue", mutate(func(p map[string]any) { p["due_date"] = "2026-03-01" }), "/due_date", "NRS-DATE-DUE-BEFORE-ISSUE", false},
-		{"bad currency", mutate(func(p map[string]any) { p["document_currency_code"] = "NAI" }), "/document_currency_code", "NRS-CODE-CURRENCY", false},
-		{"bad customer tin", mutate(func(p map[string]any) {
+		{"b2b without customer", "strict", mutate(func(p map[string]any) { delete(p, "accounting_customer_party") }), "/accounting_customer_party", "NRS-PARTY-CUSTOMER-REQUIRED", false},
+		{"due before issue", "strict", mutate(func(p map[string]any) { p["due_date"] = "2026-03-01" }), "/due_date", "NRS-DATE-DUE-BEFORE-ISSUE", false},
+		{"bad currency", "nrs", mutate(func(p map[string]any) { p["document_currency_code"] = "NAI" }), "/document_currency_code", "NRS-CODE-CURRENCY", false},
+		{"payment means 21, not NRS's", "nrs", mutate(func(p map[string]any) {
+			p["payment_means"].([]any)[0].(map[string]any)["payment_means_code"] = "21"
+		}), "/payment_means/0/payment_means_code", "NRS-CODE-PAYMENT-MEANS", false},
+		{"bad customer tin", "strict", mutate(func(p map[string]any) {
 			p["accounting_customer_party"].(map[string]any)["tin"] = "2098331500"
 		}), "/accounting_customer_party/tin", "NRS-PARTY-TIN-FORMAT", false},
-		{"line arithmetic", mutate(func(p map[string]any) {
+		{"line arithmetic", "strict", mutate(func(p map[string]any) {
 			p["invoice_line"].([]any)[1].(map[string]any)["invoiced_quantity"] = json.Number("2")
 		}), "/invoice_line/1/line_extension_amount", "NRS-ARITH-LINE", true},
-		{"credit note without billing reference", mutate(func(p map[string]any) { p["invoice_type_code"] = "380" }), "/billing_reference", "NRS-BILLING-REFERENCE-REQUIRED", false},
-		{"telephone without plus", mutate(func(p map[string]any) {
+		{"credit note without billing reference", "strict", mutate(func(p map[string]any) { p["invoice_type_code"] = "380" }), "/billing_reference", "NRS-BILLING-REFERENCE-REQUIRED", false},
+		{"telephone without plus", "nrs", mutate(func(p map[string]any) {
 			p["accounting_supplier_party"].(map[string]any)["telephone"] = "08031234567"
 		}), "/accounting_supplier_party/telephone", "NRS-PARTY-TELEPHONE-FORMAT", false},
-		{"service line without isic", mutate(func(p map[string]any) {
+		{"service line without isic", "nrs", mutate(func(p map[string]any) {
 			delete(p["invoice_line"].([]any)[1].(map[string]any), "isic_code")
 		}), "/invoice_line/1", "NRS-LINE-CLASSIFICATION-REQUIRED", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := s.must(200, validateReq(tn, map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "payload": c.p}))
+			if c.profile == "strict" {
+				// Under nrs the same finding is a warning: the invoice is valid.
+				got := s.must(200, validateReq(tn, map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "payload": c.p}))
+				if got["valid"] != true {
+					t.Fatalf("valid under nrs: %v", got)
+				}
+				found := false
+				for _, w := range got["warnings"].([]any) {
+					m := w.(map[string]any)
+					found = found || m["rule"] == c.rule && m["path"] == c.path
+				}
+				if !found {
+					t.Fatalf("no warning %s at %s: %v", c.rule, c.path, got["warnings"])
+				}
+			}
+			got := s.must(200, validateReq(tn, map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "profile": c.profile, "payload": c.p}))
 			if got["valid"] != false {
 				t.Fatalf("valid: %v", got)
 			}
@@ -508,6 +536,8 @@ func TestValidateInvoice(t *testing.T) {
 		{"payload a list", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "payload": []any{p}}, []string{"dict_type@body/payload"}},
 		{"no payload", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS"}, []string{"missing@body/payload"}},
 		{"bad type code", map[string]any{"invoice_type_code": "777", "tax_authority_code": "NRS", "payload": p}, []string{"enum@body/invoice_type_code"}},
+		{"bad profile", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "profile": "lenient", "payload": p}, []string{"enum@body/profile"}},
+		{"profile not a string", map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "profile": true, "payload": p}, []string{"string_type@body/profile"}},
 		{"nothing", map[string]any{}, []string{"missing@body/invoice_type_code", "missing@body/tax_authority_code", "missing@body/payload"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -26,7 +26,10 @@ const (
 var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
 // requestID echoes a sane incoming X-Request-ID or makes one, and puts it
-// and the client's address in the context for the audit log.
+// and the client's address in the context for the audit log. It also
+// gives the request's work its deadline (Options.RequestTimeout), in the
+// same new context: GraphQL WebSocket connections are exempt, their
+// lifetime being bounded by their token (graph.Options).
 func (a *api) requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-ID")
@@ -35,8 +38,18 @@ func (a *api) requestID(next http.Handler) http.Handler {
 		}
 		w.Header()["X-Request-Id"] = []string{id} // canonical key: no rewrite per request
 		ctx := model.WithRequestMeta(r.Context(), model.RequestMeta{IP: a.clientIP(r), UserAgent: r.UserAgent(), RequestID: id})
+		if a.opts.RequestTimeout > 0 && !isGraphQLSocket(r) {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, a.opts.RequestTimeout)
+			defer cancel()
+		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// isGraphQLSocket tells the upgrade request of a GraphQL WebSocket.
+func isGraphQLSocket(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.Path == "/graphql" && strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
 func requestID(ctx context.Context) string { return model.RequestMetaFrom(ctx).RequestID }

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -13,7 +14,7 @@ func (a *api) signup(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
-	out, err := a.svc.Signup(r.Context(), in)
+	out, err := a.svc.Signup(withRateHeaders(w, r), in)
 	return reply(w, "body", out, err)
 }
 
@@ -22,7 +23,21 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
-	out, err := a.svc.Login(r.Context(), in)
+	out, err := a.svc.Login(withRateHeaders(w, r), in)
+	return reply(w, "body", out, err)
+}
+
+// withRateHeaders makes the service's per-address decision on a signup or
+// login attempt show in the RateLimit-* headers, as on other limited routes.
+func withRateHeaders(w http.ResponseWriter, r *http.Request) context.Context {
+	return service.WithRateObserver(r.Context(), func(rate service.Rate, d service.RateDecision) {
+		setRateHeaders(w.Header(), Limit{Count: rate.Count, Period: rate.Period},
+			LimitResult{Allowed: d.Allowed, Remaining: d.Remaining, RetryAfter: d.RetryAfter, ResetAfter: d.ResetAfter})
+	})
+}
+
+func (a *api) logout(w http.ResponseWriter, r *http.Request) error {
+	out, err := a.svc.Logout(r.Context(), userFrom(r))
 	return reply(w, "body", out, err)
 }
 
@@ -75,6 +90,19 @@ func (a *api) listProjects(w http.ResponseWriter, r *http.Request) error {
 	in := service.ProjectsInput{OrganizationID: r.URL.Query().Get("organization_id"), PageInput: page}
 	out, err := a.svc.Projects(r.Context(), userFrom(r), in)
 	return reply(w, "query", out, err)
+}
+
+func (a *api) updateProject(w http.ResponseWriter, r *http.Request) error {
+	projectID, err := pathUUID(r, "project_id")
+	if err != nil {
+		return err
+	}
+	var in service.ProjectUpdate
+	if err := decodeJSON(r, &in, in.Validate); err != nil {
+		return err
+	}
+	out, err := a.svc.UpdateProject(r.Context(), userFrom(r), projectID, in)
+	return reply(w, "body", out, err)
 }
 
 func (a *api) updateAuthority(w http.ResponseWriter, r *http.Request) error {

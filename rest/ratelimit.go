@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service"
 )
 
 // Limit is a request rate: Count requests per Period, in bursts of up to
@@ -69,11 +70,20 @@ func ParseLimit(s string) (Limit, error) {
 	return Limit{Count: n, Period: d}, nil
 }
 
+// Rate is l as the service counts it.
+func (l Limit) Rate() service.Rate { return service.Rate{Count: l.Count, Period: l.Period} }
+
 // Default rate limits, which cmd/einvoice applies unless configured.
 var (
 	DefaultSandboxLimit    = Limit{Count: 50, Period: time.Second}
 	DefaultProductionLimit = Limit{Count: 200, Period: time.Second}
-	DefaultAuthLimit       = Limit{Count: 10, Period: time.Minute}
+	// DefaultAuthLimit is each client address's budget of signup and
+	// login attempts, DefaultAccountLimit each e-mail's (service.AuthLimits).
+	DefaultAuthLimit    = Limit{Count: 10, Period: time.Minute}
+	DefaultAccountLimit = Limit{Count: 10, Period: time.Hour}
+	// DefaultGraphQLAnonymousLimit is each client address's budget of
+	// /graphql requests without a bearer token.
+	DefaultGraphQLAnonymousLimit = Limit{Count: 60, Period: time.Minute}
 )
 
 // RateLimits configures the router's rate limits. Zero limits impose none.
@@ -81,8 +91,12 @@ type RateLimits struct {
 	// Sandbox and Production limit each API key of a project in that
 	// environment, over every route the key may call.
 	Sandbox, Production Limit
-	// Auth limits each client IP on signup and login.
-	Auth Limit
+	// GraphQLAnonymous limits each client IP's /graphql requests made
+	// without a bearer token (signup, login, introspection, WebSocket
+	// upgrades, whose token comes later in connection_init). Signup and
+	// login attempts themselves are counted by the service, one per
+	// attempt on both transports (service.AuthLimits, AttemptLimiter).
+	GraphQLAnonymous Limit
 	// Store counts requests; nil counts in this process's memory. Use
 	// NewRedisLimitStore so that several API processes share limits.
 	Store LimitStore
@@ -222,13 +236,39 @@ func (a *api) limitKey(next http.Handler) http.Handler {
 	})
 }
 
-// limitIP rate-limits a client IP on the unauthenticated auth routes.
-func (a *api) limitIP(next http.Handler) http.Handler {
+// limitAnonymousGraphQL rate-limits a client IP's /graphql requests that
+// carry no bearer token: the only ones an attacker without an account can
+// send at will.
+func (a *api) limitAnonymousGraphQL(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if a.allow(w, r, "ip:"+a.clientIP(r), a.opts.RateLimits.Auth) {
+		if r.Header.Get("Authorization") != "" || a.allow(w, r, "graphql-ip:"+a.clientIP(r), a.opts.RateLimits.GraphQLAnonymous) {
 			next.ServeHTTP(w, r)
 		}
 	})
+}
+
+// AttemptLimiter lets the service count signup and login attempts in s,
+// the store the router limits with: REST and GraphQL attempts then share
+// one budget per address and per e-mail, and with a Redis store so do all
+// API processes. While Redis fails, the store's in-memory fallback decides.
+func AttemptLimiter(s LimitStore) service.RateLimiter { return attemptLimiter{s} }
+
+type attemptLimiter struct{ store LimitStore }
+
+func (l attemptLimiter) Allow(ctx context.Context, key string, r service.Rate) (service.RateDecision, error) {
+	res, err := l.store.Allow(ctx, key, Limit{Count: r.Count, Period: r.Period})
+	if err != nil && !errors.Is(err, ErrLimitStoreDown) {
+		return service.RateDecision{}, err
+	}
+	return service.RateDecision{Allowed: res.Allowed, Remaining: res.Remaining, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}, nil
+}
+
+// setRateHeaders writes the RateLimit-* headers of a decision under l.
+func setRateHeaders(h http.Header, l Limit, res LimitResult) {
+	// One backing array for the three headers (canonical keys, set
+	// directly): this runs on every request of a limited route.
+	v := []string{strconv.Itoa(l.Count), strconv.Itoa(res.Remaining), strconv.Itoa(ceilSeconds(res.ResetAfter))}
+	h["Ratelimit-Limit"], h["Ratelimit-Remaining"], h["Ratelimit-Reset"] = v[0:1:1], v[1:2:2], v[2:3:3]
 }
 
 // allow counts the request under key, sets the RateLimit-* headers and,
@@ -246,11 +286,8 @@ func (a *api) allow(w http.ResponseWriter, r *http.Request, key string, l Limit)
 			return true
 		}
 	}
-	// One backing array for the three headers (canonical keys, set
-	// directly): this runs on every request of a limited route.
-	v := []string{strconv.Itoa(l.Count), strconv.Itoa(res.Remaining), strconv.Itoa(ceilSeconds(res.ResetAfter))}
 	h := w.Header()
-	h["Ratelimit-Limit"], h["Ratelimit-Remaining"], h["Ratelimit-Reset"] = v[0:1:1], v[1:2:2], v[2:3:3]
+	setRateHeaders(h, l, res)
 	if res.Allowed {
 		return true
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -128,11 +129,22 @@ func TestRateLimitPerKey(t *testing.T) {
 	}
 }
 
-func TestRateLimitAuthPerIP(t *testing.T) {
-	s := newServerWith(t, storetest.SQLite(t), func(o *rest.Options) {
+// authLimited builds a server whose service limits signup and login
+// attempts per address (perIP) and per e-mail (perAccount) in one memory
+// store, shared with the router.
+func authLimited(t testing.TB, perIP, perAccount service.Rate) *server {
+	t.Helper()
+	limits := rest.NewMemoryLimitStore(nil)
+	return build(t, storetest.SQLite(t), func(c *service.Config) {
+		c.Auth = service.AuthLimits{Limiter: rest.AttemptLimiter(limits), PerIP: perIP, PerAccount: perAccount}
+	}, func(o *rest.Options) {
 		o.TrustProxyHeaders = true
-		o.RateLimits = rest.RateLimits{Auth: rest.Limit{Count: 2, Period: time.Hour}}
+		o.RateLimits.Store = limits
 	})
+}
+
+func TestRateLimitAuthPerIP(t *testing.T) {
+	s := authLimited(t, service.Rate{Count: 2, Period: time.Hour}, service.Rate{})
 	from := func(ip string, r req) req {
 		r.header = map[string]string{"X-Forwarded-For": ip}
 		return r

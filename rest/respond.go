@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/einvoice-ng/einvoice/model"
@@ -67,6 +68,9 @@ func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.Code == model.CodeInternal {
 		writeJSON(w, status, errorBody{Detail: "Internal Server Error", Code: model.CodeInternal})
 		return
+	}
+	if e.RetryAfter > 0 && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(e.RetryAfter))))
 	}
 	if status == http.StatusUnauthorized && isPortalRoute(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="einvoice"`)

@@ -44,7 +44,22 @@ type Options struct {
 	Collectors []prometheus.Collector
 	// MetricsToken, when set, is the bearer token /metrics requires.
 	MetricsToken string
+	// ExportMetrics, when set, takes the metrics handler instead of the
+	// router serving it at /metrics: to serve it on another listener, or
+	// nowhere (a function that drops it).
+	ExportMetrics func(http.Handler)
+	// RequestTimeout bounds the work of each request: its context ends
+	// then, which stops database queries and calls to other services and
+	// makes GraphQL stop resolving. WebSocket connections are exempt (their
+	// lifetime is their token's). Default DefaultRequestTimeout; negative
+	// imposes none.
+	RequestTimeout time.Duration
 }
+
+// DefaultRequestTimeout is Options.RequestTimeout's default: generous for
+// a PDF rendering or a certification start, short of the HTTP server's
+// write timeout.
+const DefaultRequestTimeout = 30 * time.Second
 
 type api struct {
 	svc     *service.Service
@@ -63,6 +78,9 @@ func New(svc *service.Service, opts Options) http.Handler {
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
+	}
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = DefaultRequestTimeout
 	}
 	a := &api{svc: svc, opts: opts, log: opts.Logger, limits: opts.RateLimits.Store}
 	if a.limits == nil {
@@ -88,14 +106,18 @@ func New(svc *service.Service, opts Options) http.Handler {
 	})
 
 	r.Get("/health", a.adapt(a.health))
-	r.Handle("/metrics", a.metricsHandler(reg))
+	if opts.ExportMetrics != nil {
+		opts.ExportMetrics(a.metricsHandler(reg))
+	} else {
+		r.Handle("/metrics", a.metricsHandler(reg))
+	}
 	r.Route("/api/v2", a.v2)
 	// v1 is the legacy prefix: the same routes, answering with Deprecation
 	// and Sunset headers until the sunset date.
 	r.With(deprecated).Route("/api/v1", a.v2)
 	a.docsRoutes(r)
 	if opts.GraphQL != nil {
-		r.With(a.optionalUser).Handle("/graphql", opts.GraphQL)
+		r.With(a.limitAnonymousGraphQL, a.optionalUser).Handle("/graphql", opts.GraphQL)
 		r.Get("/graphql/assets/*", opts.GraphQL.ServeHTTP) // GraphiQL's embedded files
 	}
 	if opts.Mount != nil {
@@ -106,8 +128,11 @@ func New(svc *service.Service, opts Options) http.Handler {
 
 // v2 declares the versioned routes.
 func (a *api) v2(r chi.Router) {
-	r.With(a.limitIP).Post("/auth/signup", a.adapt(a.signup))
-	r.With(a.limitIP).Post("/auth/login", a.adapt(a.login))
+	// Signup and login attempts are limited by the service, per client
+	// address and per e-mail, whichever transport carries them.
+	r.Post("/auth/signup", a.adapt(a.signup))
+	r.Post("/auth/login", a.adapt(a.login))
+	r.With(a.requireUser).Post("/auth/logout", a.adapt(a.logout))
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.requireUser)
@@ -115,6 +140,7 @@ func (a *api) v2(r chi.Router) {
 		r.Get("/organizations", a.adapt(a.listOrganizations))
 		r.Post("/projects", a.adapt(a.createProject))
 		r.Get("/projects", a.adapt(a.listProjects))
+		r.Patch("/projects/{project_id}", a.adapt(a.updateProject))
 		r.Put("/projects/{project_id}/authority", a.adapt(a.updateAuthority))
 		r.Post("/projects/{project_id}/keys", a.adapt(a.createKey))
 		r.Get("/projects/{project_id}/keys", a.adapt(a.listKeys))

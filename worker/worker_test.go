@@ -310,3 +310,52 @@ func fixture(t *testing.T, name, reference string) string {
 	b, _ := json.Marshal(doc)
 	return string(b)
 }
+
+// nrsShapedPayload is an invoice written exactly as NRS's example requests
+// write one: payment means 43, the discount as dicount_rate and
+// dicount_amount, fee_rate and fee_amount present, price_unit "NGN per 1"
+// (testdata/nrs/examples), on the B2B fixture with amounts that add up.
+func nrsShapedPayload(t *testing.T, reference string) string {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(fixture(t, "invoice-b2b-1.1.json", reference)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["payment_means"] = []any{map[string]any{"payment_means_code": "43", "payment_due_date": "2026-04-14"}}
+	lines := doc["invoice_line"].([]any)
+	// Line 0: 10 bags at 5,000 with a 10 % discount of 5,000: 45,000.
+	l0 := lines[0].(map[string]any)
+	l0["dicount_rate"], l0["dicount_amount"], l0["fee_rate"], l0["fee_amount"] = 10, 5000, 0, 0
+	l0["line_extension_amount"] = 45000
+	l0["price"].(map[string]any)["price_unit"] = "NGN per 1"
+	l1 := lines[1].(map[string]any)
+	l1["dicount_rate"], l1["dicount_amount"], l1["fee_rate"], l1["fee_amount"] = 0, 0, 0, 0
+	l1["price"].(map[string]any)["price_unit"] = "NGN per 1"
+	// 65,000 before tax, 4,875 VAT at 7.5 %, 69,875 payable.
+	doc["tax_total"] = []any{map[string]any{"tax_amount": 4875, "tax_subtotal": []any{map[string]any{
+		"taxable_amount": 65000, "tax_amount": 4875, "tax_category": map[string]any{"id": "STANDARD_VAT", "percent": 7.5}}}}}
+	doc["legal_monetary_total"] = map[string]any{"line_extension_amount": 65000, "tax_exclusive_amount": 65000,
+		"tax_inclusive_amount": 69875, "payable_amount": 69875}
+	b, _ := json.Marshal(doc)
+	return string(b)
+}
+
+// TestNRSShapedPayloadPasses runs a certification run with a payload
+// written as NRS writes one: einvoice's validator, the stand-in and every
+// step accept it.
+func TestNRSShapedPayloadPasses(t *testing.T) {
+	r := newRig(t, certtest.Options{Open: storetest.SQLite})
+	r.startWorker()
+	id := r.start(`{"invoice_type":"B2B","issue_date":"2026-03-15","invoice_payload":` + nrsShapedPayload(t, "NRS"+uuid.NewString()[:4]) + `}`)
+	run := r.wait(id, time.Minute, final)
+	if run["status"] != "passed" {
+		b, _ := json.MarshalIndent(run, "", "  ")
+		t.Fatalf("run did not pass: %s", b)
+	}
+	for _, s := range run["steps"].([]any) {
+		st := s.(map[string]any)
+		if st["name"] == workflows.StepBuildPayload && !strings.Contains(st["message"].(string), "0 warning(s)") {
+			t.Errorf("build_payload: %v", st["message"])
+		}
+	}
+}

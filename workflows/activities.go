@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -180,23 +181,108 @@ func (a *Activities) Health(ctx context.Context, in StepInput) error {
 	return err
 }
 
-// CodeLists fetches every code list the authority publishes.
+// CodeLists fetches every code list the authority publishes and checks
+// each. When the project talks to the official host of its environment,
+// the lists it served are stored, and every process validates with them
+// from then on; a project whose base URL points elsewhere has its lists
+// counted, never stored (they would be used for every project of the
+// environment). A list the authority does not serve is reported; the step
+// fails only when it serves none, and is retried when it was unavailable.
 func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepCodeLists, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
-		var o outcome
-		counts := make([]string, 0, len(mbs.Resources))
-		for _, name := range mbs.Resources {
-			list, call, err := c.Resource(ctx, name)
-			o.call = &call
-			if err != nil {
-				return o, err
-			}
-			counts = append(counts, fmt.Sprintf("%s %d", name, len(list)))
+		f := &codeListFetcher{fetch: resourceJSON(c)}
+		official := r.creds.BaseURL != "" && r.creds.BaseURL == a.svc.OfficialBaseURL(r.creds.Environment)
+		res, err := a.svc.RefreshCodeLists(ctx, r.run.ProjectID, f, official)
+		o := outcome{call: f.last}
+		switch {
+		case err != nil:
+			return o, err
+		case f.unavailable != nil:
+			return o, f.unavailable
 		}
-		o.message = fmt.Sprintf("%d code lists fetched: %s", len(mbs.Resources), strings.Join(counts, ", "))
+		counts, failed := make([]string, 0, len(res.Lists)), []string{}
+		for _, l := range res.Lists {
+			if l.Err != nil {
+				failed = append(failed, l.Name)
+				continue
+			}
+			counts = append(counts, fmt.Sprintf("%s %d", l.Name, l.Entries))
+		}
+		if len(counts) == 0 {
+			_, why := res.Fetched()
+			return o, temporal.NewNonRetryableApplicationError("the authority served no code list: "+strings.Join(why, "; "), ErrRejected, nil)
+		}
+		o.message = fmt.Sprintf("%d of %d code lists fetched: %s", len(counts), len(res.Lists), strings.Join(counts, ", "))
+		if len(failed) > 0 {
+			o.message += "; not served: " + strings.Join(failed, ", ")
+		}
+		if res.Stored {
+			o.message += "; stored for " + string(res.Environment) + " validation"
+		} else {
+			o.message += "; not stored (the project's base URL is not the official " + string(r.creds.Environment) + " host)"
+		}
 		return o, nil
 	})
 	return err
+}
+
+// resourceClient is what fetching code lists needs of the MBS client: one
+// resource list by name.
+type resourceClient interface {
+	Resource(ctx context.Context, name string) ([]mbs.ResourceEntry, mbs.Call, error)
+}
+
+// resourceJSON fetches one resource list with c as the authority served it:
+// the data array of the answer, its entries' bytes exactly as sent, joined
+// back. It is the only code that depends on the shape of the client's
+// resource call.
+func resourceJSON(c resourceClient) func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
+	return func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
+		entries, call, err := c.Resource(ctx, name)
+		if err != nil {
+			return nil, call, err
+		}
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for i, e := range entries {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(e.Data)
+		}
+		b.WriteByte(']')
+		return b.Bytes(), call, nil
+	}
+}
+
+// codeListFetcher fetches code lists for the service, keeping the last call
+// that reached the authority for the step's evidence and the first failure
+// worth retrying (429, 5xx, a timeout).
+type codeListFetcher struct {
+	fetch       func(ctx context.Context, name string) ([]byte, mbs.Call, error)
+	last        *mbs.Call
+	unavailable error
+}
+
+// NewCodeListFetcher fetches a tax authority's code lists with c.
+func NewCodeListFetcher(c *mbs.Client) service.CodeListFetcher {
+	return &codeListFetcher{fetch: resourceJSON(c)}
+}
+
+// FetchCodeList returns a list as the authority served it.
+func (f *codeListFetcher) FetchCodeList(ctx context.Context, name string) ([]byte, error) {
+	data, call, err := f.fetch(ctx, name)
+	if f.last == nil || call.HTTPStatus != 0 {
+		f.last = &call // the last call that reached the authority
+	}
+	if err != nil {
+		var me *mbs.Error
+		if errors.As(err, &me) && me.Retryable() && f.unavailable == nil {
+			f.unavailable = err
+		}
+		return nil, err
+	}
+	return data, nil
 }
 
 // BuildPayload takes the run's payload or builds one from the template of

@@ -5,15 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -255,4 +258,76 @@ func TestForgottenSandboxInvoiceIsExplained(t *testing.T) {
 	if !strings.Contains(app.Message(), "HTTP 404") || !strings.Contains(app.Message(), "keeps invoices in memory") {
 		t.Fatalf("message: %s", app.Message())
 	}
+}
+
+// TestCodeListsStepStoresOfficialLists checks the code_lists step: lists
+// fetched from the official host of the project's environment (here the
+// sandbox, the stand-in) are stored and used for the environment's
+// validation; lists fetched from any other host are counted, never stored.
+func TestCodeListsStepStoresOfficialLists(t *testing.T) {
+	ctx := context.Background()
+	a := newActivityEnv(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+
+	// A project whose base URL points elsewhere (here another address of
+	// the same stand-in) goes first: nothing is stored.
+	elsewhere := httptest.NewServer(a.e.Sandbox)
+	t.Cleanup(elsewhere.Close)
+	other := a.e.NewTenant(t)
+	pr, err := a.e.Store.ProjectByID(ctx, other.Project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.BaseURL = elsewhere.URL
+	if err := a.e.Store.UpdateProjectAuthority(ctx, pr); err != nil {
+		t.Fatal(err)
+	}
+	run := a.e.NewRun(t, model.InvoiceKindB2B, "2026-03-15", "")
+	foreign := &model.CertificationRun{ID: newRunID(t), ProjectID: other.Project.ID, InvoiceType: model.InvoiceKindB2B,
+		IssueDate: "2026-03-15", Status: model.RunQueued, CreatedAt: run.CreatedAt}
+	foreign.WorkflowID = "certification-run-" + foreign.ID.String()
+	if err := a.e.Store.CreateCertificationRun(ctx, foreign); err != nil {
+		t.Fatal(err)
+	}
+	a.must(a.acts.CodeLists, workflows.StepInput{RunID: foreign.ID}, nil)
+	if msg := a.evidence(foreign)[workflows.StepCodeLists].Message; !strings.Contains(msg, "not stored") {
+		t.Errorf("evidence: %s", msg)
+	}
+	if v, _ := a.e.Store.CodeListVersions(ctx); len(v) != 0 {
+		t.Fatalf("lists from another host were stored: %+v", v)
+	}
+
+	// The tenant's project talks to the sandbox itself: the lists are stored.
+	a.must(a.acts.CodeLists, workflows.StepInput{RunID: run.ID}, nil)
+	ev := a.evidence(run)[workflows.StepCodeLists]
+	if ev.Status != model.StepPassed || !strings.Contains(ev.Message, "stored for sandbox validation") || ev.HTTPStatus == nil {
+		t.Errorf("evidence: %+v", ev)
+	}
+	stored, err := a.e.Store.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
+	if err != nil || len(stored) == 0 {
+		t.Fatalf("stored lists: %v %v", stored, err)
+	}
+	names := map[string]bool{}
+	for _, l := range stored {
+		names[l.Name] = true
+		if l.SHA256 == "" || l.Entries == 0 || len(l.Data) == 0 {
+			t.Errorf("stored list %s: %d entries", l.Name, l.Entries)
+		}
+	}
+	if !names["payment-means"] || !names["invoice-types"] {
+		t.Errorf("stored %v", names)
+	}
+	// Validation in the sandbox now names the refreshed lists.
+	r, err := a.e.Service.ValidateInvoice(ctx, a.e.Tenant.Key, service.ValidateInvoiceInput{Payload: map[string]any{}})
+	if err != nil || !strings.HasSuffix(r.Ruleset, " sandbox") {
+		t.Errorf("ruleset after the step: %v %v", r, err)
+	}
+}
+
+func newRunID(t *testing.T) uuid.UUID {
+	t.Helper()
+	id, err := uuid.NewV7()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

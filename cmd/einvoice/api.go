@@ -66,7 +66,10 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 		}
 		log.Info("NRS sandbox stand-in served by this process", "path", sandboxPrefix, "sandbox_projects", n)
 	}
+	if c.Ops.MetricsAddr == "" && c.Ops.MetricsToken == "" {
+		log.Warn("/metrics is not served: set EINVOICE_METRICS_TOKEN to serve it behind a bearer token, or EINVOICE_METRICS_ADDR to serve it on a listener of its own")
+	}
 	log.Info("einvoice api listening", "addr", ln.Addr().String(), "version", version, "database", a.store.Dialect(),
-		"temporal", c.TemporalAddress)
-	return serveHTTP(ctx, ln, a.handler, log)
+		"temporal", c.TemporalAddress, "graphiql", c.Ops.GraphQL.GraphiQL, "introspection", c.Ops.GraphQL.Introspection)
+	return a.serve(ctx, ln, c.Ops.MetricsAddr, log)
 }

@@ -29,6 +29,9 @@ type config struct {
 	TrustProxy     bool
 	LogLevel       string
 	SandboxBaseURL string
+	// ProductionBaseURL is NRS's production host, the only one production
+	// code lists are refreshed from ("" means service.DefaultProductionBaseURL).
+	ProductionBaseURL string
 	// TemporalAddress and TemporalNamespace locate Temporal, which runs
 	// certification workflows; an empty address leaves runs unavailable.
 	TemporalAddress   string
@@ -41,7 +44,8 @@ type config struct {
 	Runs             service.RunStarter
 	SandboxRegistrar service.SandboxRegistrar
 
-	// Ops configures rate limits, their Redis and the metrics token.
+	// Ops configures rate limits and their Redis, attempt limits, request
+	// deadlines, GraphQL's exposure and limits, and /metrics.
 	Ops opsConfig
 }
 
@@ -93,7 +97,11 @@ func envConfig(getenv func(string) string) (*config, error) {
 		}
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
-	if c.Ops, err = opsFromEnv(getenv); err != nil {
+	c.ProductionBaseURL = getenv("EINVOICE_NRS_PRODUCTION_URL")
+	if u, err := url.Parse(c.ProductionBaseURL); c.ProductionBaseURL != "" && (err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
+		return nil, errors.New("EINVOICE_NRS_PRODUCTION_URL must be an http or https URL")
+	}
+	if c.Ops, err = opsFromEnv(getenv, modeAPI); err != nil {
 		return nil, err
 	}
 	c.TemporalAddress = getenv("TEMPORAL_ADDRESS")

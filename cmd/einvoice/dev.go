@@ -53,9 +53,10 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		}
 	}
 	c.TokenTTL = defaultTokenTTL
-	// Rate limits, Redis and the metrics token read the same variables as
-	// `einvoice api`; unset, the limits are the defaults, kept in memory.
-	if c.Ops, err = opsFromEnv(getenv); err != nil {
+	// Rate limits, Redis, metrics and GraphQL read the same variables as
+	// `einvoice api`; unset, the limits are the defaults, kept in memory,
+	// and GraphiQL, introspection and /metrics are open.
+	if c.Ops, err = opsFromEnv(getenv, modeDev); err != nil {
 		return err
 	}
 	log := newLogger(stderr, c.LogLevel)
@@ -121,18 +122,25 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if ts.UIAddr() != "" {
 		ui = "http://" + ts.UIAddr()
 	}
+	metrics := base + "/metrics"
+	switch {
+	case c.Ops.MetricsAddr != "":
+		metrics = "http://" + c.Ops.MetricsAddr + "/metrics"
+	case c.Ops.MetricsToken != "":
+		metrics += " (bearer EINVOICE_METRICS_TOKEN)"
+	}
 	fmt.Fprintf(stdout, `einvoice %s (dev)
   Portal       %s/
   API          %s/api/v2
   GraphQL      %s/graphql
   Health       %s/health
   Docs         %s/docs
-  Metrics      %s/metrics
+  Metrics      %s
   NRS sandbox  %s%s/api
   Temporal     %s (namespace %s, task queue %s)
   Temporal UI  %s
   Data         %s
 Press Ctrl+C to stop.
-`, version, base, base, base, base, base, base, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
-	return serveHTTP(ctx, ln, a.handler, log)
+`, version, base, base, base, base, base, metrics, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
+	return a.serve(ctx, ln, c.Ops.MetricsAddr, log)
 }

@@ -5,6 +5,7 @@
 //	einvoice worker   run the Temporal worker of certification runs (TEMPORAL_ADDRESS)
 //	einvoice migrate  up | down | status
 //	einvoice nrs-sandbox  run the NRS sandbox stand-in alone
+//	einvoice nrs refresh-codes  refresh NRS's code lists from NRS
 //	einvoice version  print the version
 package main
 
@@ -46,6 +47,10 @@ Usage:
         manage the database schema (EINVOICE_DATABASE_URL)
   einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--admin-token TOKEN] [--demo]
         run the NRS sandbox stand-in alone (docs/nrs-sandbox.md)
+  einvoice nrs refresh-codes --project <project_id> [--dry-run]
+        fetch NRS's code lists with the project's API credentials from the official
+        host of its environment (EINVOICE_NRS_SANDBOX_URL, EINVOICE_NRS_PRODUCTION_URL)
+        and store them for every process to validate that environment's invoices with
   einvoice version
         print the version
 `
@@ -68,6 +73,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runMigrate(ctx, args[1:], getenv, stdout)
 	case "nrs-sandbox":
 		return runNRSSandbox(ctx, args[1:], getenv, stdout, stderr)
+	case "nrs":
+		return runNRS(ctx, args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, version)
 		return nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/graph/portal"
 	"github.com/einvoice-ng/einvoice/model"
@@ -45,6 +47,9 @@ type app struct {
 	store   *store.Store
 	service *service.Service
 	handler http.Handler
+	// metrics is the metrics handler when it is served on a listener of
+	// its own (EINVOICE_METRICS_ADDR), else nil.
+	metrics http.Handler
 	stopOps func()
 }
 
@@ -75,35 +80,64 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 		_ = st.Close()
 		return nil, err
 	}
+	limits, closeLimits, err := c.Ops.limitStore(ctx, log)
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
 	svc, err := service.New(st, service.Config{
 		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper),
-		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL,
-		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs,
+		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
+		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Auth: c.Ops.authLimits(limits),
 	})
 	if err != nil {
+		closeLimits()
 		_ = st.Close()
 		return nil, err
 	}
 	opts := mount
 	opts.Version, opts.Logger, opts.TrustProxyHeaders = version, log, c.TrustProxy
-	stopOps, err := c.Ops.start(ctx, &opts, svc, log)
-	if err != nil {
-		_ = svc.Close(ctx)
-		_ = st.Close()
-		return nil, err
-	}
-	opts.GraphQL = graph.NewHandler(svc, graph.Options{
-		Logger: log, RateLimit: rest.ProjectLimiter(opts.RateLimits),
-		TemporalUI: c.TemporalUIURL, TemporalNamespace: c.TemporalNamespace,
-	})
+	gopts := c.Ops.GraphQL
+	gopts.Logger = log
+	gopts.RateLimit = rest.ProjectLimiter(rest.RateLimits{Sandbox: c.Ops.Limits.Sandbox, Production: c.Ops.Limits.Production, Store: limits})
+	gopts.TemporalUI, gopts.TemporalNamespace = c.TemporalUIURL, c.TemporalNamespace
+	opts.GraphQL = graph.NewHandler(svc, gopts)
 	opts.Portal = portal.Handler()
-	return &app{store: st, service: svc, handler: rest.New(svc, opts), stopOps: stopOps}, nil
+	a := &app{store: st, service: svc}
+	c.Ops.routerOptions(&opts, limits, &a.metrics)
+	a.handler = rest.New(svc, opts)
+	stopBackground := background(ctx, svc, log)
+	a.stopOps = func() {
+		stopBackground()
+		closeLimits()
+	}
+	return a, nil
 }
 
 // close stops background work, flushes usage and closes the database.
 func (a *app) close(ctx context.Context) error {
 	a.stopOps()
 	return errors.Join(a.service.Close(ctx), a.store.Close())
+}
+
+// serve serves the API on ln, and the metrics on their own listener when
+// configured, until ctx ends; either failing stops both.
+func (a *app) serve(ctx context.Context, ln net.Listener, metricsAddr string, log *slog.Logger) error {
+	if a.metrics == nil {
+		return serveHTTP(ctx, ln, a.handler, log)
+	}
+	mln, err := listen(metricsAddr)
+	if err != nil {
+		return err
+	}
+	defer mln.Close()
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", a.metrics)
+	log.Info("metrics listening", "addr", mln.Addr().String())
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return serveHTTP(gctx, ln, a.handler, log) })
+	g.Go(func() error { return serveHTTP(gctx, mln, mux, log) })
+	return g.Wait()
 }
 
 // listen opens the HTTP listener (so the banner can print the real address).

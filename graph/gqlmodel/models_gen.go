@@ -139,10 +139,17 @@ type StartCertificationRunInput struct {
 	InvoiceType string `json:"invoiceType"`
 	// YYYY-MM-DD.
 	IssueDate string `json:"issueDate"`
-	// The invoice to certify, a JSON object; default a sample invoice of invoiceType.
+	// The invoice to certify, a JSON object; default a sample invoice of invoiceType. The run's build_payload step validates it with the project's validationProfile (check it first with validateInvoice).
 	InvoicePayload any `json:"invoicePayload,omitempty"`
 }
 
 // The root of every stream (over WebSocket).
 type Subscription struct {
+}
+
+// Changes a project's settings; fields left out keep their value, and at least one must be given.
+type UpdateProjectInput struct {
+	// NRS or STRICT: the profile the project's invoices are validated with when a request names none.
+	// The only setting so far, so an input without it (or with null) is invalid (missing).
+	ValidationProfile *model.ValidationProfile `json:"validationProfile,omitempty"`
 }

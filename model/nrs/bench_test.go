@@ -19,6 +19,20 @@ func BenchmarkValidateB2B(b *testing.B) {
 	}
 }
 
+// BenchmarkValidateNRSExample validates FIRS's own ValidateInvoice example
+// (schema 1.0, with its placeholders and its 15 findings).
+func BenchmarkValidateNRSExample(b *testing.B) {
+	a := newAuthority(b)
+	payload := loadExample(b, "firs-doc-1.0-validate-invoice.jsonc")
+	in := model.ValidateInput{SchemaVersion: "1.0", Payload: payload}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Validate(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkGenerateIRN(b *testing.B) {
 	a := newAuthority(b)
 	b.ReportAllocs()

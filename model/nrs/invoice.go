@@ -16,7 +16,10 @@ import (
 // partly broken invoice can still be shown. Arrays keep one element per
 // payload element, in order, so index i is /field/i in the payload.
 //
-// Dates and times are kept as written (YYYY-MM-DD, HH:MM:SS).
+// Dates and times are kept as written (YYYY-MM-DD, HH:MM:SS). NRS's
+// sources disagree on whether document references are objects or arrays,
+// so each is read in either shape: the single-reference fields hold the
+// first reference, the slices every one.
 type Invoice struct {
 	BusinessID           string `json:"business_id"`
 	IRN                  string `json:"irn"`
@@ -47,6 +50,8 @@ type Invoice struct {
 	Supplier          *Party `json:"accounting_supplier_party,omitempty"`
 	Customer          *Party `json:"accounting_customer_party,omitempty"`
 	Payee             *Party `json:"payee_party,omitempty"`
+	Bill              *Party `json:"bill_party,omitempty"`
+	Ship              *Party `json:"ship_party,omitempty"`
 	TaxRepresentative *Party `json:"tax_representative_party,omitempty"`
 
 	PaymentMeans       []PaymentMeans    `json:"payment_means,omitempty"`
@@ -73,13 +78,17 @@ type DocumentReference struct {
 	IssueDate string `json:"issue_date,omitempty"`
 }
 
-// Party is a supplier, customer, payee or tax representative.
+// Party is a supplier, customer, payee, bill, ship or tax representative
+// party. ID names a party stored at NRS (CreateParty) and PostalAddressID a
+// stored address; with them the inline name and address may be left out.
 type Party struct {
+	ID                  string   `json:"id,omitempty"`
 	Name                string   `json:"party_name,omitempty"`
 	TIN                 string   `json:"tin,omitempty"`
 	Email               string   `json:"email,omitempty"`
 	Telephone           string   `json:"telephone,omitempty"`
 	BusinessDescription string   `json:"business_description,omitempty"`
+	PostalAddressID     string   `json:"postal_address_id,omitempty"`
 	PostalAddress       *Address `json:"postal_address,omitempty"`
 }
 
@@ -134,7 +143,9 @@ type MonetaryTotal struct {
 }
 
 // Line is one invoice line. Goods carry HSNCode and ProductCategory;
-// services (schema 1.1) ISICCode and ServiceCategory.
+// services (schema 1.1) ISICCode and ServiceCategory. The discount is read
+// from dicount_rate / dicount_amount (NRS's spelling) or, when those are
+// absent, from discount_rate / discount_amount: one field, two spellings.
 type Line struct {
 	HSNCode             string `json:"hsn_code,omitempty"`
 	ProductCategory     string `json:"product_category,omitempty"`
@@ -142,8 +153,8 @@ type Line struct {
 	ServiceCategory     string `json:"service_category,omitempty"`
 	InvoicedQuantity    Amount `json:"invoiced_quantity"`
 	LineExtensionAmount Amount `json:"line_extension_amount"`
-	DiscountRate        Amount `json:"discount_rate"`
-	DiscountAmount      Amount `json:"discount_amount"`
+	DiscountRate        Amount `json:"dicount_rate"`
+	DiscountAmount      Amount `json:"dicount_amount"`
 	FeeRate             Amount `json:"fee_rate"`
 	FeeAmount           Amount `json:"fee_amount"`
 	Item                Item   `json:"item"`
@@ -162,7 +173,8 @@ type Item struct {
 }
 
 // Price is a line's unit price. BaseQuantity is the quantity the price
-// applies to (1 when absent); PriceUnit is a UN/ECE Rec 20 code (1.1).
+// applies to (1 when absent); PriceUnit is free text ("NGN per 1" in every
+// NRS example) or a UN/ECE Rec 20 code.
 type Price struct {
 	PriceAmount  Amount `json:"price_amount"`
 	BaseQuantity Amount `json:"base_quantity"`
@@ -252,6 +264,14 @@ func (o obj) num(key string) Amount {
 	return Amount{Decimal: d, Valid: ok}
 }
 
+// either reads key, or alt when key is absent.
+func (o obj) either(key, alt string) Amount {
+	if _, ok := o[key]; ok {
+		return o.num(key)
+	}
+	return o.num(alt)
+}
+
 func (o obj) obj(key string) obj {
 	m, _ := o[key].(map[string]any)
 	return m
@@ -288,21 +308,23 @@ func decodeInvoice(m map[string]any) *Invoice {
 		ActualDeliveryDate:   o.str("actual_delivery_date"),
 		PaymentTermsNote:     o.str("payment_terms_note"),
 
-		DispatchDocumentReference:   decodeDocRef(o.obj("dispatch_document_reference")),
-		ReceiptDocumentReference:    decodeDocRef(o.obj("receipt_document_reference")),
-		OriginatorDocumentReference: decodeDocRef(o.obj("originator_document_reference")),
-		ContractDocumentReference:   decodeDocRef(o.obj("contract_document_reference")),
+		DispatchDocumentReference:   firstRef(o["dispatch_document_reference"]),
+		ReceiptDocumentReference:    firstRef(o["receipt_document_reference"]),
+		OriginatorDocumentReference: firstRef(o["originator_document_reference"]),
+		ContractDocumentReference:   firstRef(o["contract_document_reference"]),
 
 		Supplier:          decodeParty(o.obj("accounting_supplier_party")),
 		Customer:          decodeParty(o.obj("accounting_customer_party")),
 		Payee:             decodeParty(o.obj("payee_party")),
+		Bill:              decodeParty(o.obj("bill_party")),
+		Ship:              decodeParty(o.obj("ship_party")),
 		TaxRepresentative: decodeParty(o.obj("tax_representative_party")),
 	}
 	if p := o.obj("invoice_delivery_period"); p != nil {
 		inv.DeliveryPeriod = &Period{StartDate: p.str("start_date"), EndDate: p.str("end_date")}
 	}
-	inv.BillingReferences = decodeDocRefs(o.arr("billing_reference"))
-	inv.AdditionalDocumentReferences = decodeDocRefs(o.arr("additional_document_reference"))
+	inv.BillingReferences = decodeDocRefs(o["billing_reference"])
+	inv.AdditionalDocumentReferences = decodeDocRefs(o["additional_document_reference"])
 
 	if a := o.arr("payment_means"); len(a) > 0 {
 		inv.PaymentMeans = make([]PaymentMeans, len(a))
@@ -355,23 +377,35 @@ func decodeInvoice(m map[string]any) *Invoice {
 	return inv
 }
 
-func decodeDocRef(o obj) *DocumentReference {
-	if o == nil {
-		return nil
+// decodeDocRefs reads a document reference field written as one object or
+// as an array of them.
+func decodeDocRefs(v any) []DocumentReference {
+	switch x := v.(type) {
+	case map[string]any:
+		o := obj(x)
+		return []DocumentReference{{IRN: o.str("irn"), IssueDate: o.str("issue_date")}}
+	case []any:
+		if len(x) == 0 {
+			return nil
+		}
+		out := make([]DocumentReference, len(x))
+		for i, e := range x {
+			o := asObj(e)
+			out[i] = DocumentReference{IRN: o.str("irn"), IssueDate: o.str("issue_date")}
+		}
+		return out
 	}
-	return &DocumentReference{IRN: o.str("irn"), IssueDate: o.str("issue_date")}
+	return nil
 }
 
-func decodeDocRefs(a []any) []DocumentReference {
-	if len(a) == 0 {
+// firstRef reads the first reference of a field written as an object or an
+// array.
+func firstRef(v any) *DocumentReference {
+	refs := decodeDocRefs(v)
+	if len(refs) == 0 {
 		return nil
 	}
-	out := make([]DocumentReference, len(a))
-	for i, v := range a {
-		e := asObj(v)
-		out[i] = DocumentReference{IRN: e.str("irn"), IssueDate: e.str("issue_date")}
-	}
-	return out
+	return &refs[0]
 }
 
 func decodeParty(o obj) *Party {
@@ -379,6 +413,8 @@ func decodeParty(o obj) *Party {
 		return nil
 	}
 	p := &Party{
+		ID:                  o.str("id"),
+		PostalAddressID:     o.str("postal_address_id"),
 		Name:                o.str("party_name"),
 		TIN:                 o.str("tin"),
 		Email:               o.str("email"),
@@ -408,8 +444,8 @@ func decodeLine(o obj) Line {
 		ServiceCategory:     o.str("service_category"),
 		InvoicedQuantity:    o.num("invoiced_quantity"),
 		LineExtensionAmount: o.num("line_extension_amount"),
-		DiscountRate:        o.num("discount_rate"),
-		DiscountAmount:      o.num("discount_amount"),
+		DiscountRate:        o.either("dicount_rate", "discount_rate"),
+		DiscountAmount:      o.either("dicount_amount", "discount_amount"),
 		FeeRate:             o.num("fee_rate"),
 		FeeAmount:           o.num("fee_amount"),
 		Item: Item{

@@ -3,6 +3,7 @@ package nrs
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -14,6 +15,50 @@ func modelInput(doc map[string]any) model.ValidateInput {
 	return model.ValidateInput{Payload: doc}
 }
 
+// TestDecodeNRSShapes reads fields the way NRS's samples write them.
+func TestDecodeNRSShapes(t *testing.T) {
+	doc := loadFixture(t, b2b)
+	applyEdits(t, doc, []edit{
+		{"/invoice_line/0/dicount_rate", num("2.01")}, {"/invoice_line/0/dicount_amount", num("3500")},
+		{"/invoice_line/1/discount_rate", num("5")}, {"/invoice_line/1/discount_amount", num("100")},
+		{"/accounting_customer_party/id", "2e41e692-0d43-4462-8317-92621e778721"},
+		{"/accounting_supplier_party/postal_address_id", "5c1b1a9e-0d43-4462-8317-92621e778721"},
+		{"/bill_party", map[string]any{"party_name": "Bill Ltd"}},
+		{"/ship_party", map[string]any{"party_name": "Ship Ltd"}},
+		{"/billing_reference", map[string]any{"irn": "A1-7XQ4LM2P-20260301", "issue_date": "2026-03-01"}},
+		{"/contract_document_reference", []any{map[string]any{"irn": "C1-7XQ4LM2P-20260101"}, map[string]any{"irn": "C2-7XQ4LM2P-20260102"}}},
+	})
+	inv, err := Decode(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := inv.Lines[0]; l.DiscountAmount.Decimal.String() != "3500" || l.DiscountRate.Decimal.String() != "2.01" {
+		t.Errorf("dicount_* not read: %+v", l)
+	}
+	if l := inv.Lines[1]; l.DiscountAmount.Decimal.String() != "100" || l.DiscountRate.Decimal.String() != "5" {
+		t.Errorf("discount_* not read as the same field: %+v", l)
+	}
+	if inv.Customer.ID == "" || inv.Supplier.PostalAddressID == "" || inv.Bill.Name != "Bill Ltd" || inv.Ship.Name != "Ship Ltd" {
+		t.Errorf("parties = %+v %+v %+v %+v", inv.Customer, inv.Supplier, inv.Bill, inv.Ship)
+	}
+	if len(inv.BillingReferences) != 1 || inv.BillingReferences[0].IRN != "A1-7XQ4LM2P-20260301" {
+		t.Errorf("billing reference object = %+v", inv.BillingReferences)
+	}
+	if r := inv.ContractDocumentReference; r == nil || r.IRN != "C1-7XQ4LM2P-20260101" {
+		t.Errorf("contract reference array = %+v", r)
+	}
+	// dicount_* wins over discount_* when both are there.
+	applyEdits(t, doc, []edit{{"/invoice_line/0/discount_amount", num("1")}})
+	inv, _ = Decode(doc)
+	if inv.Lines[0].DiscountAmount.Decimal.String() != "3500" {
+		t.Errorf("discount_amount replaced dicount_amount")
+	}
+	data, _ := json.Marshal(inv.Lines[0])
+	if !strings.Contains(string(data), `"dicount_amount"`) {
+		t.Errorf("the typed line does not use NRS's name: %s", data)
+	}
+}
+
 func TestDecode(t *testing.T) {
 	inv, err := Decode(loadFixture(t, b2b))
 	if err != nil {
@@ -22,7 +67,7 @@ func TestDecode(t *testing.T) {
 	if inv.IRN != "SGN2026000123-7XQ4LM2P-20260315" || inv.InvoiceKind != "B2B" || inv.IssueDate != "2026-03-15" {
 		t.Errorf("header = %+v", inv)
 	}
-	if inv.Supplier == nil || inv.Supplier.TIN != "31447720-0001" || inv.Supplier.PostalAddress.LGA != "NG-OY-IBN" {
+	if inv.Supplier == nil || inv.Supplier.TIN != "31447720-0001" || inv.Supplier.PostalAddress.LGA != "NG-OY-INO" {
 		t.Errorf("supplier = %+v", inv.Supplier)
 	}
 	if inv.Customer == nil || inv.Customer.Name != "Ekiti Homes Development Co" {
@@ -162,7 +207,7 @@ func TestComputeTotals(t *testing.T) {
 			{"/invoice_line/0/invoiced_quantity", num("3")},
 			{"/invoice_line/0/price/price_amount", num("100")},
 			{"/invoice_line/0/price/base_quantity", num("7")},
-			{"/invoice_line/0/discount_amount", num("1.005")},
+			{"/invoice_line/0/dicount_amount", num("1.005")},
 			{"/invoice_line/0/fee_amount", num("2")},
 			{"/invoice_line/1/price/price_amount", "n/a"},
 			{"/tax_total", []any{map[string]any{"tax_amount": num("0"), "tax_subtotal": []any{

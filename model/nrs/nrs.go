@@ -2,8 +2,10 @@
 // run by the Nigeria Revenue Service (NRS, formerly FIRS): IRN generation,
 // parsing and validation, the encrypted QR payload, and invoice validation
 // against the NRS JSON Schemas (1.0 and 1.1) followed by the business rules a
-// schema cannot express (code lists, calendar dates, kobo-exact arithmetic,
-// party rules per invoice kind).
+// schema cannot express (NRS's code lists, formats, party requirements) and
+// einvoice's consistency checks (kobo arithmetic, dates in order). A
+// validation profile decides which findings are errors: under "nrs" only
+// what NRS enforces, under "strict" the consistency checks too.
 //
 // The package is pure: no HTTP, no database. It also exports the typed
 // invoice model (Invoice, Decode, ComputeTotals) that renderers reuse, and the
@@ -12,6 +14,7 @@ package nrs
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -30,97 +33,66 @@ const (
 )
 
 // RulesetRevision names the revision of the business rules. Reports carry it
-// in their ruleset ("NRS-1.1/2026.11") so that a stored report says which
-// rules produced it.
-const RulesetRevision = "2026.11"
+// in their ruleset so that a stored report says which rules produced it.
+const RulesetRevision = "2026.12"
 
 // Options tunes an Authority. The zero value gives the defaults.
 type Options struct {
-	// ArithmeticSeverity sets the severity of the NRS-ARITH-* rules per schema
-	// version. Versions not listed keep the default: error in 1.1, warning in
-	// 1.0 (NRS publishes no arithmetic rules, 1.0 integrations predate ours).
-	ArithmeticSeverity map[string]model.Severity
-	// RuleSeverity overrides the severity of single rules (by id) in every
-	// schema version. It wins over ArithmeticSeverity.
-	RuleSeverity map[string]model.Severity
 	// DefaultSchemaVersion is used when a request names none; "" means 1.1.
 	DefaultSchemaVersion string
 }
 
-// Authority is the NRS rule set. It is immutable after New and safe for
-// concurrent use.
+// Authority is the NRS rule set. It is safe for concurrent use; the code
+// lists of an environment change only through UseCodeLists.
 type Authority struct {
 	versions       map[string]*schemaVersion
 	defaultVersion string
+	// lists holds the refreshed code lists per environment; an empty
+	// pointer means the snapshot.
+	lists map[model.Environment]*atomic.Pointer[codes.Lists]
 }
 
-var _ model.Authority = (*Authority)(nil)
+var (
+	_ model.Authority         = (*Authority)(nil)
+	_ model.CodeListAuthority = (*Authority)(nil)
+)
 
 // schemaVersion is everything compiled once for one schema version.
 type schemaVersion struct {
-	name     string
-	v11      bool
-	doc      []byte
-	schema   *jsonschema.Schema
-	shape    *shape
-	severity map[string]model.Severity
-	ruleset  string
+	name   string
+	v11    bool
+	doc    []byte
+	schema *jsonschema.Schema
+	shape  *shape
+	// severity maps each rule to its severity, per profile.
+	severity map[model.ValidationProfile]map[string]model.Severity
 }
 
 // New compiles the schemas and prepares the rules. It fails only on bad
-// options (an unknown version, rule id or severity).
+// options (an unknown default version).
 func New(opts Options) (*Authority, error) {
-	var p model.Problems
-	for v, s := range opts.ArithmeticSeverity {
-		if !knownVersion(v) {
-			p.Add(model.ProblemEnum, "unknown schema version "+quoteShort(v), "arithmetic_severity", v)
-		}
-		if !validSeverity(s) {
-			p.Add(model.ProblemEnum, "severity must be error or warning", "arithmetic_severity", v)
-		}
-	}
-	for id, s := range opts.RuleSeverity {
-		if _, ok := ruleIndex[id]; !ok {
-			p.Add(model.ProblemEnum, "unknown rule id "+quoteShort(id), "rule_severity", id)
-		}
-		if !validSeverity(s) {
-			p.Add(model.ProblemEnum, "severity must be error or warning", "rule_severity", id)
-		}
-	}
 	def := opts.DefaultSchemaVersion
 	if def == "" {
 		def = SchemaVersion11
 	}
 	if !knownVersion(def) {
-		p.Add(model.ProblemEnum, "unknown schema version "+quoteShort(def), "default_schema_version")
+		return nil, model.Invalid(model.ProblemEnum, "unknown schema version "+quoteShort(def), "default_schema_version")
 	}
-	if err := p.Err(); err != nil {
-		return nil, err
+	a := &Authority{
+		versions: map[string]*schemaVersion{}, defaultVersion: def,
+		lists: map[model.Environment]*atomic.Pointer[codes.Lists]{},
 	}
-
-	a := &Authority{versions: map[string]*schemaVersion{}, defaultVersion: def}
+	for _, env := range model.Environments {
+		a.lists[model.Environment(env)] = new(atomic.Pointer[codes.Lists])
+	}
 	for _, v := range []string{SchemaVersion10, SchemaVersion11} {
 		sv, err := compileVersion(v)
 		if err != nil {
 			return nil, model.Wrap(model.CodeInternal, err, "cannot compile NRS schema %s", v)
 		}
-		arith := sevWarning
-		if v == SchemaVersion11 {
-			arith = sevError
-		}
-		if s, ok := opts.ArithmeticSeverity[v]; ok {
-			arith = s
-		}
-		sv.severity = make(map[string]model.Severity, len(ruleInfos))
-		for _, r := range ruleInfos {
-			s := r.Severity
-			if r.Arithmetic {
-				s = arith
-			}
-			if o, ok := opts.RuleSeverity[r.ID]; ok {
-				s = o
-			}
-			sv.severity[r.ID] = s
+		sv.severity = map[model.ValidationProfile]map[string]model.Severity{
+			model.ProfileNRS:    severities(model.ProfileNRS, sv.v11),
+			model.ProfileStrict: severities(model.ProfileStrict, sv.v11),
 		}
 		a.versions[v] = sv
 	}
@@ -128,10 +100,6 @@ func New(opts Options) (*Authority, error) {
 }
 
 func knownVersion(v string) bool { return v == SchemaVersion10 || v == SchemaVersion11 }
-
-func validSeverity(s model.Severity) bool {
-	return s == model.SeverityError || s == model.SeverityWarning
-}
 
 // Code returns "NRS".
 func (a *Authority) Code() string { return Code }
@@ -160,7 +128,70 @@ func (a *Authority) Schema(version string) ([]byte, bool) {
 	return slices.Clone(sv.doc), true
 }
 
-// Ruleset names the rules applied to a schema version ("NRS-1.1/2026.11").
-func Ruleset(version string) string {
-	return Code + "-" + version + "/" + RulesetRevision
+// CodeListNames lists NRS's resources, in the order a refresh fetches them.
+func (a *Authority) CodeListNames() []string { return codes.ResourceNames() }
+
+// CheckCodeList parses one list as NRS served it.
+func (a *Authority) CheckCodeList(name string, data []byte) (int, error) {
+	l, err := codes.Parse(name, data)
+	if err != nil {
+		return 0, err
+	}
+	return l.Len(), nil
+}
+
+// UseCodeLists makes validation in env use lists refreshed from NRS, each
+// replacing the snapshot's list of its name; none goes back to the
+// snapshot. Validations already running finish with the lists they started
+// with.
+func (a *Authority) UseCodeLists(env model.Environment, lists []model.CodeList) error {
+	p, ok := a.lists[env]
+	if !ok {
+		return model.Invalid(model.ProblemEnum, "environment must be sandbox or production", "environment")
+	}
+	if len(lists) == 0 {
+		p.Store(nil)
+		return nil
+	}
+	served := make([]codes.Served, len(lists))
+	for i, l := range lists {
+		served[i] = codes.Served{Name: l.Name, Data: l.Data, FetchedAt: l.FetchedAt}
+	}
+	compiled, err := codes.Compile(string(env), served)
+	if err != nil {
+		return model.Wrap(model.CodeInvalid, err, "unusable code list")
+	}
+	p.Store(compiled)
+	return nil
+}
+
+// CodeLists returns the lists validation uses in env: the refreshed ones,
+// else the snapshot.
+func (a *Authority) CodeLists(env model.Environment) *codes.Lists {
+	if p, ok := a.lists[env]; ok {
+		if l := p.Load(); l != nil {
+			return l
+		}
+	}
+	return codes.Snapshot()
+}
+
+// Ruleset names what produced a report, in the form
+//
+//	NRS-<schema version>/<rules revision>; profile <profile>; lists <date> <source>
+//
+// for example "NRS-1.1/2026.12; profile nrs; lists 2026-11-23 snapshot":
+// the schema version, the revision of the rules, the profile, and the code
+// lists' date (SnapshotDate for the lists shipped with einvoice, else the
+// day they were last fetched from NRS) and source ("snapshot", or the
+// environment whose refreshed lists were used).
+func Ruleset(version string, profile model.ValidationProfile, lists *codes.Lists) string {
+	if profile == "" {
+		profile = model.ProfileNRS
+	}
+	if lists == nil {
+		lists = codes.Snapshot()
+	}
+	return Code + "-" + version + "/" + RulesetRevision + "; profile " + string(profile) +
+		"; lists " + lists.Date() + " " + lists.Source()
 }

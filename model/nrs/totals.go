@@ -4,24 +4,41 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Arithmetic follows UBL semantics (NRS publishes none) and compares at kobo
-// precision: both sides rounded to 2 decimals, half away from zero. Division
-// (by base_quantity) keeps 20 decimals before that rounding.
+// Arithmetic follows UBL semantics (NRS publishes none, and its own samples
+// do not add up, so every arithmetic rule is a consistency check). One
+// rounding rule, in kobo: each line's amount is computed exactly (division
+// by base_quantity kept to 20 decimals) and rounded to 2 decimals, half
+// away from zero; totals are sums of the lines' rounded amounts; a tax
+// amount is taxable × percent / 100 rounded the same way. A stated amount,
+// also rounded to kobo, agrees with the computed one when they differ by at
+// most Tolerance (one kobo), which absorbs an integrator who rounds tax per
+// line or totals before rounding.
 const (
 	kobo         = 2
 	divPrecision = 20
 )
 
+// Tolerance is the largest difference between a stated and a computed
+// amount that still agrees: 0.01, one kobo.
+var Tolerance = decimal.New(1, -kobo)
+
 var hundred = decimal.NewFromInt(100)
+
+// agrees reports whether a stated amount (rounded to kobo) matches a
+// computed one within Tolerance.
+func agrees(stated, computed decimal.Decimal) bool {
+	return stated.Sub(computed).Abs().LessThanOrEqual(Tolerance)
+}
 
 // LineAmounts are the computed amounts of one invoice line.
 type LineAmounts struct {
 	// Gross is invoiced_quantity × price_amount / base_quantity.
 	Gross decimal.Decimal `json:"gross"`
-	// Discount and Fee are the line's discount_amount and fee_amount (0 when absent).
+	// Discount and Fee are the line's dicount_amount and fee_amount (0 when absent).
 	Discount decimal.Decimal `json:"discount"`
 	Fee      decimal.Decimal `json:"fee"`
-	// Net is Gross − Discount + Fee: the computed line_extension_amount.
+	// Net is Gross − Discount + Fee, rounded to kobo: the computed
+	// line_extension_amount.
 	Net decimal.Decimal `json:"net"`
 	// Complete is false when the quantity or price is missing or unusable;
 	// the amounts are then zero.
@@ -179,13 +196,13 @@ func (c *checker) arithmetic() {
 		}
 		sumLines = sumLines.Add(l.LineExtensionAmount.Decimal)
 		g, ok := lineGross(l)
-		if !ok || !usable(lo, "discount_amount", l.DiscountAmount) || !usable(lo, "fee_amount", l.FeeAmount) {
+		if !ok || !usable(lo, discountKey(lo, 1), l.DiscountAmount) || !usable(lo, "fee_amount", l.FeeAmount) {
 			continue
 		}
 		want := g.Sub(orZero(l.DiscountAmount)).Add(orZero(l.FeeAmount)).Round(kobo)
-		if got := l.LineExtensionAmount.Decimal.Round(kobo); !got.Equal(want) {
+		if got := l.LineExtensionAmount.Decimal.Round(kobo); !agrees(got, want) {
 			c.add(RuleArithLine, "line_extension_amount is "+got.StringFixed(kobo)+
-				" but invoiced_quantity × price_amount / base_quantity − discount_amount + fee_amount is "+want.StringFixed(kobo),
+				" but invoiced_quantity × price_amount / base_quantity − dicount_amount + fee_amount is "+want.StringFixed(kobo),
 				"invoice_line", i, "line_extension_amount")
 		}
 	}
@@ -193,7 +210,7 @@ func (c *checker) arithmetic() {
 	lmt := inv.LegalMonetaryTotal
 	if linesOK && lmt.LineExtensionAmount.Valid {
 		want := sumLines.Round(kobo)
-		if got := lmt.LineExtensionAmount.Decimal.Round(kobo); !got.Equal(want) {
+		if got := lmt.LineExtensionAmount.Decimal.Round(kobo); !agrees(got, want) {
 			c.add(RuleArithLineTotal, "line_extension_amount is "+got.StringFixed(kobo)+
 				" but the lines add up to "+want.StringFixed(kobo), "legal_monetary_total", "line_extension_amount")
 		}
@@ -214,7 +231,7 @@ func (c *checker) arithmetic() {
 		}
 		if ok {
 			want = want.Round(kobo)
-			if got := lmt.TaxExclusiveAmount.Decimal.Round(kobo); !got.Equal(want) {
+			if got := lmt.TaxExclusiveAmount.Decimal.Round(kobo); !agrees(got, want) {
 				c.add(RuleArithTaxExclusive, "tax_exclusive_amount is "+got.StringFixed(kobo)+
 					" but line_extension_amount − allowances + charges is "+want.StringFixed(kobo),
 					"legal_monetary_total", "tax_exclusive_amount")
@@ -242,7 +259,7 @@ func (c *checker) arithmetic() {
 				continue
 			}
 			want := subtotalTax(st.TaxableAmount.Decimal, st.Category.Percent.Decimal)
-			if got := st.TaxAmount.Decimal.Round(kobo); !got.Equal(want) {
+			if got := st.TaxAmount.Decimal.Round(kobo); !agrees(got, want) {
 				c.add(RuleArithTaxSubtotal, "tax_amount is "+got.StringFixed(kobo)+
 					" but taxable_amount × percent / 100 is "+want.StringFixed(kobo),
 					"tax_total", i, "tax_subtotal", j, "tax_amount")
@@ -250,7 +267,7 @@ func (c *checker) arithmetic() {
 		}
 		if subsOK && tt.TaxAmount.Valid {
 			want := sumSubs.Round(kobo)
-			if got := tt.TaxAmount.Decimal.Round(kobo); !got.Equal(want) {
+			if got := tt.TaxAmount.Decimal.Round(kobo); !agrees(got, want) {
 				c.add(RuleArithTaxTotal, "tax_amount is "+got.StringFixed(kobo)+
 					" but its subtotals add up to "+want.StringFixed(kobo), "tax_total", i, "tax_amount")
 			}
@@ -262,7 +279,7 @@ func (c *checker) arithmetic() {
 
 	if taxOK && lmt.TaxExclusiveAmount.Valid && lmt.TaxInclusiveAmount.Valid {
 		want := lmt.TaxExclusiveAmount.Decimal.Add(sumTax).Round(kobo)
-		if got := lmt.TaxInclusiveAmount.Decimal.Round(kobo); !got.Equal(want) {
+		if got := lmt.TaxInclusiveAmount.Decimal.Round(kobo); !agrees(got, want) {
 			c.add(RuleArithTaxInclusive, "tax_inclusive_amount is "+got.StringFixed(kobo)+
 				" but tax_exclusive_amount + tax is "+want.StringFixed(kobo), "legal_monetary_total", "tax_inclusive_amount")
 		}
@@ -270,7 +287,7 @@ func (c *checker) arithmetic() {
 
 	if lmt.PayableAmount.Valid && lmt.TaxInclusiveAmount.Valid {
 		payable := lmt.PayableAmount.Decimal.Round(kobo)
-		if incl := lmt.TaxInclusiveAmount.Decimal.Round(kobo); payable.GreaterThan(incl) {
+		if incl := lmt.TaxInclusiveAmount.Decimal.Round(kobo); payable.Sub(incl).GreaterThan(Tolerance) {
 			c.add(RuleArithPayable, "payable_amount "+payable.StringFixed(kobo)+
 				" exceeds tax_inclusive_amount "+incl.StringFixed(kobo), "legal_monetary_total", "payable_amount")
 		}

@@ -9,11 +9,13 @@ import (
 )
 
 // Validate checks a payload against the schema of the requested version and
-// then against the business rules. The result is a report; an invalid *model.Error
-// comes back only for an unusable request: an unknown schema version (loc
-// "schema_version", type enum), a payload that is not a JSON object (loc
-// "payload", type dict_type) or a request invoice_type_code that is neither an
-// invoice kind nor an NRS type code (loc "invoice_type_code", type enum).
+// then against the business rules, with the severities of the requested
+// profile and the code lists of the requested environment. The result is a
+// report; an invalid *model.Error comes back only for an unusable request:
+// an unknown schema version (loc "schema_version", type enum) or profile
+// (loc "profile"), a payload that is not a JSON object (loc "payload", type
+// dict_type) or a request invoice_type_code that is neither an invoice kind
+// nor an NRS type code (loc "invoice_type_code", type enum).
 //
 // Findings are reported once per spot: where the schema and a business rule
 // both object to one field, the rule's finding (with its specific id) wins;
@@ -27,6 +29,14 @@ func (a *Authority) Validate(in model.ValidateInput) (*model.ValidationReport, e
 	sv, ok := a.versions[version]
 	if !ok {
 		return nil, model.Invalid(model.ProblemEnum, "schema_version must be 1.0 or 1.1", "schema_version")
+	}
+	profile := in.Profile
+	if profile == "" {
+		profile = model.ProfileNRS
+	}
+	sev, ok := sv.severity[profile]
+	if !ok {
+		return nil, model.Invalid(model.ProblemEnum, "profile must be nrs or strict", "profile")
 	}
 	payload, ok := in.Payload.(map[string]any)
 	if !ok {
@@ -45,10 +55,11 @@ func (a *Authority) Validate(in model.ValidateInput) (*model.ValidationReport, e
 		schemaFound = schemaFindings(err, payload)
 	}
 	for i := range schemaFound {
-		schemaFound[i].Severity = sv.severity[schemaFound[i].Rule]
+		schemaFound[i].Severity = sev[schemaFound[i].Rule]
 	}
 
-	c := &checker{a: a, ver: sv, raw: payload, inv: decodeInvoice(payload), req: req}
+	lists := a.CodeLists(in.Environment)
+	c := &checker{a: a, ver: sv, sev: sev, lists: lists, raw: payload, inv: decodeInvoice(payload), req: req}
 	c.run()
 
 	errs, warns := merge(schemaFound, c.found)
@@ -56,7 +67,8 @@ func (a *Authority) Validate(in model.ValidateInput) (*model.ValidationReport, e
 		Valid:            len(errs) == 0,
 		TaxAuthorityCode: Code,
 		SchemaVersion:    sv.name,
-		Ruleset:          sv.ruleset,
+		Profile:          profile,
+		Ruleset:          Ruleset(sv.name, profile, lists),
 		Errors:           errs,
 		Warnings:         warns,
 	}, nil

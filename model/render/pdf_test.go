@@ -54,7 +54,7 @@ func TestRenderPDFText(t *testing.T) {
 		{model.InvoiceKindB2B, "invoice-b2b-1.1.json", "SGN2026000123-94ND90NR-20260315",
 			[]string{"COMMERCIAL INVOICE", "BILL TO", "Ekiti Homes Development Co", "TIN 20983315-0001", "4 Fajuyi Road",
 				"Cement 50kg", "₦50,000.00", "₦5,000.00", "STANDARD_VAT", "₦70,000.00", "₦5,250.00",
-				"Credit transfer (30) · due 2026-04-14", "Payment pending", "Thank you for your business"},
+				"Credit Transfer (30) · due 2026-04-14", "Payment pending", "Thank you for your business"},
 			[]string{"NOT VALID FOR SUBMISSION", "MINISTRY"}},
 		{model.InvoiceKindB2C, "invoice-b2c-1.1.json", "POS000981-94ND90NR-20260316",
 			[]string{"RECEIPT", "Claw hammer", "2 × ₦1,500.00 / H87", "₦3,000.00", "₦225.00", "Payment: Cash (10)", "Paid"},
@@ -158,12 +158,12 @@ func longInvoice(t testing.TB, n int) map[string]any {
 	p := loadFixture(t, "invoice-b2b-1.1.json")
 	lines := make([]any, n)
 	for i := range lines {
-		lines[i] = map[string]any{
+		lines[i] = nrsLine(map[string]any{
 			"hsn_code": "2523.29", "product_category": "Portland cement", "invoiced_quantity": json.Number("1"),
 			"line_extension_amount": json.Number("100.00"),
 			"item":                  map[string]any{"name": fmt.Sprintf("Item %03d", i+1), "description": "Bag of cement, grade 42.5R"},
 			"price":                 map[string]any{"price_amount": json.Number("100.00"), "base_quantity": json.Number("1"), "price_unit": "XBG"},
-		}
+		})
 	}
 	total := fmt.Sprintf("%d.00", 100*n)
 	tax := fmt.Sprintf("%d.%02d", 75*n/10, 75*n%10*10)
@@ -230,18 +230,19 @@ func TestRenderPDFPaginates(t *testing.T) {
 
 func TestRenderPDFInvalidBanner(t *testing.T) {
 	cases := []struct {
-		file   string
-		kind   model.InvoiceKind
-		errors int
+		file    string
+		kind    model.InvoiceKind
+		profile model.ValidationProfile
+		errors  int
 	}{
-		{"invalid-missing-supplier-tin.json", model.InvoiceKindB2B, 1},
-		{"invalid-payable-mismatch.json", model.InvoiceKindB2B, 1},
-		{"invalid-type-code-and-date.json", model.InvoiceKindB2B, 2},
-		{"invoice-b2c-1.1.json", model.InvoiceKindB2G, 0}, // kind and payload disagree
+		{"invalid-missing-supplier-tin.json", model.InvoiceKindB2B, model.ProfileNRS, 1},
+		{"invalid-payable-mismatch.json", model.InvoiceKindB2B, model.ProfileStrict, 1}, // a warning under nrs
+		{"invalid-type-code-and-date.json", model.InvoiceKindB2B, model.ProfileNRS, 2},
+		{"invoice-b2c-1.1.json", model.InvoiceKindB2G, model.ProfileStrict, 0}, // kind and payload disagree
 	}
 	for _, c := range cases {
 		t.Run(c.file+"/"+string(c.kind), func(t *testing.T) {
-			v := viewOf(t, loadFixture(t, c.file), c.kind, fixedQR)
+			v := viewWith(t, loadFixture(t, c.file), c.kind, c.profile, fixedQR)
 			if v.Valid() {
 				t.Fatal("view is valid")
 			}

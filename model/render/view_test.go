@@ -88,7 +88,7 @@ func TestViewContent(t *testing.T) {
 		{"tax", v.Taxes[0], render.Tax{CategoryID: "STANDARD_VAT", CategoryName: "Standard Value-Added Tax", Percent: "7.5", TaxableAmount: "390000.00", TaxAmount: "29250.00"}},
 		{"payable", v.Totals.PayableAmount, "419250.00"},
 		{"stated payable", *v.StatedTotals.PayableAmount, "419250.00"},
-		{"payment means named", v.Payment.Means[0].Name, "Credit transfer"},
+		{"payment means named", v.Payment.Means[0].Name, "Credit Transfer"},
 		{"warnings", rules(v.Warnings), []string{render.RuleBusinessIDReplaced, render.RuleIRNRebuilt}},
 	}
 	for _, c := range checks {

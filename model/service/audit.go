@@ -46,8 +46,8 @@ type AuditInput struct {
 
 // auditActions are the actions a listing may filter on.
 var auditActions = []string{
-	model.ActionSignup, model.ActionLogin, model.ActionLoginFailed, model.ActionOrganizationCreate,
-	model.ActionProjectCreate, model.ActionKeyCreate, model.ActionKeyRotate, model.ActionKeyRevoke,
+	model.ActionSignup, model.ActionLogin, model.ActionLoginFailed, model.ActionLogout, model.ActionOrganizationCreate,
+	model.ActionProjectCreate, model.ActionProjectUpdate, model.ActionKeyCreate, model.ActionKeyRotate, model.ActionKeyRevoke,
 	model.ActionAuthorityUpdate, model.ActionCertificationStart, model.ActionSessionReuse,
 }
 

@@ -62,7 +62,15 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (*AuthPayload, err
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
+	if err := s.guardAttempt(ctx, in.Email); err != nil {
+		return nil, err
+	}
+	release, err := s.hashing.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
 	hash, err := secret.HashPassword(in.Password, s.cfg.PasswordParams)
+	release()
 	if err != nil {
 		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 	}
@@ -96,25 +104,36 @@ var dummyHash, _ = secret.HashPassword("not a real password", secret.DefaultPass
 const badLogin = "incorrect email or password"
 
 // Login checks a password and issues a token. Wrong e-mail and wrong
-// password get the same answer; failures are audited.
+// password get the same answer; failures are audited. Attempts are limited
+// per client address and per e-mail (known or not) before any password is
+// hashed, and hashing waits for a bounded slot.
 func (s *Service) Login(ctx context.Context, in LoginInput) (*AuthPayload, error) {
 	var p model.Problems
 	in.Validate(&p)
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
+	if err := s.guardAttempt(ctx, in.Email); err != nil {
+		return nil, err
+	}
 	u, err := s.store.UserByEmail(ctx, in.Email)
 	if err != nil && model.ErrorCodeOf(err) != model.CodeNotFound {
 		return nil, err
 	}
+	release, err := s.hashing.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if u == nil || u.ID == uuid.Nil {
 		_, _ = secret.CheckPassword(in.Password, dummyHash)
+		release()
 		if err := s.auditLogin(ctx, nil, model.ActionLoginFailed, "email", in.Email); err != nil {
 			return nil, err
 		}
 		return nil, model.Errorf(model.CodeUnauthenticated, badLogin)
 	}
 	ok, err := secret.CheckPassword(in.Password, u.PasswordHash)
+	release()
 	if err != nil {
 		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 	}
@@ -146,20 +165,27 @@ func (s *Service) auditLogin(ctx context.Context, u *model.User, action, targetT
 		if u == nil {
 			return s.audit(ctx, tx, nil, Ref{Type: "anonymous", ID: ""}, action, targetType, targetID)
 		}
-		ids, err := tx.AllOrganizationIDsForUser(ctx, u.ID)
-		if err != nil {
+		return s.auditUser(ctx, tx, u.ID, action, targetType, targetID)
+	})
+}
+
+// auditUser records an action of a user about themselves (login, logout)
+// in every organization of the user, or in the system chain when they have
+// none.
+func (s *Service) auditUser(ctx context.Context, tx *store.Store, userID uuid.UUID, action, targetType, targetID string) error {
+	ids, err := tx.AllOrganizationIDsForUser(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return s.audit(ctx, tx, nil, userActor(userID), action, targetType, targetID)
+	}
+	for _, id := range ids {
+		if err := s.audit(ctx, tx, &id, userActor(userID), action, targetType, targetID); err != nil {
 			return err
 		}
-		if len(ids) == 0 {
-			return s.audit(ctx, tx, nil, userActor(u.ID), action, targetType, targetID)
-		}
-		for _, id := range ids {
-			if err := s.audit(ctx, tx, &id, userActor(u.ID), action, targetType, targetID); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 func (s *Service) allOrganizations(ctx context.Context, userID uuid.UUID) ([]OrganizationView, error) {
@@ -201,10 +227,16 @@ func (s *Service) issueToken(userID uuid.UUID) (string, int, error) {
 // UserPrincipal is an authenticated portal user.
 type UserPrincipal struct {
 	UserID uuid.UUID
+	// TokenID and TokenExpiresAt are the access token's jti and expiry:
+	// logout revokes that token, and a WebSocket opened with it ends then.
+	TokenID        uuid.UUID
+	TokenExpiresAt time.Time
 }
 
-// AuthenticateToken verifies a portal access token (HS256 only, issuer and
-// expiry checked) and returns its user.
+// AuthenticateToken verifies a portal access token (HS256 only, issuer,
+// expiry and token id checked, not revoked) and returns its user. It reads
+// no database on the way: revocations come from a copy refreshed at most
+// every RevocationCacheTTL.
 func (s *Service) AuthenticateToken(ctx context.Context, token string) (*UserPrincipal, error) {
 	claims := new(jwt.RegisteredClaims)
 	_, err := jwt.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return s.cfg.JWTSecret, nil },
@@ -220,7 +252,18 @@ func (s *Service) AuthenticateToken(ctx context.Context, token string) (*UserPri
 	if err != nil {
 		return nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
 	}
-	return &UserPrincipal{UserID: id}, nil
+	jti, err := uuid.Parse(claims.ID)
+	if err != nil {
+		return nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
+	}
+	revoked, err := s.revoked.revoked(ctx, jti)
+	if err != nil {
+		return nil, err
+	}
+	if revoked {
+		return nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
+	}
+	return &UserPrincipal{UserID: id, TokenID: jti, TokenExpiresAt: claims.ExpiresAt.Time}, nil
 }
 
 // Me returns the authenticated user.

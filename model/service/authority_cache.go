@@ -76,6 +76,14 @@ func (s *Service) issuer(ctx context.Context, projectID uuid.UUID) (*issuer, err
 	return it, nil
 }
 
+// profile is the project's validation profile.
+func (it *issuer) profile() model.ValidationProfile {
+	if it.project.ValidationProfile == "" {
+		return model.ProfileNRS
+	}
+	return it.project.ValidationProfile
+}
+
 // configured fails unless the project can issue invoices.
 func (it *issuer) configured() error {
 	if !it.project.Configured || it.authority == nil || it.publicKey == nil || it.project.ServiceID == "" {

@@ -162,9 +162,17 @@ const describeTimeout = 2 * time.Second
 var errNoWorkflowEngine = model.Errorf(model.CodeUnavailable,
 	"certification runs are unavailable: this server is not connected to the workflow engine (Temporal); set TEMPORAL_ADDRESS")
 
+// Who may start a run is decided here, for every transport: an API key
+// holding the certification:run scope (keys are minted by owners and
+// admins), or an owner or admin of the project's organization. Members may
+// read runs but not start them; anyone else's project is not found.
+
 // StartCertificationRun starts a smoke run of the key's project: it
 // answers at once with the queued run while a workflow executes the steps.
 func (s *Service) StartCertificationRun(ctx context.Context, k *model.KeyPrincipal, in CertificationInput) (*CertificationRunView, error) {
+	if !k.Scopes.Has(model.ScopeCertificationRun) {
+		return nil, model.Errorf(model.CodeForbidden, "this API key lacks the %q scope", model.ScopeCertificationRun)
+	}
 	payload, err := checkCertificationInput(&in)
 	if err != nil {
 		return nil, err
@@ -177,13 +185,14 @@ func (s *Service) StartCertificationRun(ctx context.Context, k *model.KeyPrincip
 }
 
 // StartProjectCertificationRun starts a smoke run of one of the portal
-// user's projects; any other project is not found.
+// user's projects, for owners and admins of its organization (a member is
+// forbidden); any other project is not found.
 func (s *Service) StartProjectCertificationRun(ctx context.Context, u *UserPrincipal, projectID uuid.UUID, in CertificationInput) (*CertificationRunView, error) {
 	payload, err := checkCertificationInput(&in)
 	if err != nil {
 		return nil, err
 	}
-	pr, err := s.store.ProjectForUser(ctx, projectID, u.UserID)
+	pr, err := s.projectForWriter(ctx, s.store, u, projectID)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,10 @@ type ValidateInvoiceInput struct {
 	TaxAuthorityCode string `json:"tax_authority_code" required:"true"`
 	// SchemaVersion is model.DefaultSchemaVersion when absent, null or empty.
 	SchemaVersion string `json:"schema_version"`
-	Payload       any    `json:"payload" required:"true"`
+	// Profile is nrs or strict; absent, null or empty means the project's
+	// validation_profile.
+	Profile string `json:"profile"`
+	Payload any    `json:"payload" required:"true"`
 }
 
 // lookupAuthority resolves a request's tax_authority_code ("" means the
@@ -33,8 +36,9 @@ func (s *Service) lookupAuthority(p *model.Problems, code, fallback string) mode
 }
 
 // ValidateInvoice checks a payload against the authority's schema and
-// business rules. An invalid invoice is a report with valid=false; only an
-// unusable request is an error.
+// business rules, with the request's profile (else the project's) and the
+// code lists of the project's environment. An invalid invoice is a report
+// with valid=false; only an unusable request is an error.
 func (s *Service) ValidateInvoice(ctx context.Context, k *model.KeyPrincipal, in ValidateInvoiceInput) (*model.ValidationReport, error) {
 	it, err := s.issuer(ctx, k.ProjectID)
 	if err != nil {
@@ -48,13 +52,20 @@ func (s *Service) ValidateInvoice(ctx context.Context, k *model.KeyPrincipal, in
 	if a != nil {
 		p.CheckEnum(in.SchemaVersion, a.SchemaVersions(), "schema_version")
 	}
+	profile := it.profile()
+	if in.Profile != "" && p.CheckEnum(in.Profile, model.ValidationProfiles, "profile") {
+		profile = model.ValidationProfile(in.Profile)
+	}
 	if _, ok := in.Payload.(map[string]any); !ok {
 		p.Add(model.ProblemDictType, "Input should be a valid dictionary or object", "payload")
 	}
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rep, err := a.Validate(model.ValidateInput{SchemaVersion: in.SchemaVersion, InvoiceTypeCode: in.InvoiceTypeCode, Payload: in.Payload})
+	rep, err := a.Validate(model.ValidateInput{
+		SchemaVersion: in.SchemaVersion, InvoiceTypeCode: in.InvoiceTypeCode, Payload: in.Payload,
+		Profile: profile, Environment: it.project.Environment,
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,7 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 	pr := &model.Project{
 		ID: newID(), OrganizationID: orgID, Name: in.Name, Environment: env,
 		CreatedAt: now, UpdatedAt: now, TaxAuthorityCode: DefaultAuthority, QREncryption: model.QREncryptionPKCS1v15,
+		ValidationProfile: model.ProfileNRS,
 	}
 	if pr.Environment == model.EnvironmentSandbox {
 		if err := s.provisionSandbox(pr); err != nil {
@@ -160,8 +161,12 @@ func (s *Service) projectView(pr *model.Project) *ProjectView {
 			a.PublicKeyFingerprint = &fp
 		}
 	}
+	profile := pr.ValidationProfile
+	if profile == "" {
+		profile = model.ProfileNRS
+	}
 	return &ProjectView{ID: pr.ID, OrganizationID: pr.OrganizationID, Name: pr.Name, Environment: pr.Environment,
-		CreatedAt: pr.CreatedAt.UTC(), Authority: a}
+		ValidationProfile: profile, CreatedAt: pr.CreatedAt.UTC(), Authority: a}
 }
 
 // ProjectsInput filters a project listing.
@@ -316,5 +321,56 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 	if view.Environment == model.EnvironmentSandbox {
 		s.reregisterSandbox(ctx, projectID)
 	}
+	return view, nil
+}
+
+// ProjectUpdate changes a project's settings; fields left out keep their
+// value, and at least one must be given.
+type ProjectUpdate struct {
+	// ValidationProfile is nrs or strict: the profile the project's
+	// invoices are validated with when a request names none.
+	ValidationProfile *string `json:"validation_profile"`
+}
+
+// Validate records every problem of the update.
+func (in *ProjectUpdate) Validate(p *model.Problems) {
+	if in.ValidationProfile == nil {
+		p.Add(model.ProblemMissing, "Field required", "validation_profile")
+		return
+	}
+	p.CheckEnum(*in.ValidationProfile, model.ValidationProfiles, "validation_profile")
+}
+
+// UpdateProject changes one of the caller's projects (owners and admins),
+// in one transaction with its audit entry (project.update). Validation in
+// this process uses the new profile at once, in other processes within the
+// issuer cache period (one second by default).
+func (s *Service) UpdateProject(ctx context.Context, u *UserPrincipal, projectID uuid.UUID, in ProjectUpdate) (*ProjectView, error) {
+	var p model.Problems
+	in.Validate(&p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	var view *ProjectView
+	err := s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		pr, err := tx.ProjectForUser(ctx, projectID, u.UserID)
+		if err != nil {
+			return err
+		}
+		if err := s.requireWriter(ctx, tx, u, pr.OrganizationID); err != nil {
+			return err
+		}
+		pr.ValidationProfile = model.ValidationProfile(*in.ValidationProfile)
+		pr.UpdatedAt = s.now()
+		if err := tx.UpdateProjectValidationProfile(ctx, pr); err != nil {
+			return err
+		}
+		view = s.projectView(pr)
+		return s.audit(ctx, tx, &pr.OrganizationID, userActor(u.UserID), model.ActionProjectUpdate, "project", pr.ID.String())
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.issuers.forget(projectID)
 	return view, nil
 }

@@ -23,7 +23,8 @@ type Rendering struct {
 }
 
 // RenderInvoice renders a payload for the key's project: it validates the
-// payload, computes its amounts, prints the project's business id and an IRN
+// payload (with the project's validation profile and code lists), computes
+// its amounts, prints the project's business id and an IRN
 // with the project's service id (rebuilt when the payload carries another
 // business's placeholders, with a warning saying so), and builds the QR
 // payload with the project's key and certificate the way QRCode does.
@@ -52,7 +53,10 @@ func (s *Service) RenderInvoice(ctx context.Context, k *model.KeyPrincipal, in R
 		return nil, model.Errorf(model.CodeConflict, "rendering supports NRS invoices; this project issues for %s", it.authority.Code())
 	}
 
-	report, err := it.authority.Validate(model.ValidateInput{InvoiceTypeCode: string(kind), Payload: in.Payload})
+	report, err := it.authority.Validate(model.ValidateInput{
+		InvoiceTypeCode: string(kind), Payload: in.Payload,
+		Profile: it.profile(), Environment: it.project.Environment,
+	})
 	if err != nil {
 		return nil, err
 	}

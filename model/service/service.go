@@ -33,6 +33,13 @@ type Config struct {
 	SandboxKeys func() (SandboxKeys, error)
 	// PasswordParams are the argon2id costs; default secret.DefaultPasswordParams.
 	PasswordParams secret.PasswordParams
+	// Auth limits signup and login attempts per client address and per
+	// e-mail, and bounds concurrent password hashing.
+	Auth AuthLimits
+	// RevocationCacheTTL bounds how long this process trusts its copy of
+	// the revoked access tokens before reading the new ones, hence how late
+	// a logout made through another process is seen; default 1 s.
+	RevocationCacheTTL time.Duration
 	// KeyCacheTTL bounds how long an authenticated key is trusted without
 	// reading the database again, hence how late a revocation made by
 	// another process is seen; default 1 s.
@@ -40,8 +47,16 @@ type Config struct {
 	// UsageFlushInterval is how often buffered usage is written; default 2 s.
 	UsageFlushInterval time.Duration
 	// SandboxBaseURL is where sandbox projects talk to the authority by
-	// default (the NRS sandbox stand-in in development).
+	// default (the NRS sandbox stand-in in development), and the only host
+	// sandbox code lists are stored from.
 	SandboxBaseURL string
+	// ProductionBaseURL is the authority's production host, the only one
+	// production code lists are stored from; default
+	// DefaultProductionBaseURL.
+	ProductionBaseURL string
+	// CodeListPollInterval bounds how late this process sees code lists
+	// another process refreshed; default 30 s.
+	CodeListPollInterval time.Duration
 	// SandboxRegistrar, when set, is told about every sandbox project once
 	// it is committed (and again when its authority settings change), so
 	// that the NRS sandbox stand-in accepts the project's credentials.
@@ -57,16 +72,20 @@ type Config struct {
 
 // Service implements the use cases over one store.
 type Service struct {
-	store   *store.Store
-	cfg     Config
-	keys    *keyCache
-	issuers *issuerCache
-	usage   *meter
-	irns    issuedIRNs
+	store     *store.Store
+	cfg       Config
+	keys      *keyCache
+	issuers   *issuerCache
+	usage     *meter
+	irns      issuedIRNs
+	hashing   *hashGate
+	revoked   *revocations
+	codeLists *codeListKeeper
 }
 
-// New builds a Service and starts its background usage flusher; call Close
-// to flush and stop it.
+// New builds a Service, loads the stored code lists into the authorities
+// and starts its background work (the usage flusher, the code list
+// watcher); call Close to flush and stop it.
 func New(st *store.Store, cfg Config) (*Service, error) {
 	if len(cfg.JWTSecret) < 32 {
 		return nil, errors.New("service: JWT secret must be at least 32 bytes")
@@ -83,6 +102,10 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.UsageFlushInterval <= 0 {
 		cfg.UsageFlushInterval = 2 * time.Second
 	}
+	if cfg.RevocationCacheTTL <= 0 {
+		cfg.RevocationCacheTTL = time.Second
+	}
+	cfg.Auth.defaults()
 	if cfg.PasswordParams.Memory == 0 {
 		cfg.PasswordParams = secret.DefaultPasswordParams
 	}
@@ -98,15 +121,26 @@ func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.Authorities == nil {
 		cfg.Authorities = model.Authorities{}
 	}
+	if cfg.ProductionBaseURL == "" {
+		cfg.ProductionBaseURL = DefaultProductionBaseURL
+	}
+	if cfg.CodeListPollInterval <= 0 {
+		cfg.CodeListPollInterval = 30 * time.Second
+	}
 	s := &Service{store: st, cfg: cfg}
 	s.keys = newKeyCache(cfg.KeyCacheTTL)
 	s.issuers = newIssuerCache(cfg.KeyCacheTTL)
 	s.usage = newMeter(st, cfg.UsageFlushInterval, cfg.Now, cfg.Logger)
+	s.hashing = newHashGate(cfg.Auth)
+	s.revoked = newRevocations(st, cfg.RevocationCacheTTL, cfg.Now)
+	s.codeLists = newCodeListKeeper()
+	s.codeLists.start(s, cfg.CodeListPollInterval)
 	return s, nil
 }
 
 // Close flushes buffered usage and stops background work.
 func (s *Service) Close(ctx context.Context) error {
+	s.codeLists.close()
 	return s.usage.close(ctx)
 }
 

@@ -60,8 +60,11 @@ type ProjectView struct {
 	OrganizationID uuid.UUID         `json:"organization_id"`
 	Name           string            `json:"name"`
 	Environment    model.Environment `json:"environment"`
-	CreatedAt      time.Time         `json:"created_at"`
-	Authority      AuthorityView     `json:"authority"`
+	// ValidationProfile is the profile invoices are validated with when a
+	// request names none: nrs (default) or strict.
+	ValidationProfile model.ValidationProfile `json:"validation_profile"`
+	CreatedAt         time.Time               `json:"created_at"`
+	Authority         AuthorityView           `json:"authority"`
 }
 
 // KeyView is an API key without its secret.

@@ -1,55 +1,66 @@
 // Package codes holds the code lists of the Nigerian e-invoicing platform
-// (NRS, formerly FIRS), shipped offline so that validation never needs the
-// network: invoice types (NRS numbering), tax categories, payment means,
-// payment statuses, invoice kinds, ISO 4217 currencies, ISO 3166-1 alpha-2
-// countries and ISO 3166-2:NG states.
+// (NRS, formerly FIRS): the resources NRS serves under
+// /api/v1/invoice/resources/{name} (invoice types, payment means, tax
+// categories, currencies, countries, states, LGAs, services codes, VAT
+// exemptions, and, once refreshed from NRS, HS codes and invoice quantity
+// codes), plus the two value sets NRS documents without a resource (invoice
+// kinds and payment statuses).
 //
-// The lists mirror the resources NRS publishes under
-// /api/v1/invoice/resources/{name}; refresh them from there during
-// certification. Lists are immutable after package initialisation and safe
-// for concurrent use.
+// The package ships an offline snapshot of NRS's lists, byte for byte as NRS
+// serves their data arrays (reference/*.json, sources in
+// reference/SOURCES.md). Lists fetched from NRS later are compiled with
+// Compile into a Lists value that replaces the snapshot list by list.
+// Everything here is immutable once built and safe for concurrent use.
 package codes
 
 import (
-	"sort"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/einvoice-ng/einvoice/model"
 )
 
-// Entry is one code of a list. Value is the human name; Percent is set only
-// for tax categories that carry a fixed rate ("7.5" for STANDARD_VAT).
+// Entry is one code of a list. Value is the entry's human name (NRS's
+// "value", "name" or "description", whichever the list has); Percent is the
+// tax categories' "percent" as NRS serves it ("7.5", "0.0", "Not
+// Available", ""); State is the LGAs' "state_code".
 type Entry struct {
 	Code    string `json:"code"`
 	Value   string `json:"value"`
 	Percent string `json:"percent,omitempty"`
+	State   string `json:"state_code,omitempty"`
 }
 
-// List is an immutable code list with constant-time lookup.
+// List is an immutable code list with constant-time lookup. Codes are
+// case-sensitive and compared exactly as served, except that surrounding
+// spaces are dropped (NRS's VAT exemption list has codes like "8708.3900 ").
 type List struct {
 	name    string
 	entries []Entry
 	index   map[string]int
 }
 
+// newList indexes entries; where a code repeats (NRS's VAT exemptions list
+// does), the first entry wins.
 func newList(name string, entries []Entry) *List {
 	l := &List{name: name, entries: entries, index: make(map[string]int, len(entries))}
 	for i, e := range entries {
-		if _, dup := l.index[e.Code]; dup {
-			panic("codes: duplicate code " + e.Code + " in " + name)
+		if _, dup := l.index[e.Code]; !dup {
+			l.index[e.Code] = i
 		}
-		l.index[e.Code] = i
 	}
 	return l
 }
 
-// Name is the list's resource name, as in NRS's resources endpoint
-// ("invoice-types", "currencies").
+// Name is the list's resource name, as NRS names it ("invoice-types").
 func (l *List) Name() string { return l.name }
 
-// Len returns the number of codes.
+// Len returns the number of entries, repeated codes included.
 func (l *List) Len() int { return len(l.entries) }
 
-// Contains reports whether code is in the list. Codes are case-sensitive.
+// Contains reports whether code is in the list.
 func (l *List) Contains(code string) bool {
 	_, ok := l.index[code]
 	return ok
@@ -64,12 +75,12 @@ func (l *List) Lookup(code string) (Entry, bool) {
 	return l.entries[i], true
 }
 
-// Entries returns a copy of the list, in its published order.
+// Entries returns a copy of the list, in its served order.
 func (l *List) Entries() []Entry {
 	return append([]Entry(nil), l.entries...)
 }
 
-// Codes returns the codes in published order.
+// Codes returns the codes in served order.
 func (l *List) Codes() []string {
 	out := make([]string, len(l.entries))
 	for i, e := range l.entries {
@@ -78,81 +89,144 @@ func (l *List) Codes() []string {
 	return out
 }
 
-// Resource names of the lists, as NRS names them where it publishes them.
+// Resource names, as in NRS's /api/v1/invoice/resources/{name}.
 const (
-	ResourceInvoiceTypes    = "invoice-types"
-	ResourceTaxCategories   = "tax-categories"
-	ResourcePaymentMeans    = "payment-means"
-	ResourceCurrencies      = "currencies"
-	ResourceCountries       = "countries"
-	ResourceStates          = "states"
-	ResourcePaymentStatuses = "payment-statuses"
-	ResourceInvoiceKinds    = "invoice-kinds"
+	ResourceInvoiceTypes  = "invoice-types"
+	ResourcePaymentMeans  = "payment-means"
+	ResourceTaxCategories = "tax-categories"
+	ResourceCurrencies    = "currencies"
+	ResourceCountries     = "countries"
+	ResourceStates        = "states"
+	ResourceLGAs          = "lgas"
+	ResourceServicesCodes = "services-codes"
+	ResourceVATExemptions = "vat-exemptions"
+	ResourceHSCodes       = "hs-codes"
+	ResourceQuantityCodes = "invoice-quantity-codes"
+	resourceInvoiceKinds  = "invoice-kinds"
+	resourcePaymentStatus = "payment-statuses"
 )
 
-// Resource returns the list published under name.
-func Resource(name string) (*List, bool) {
-	l, ok := resources[name]
-	return l, ok
+// fields says where one list keeps its code, name and extras. NRS's lists
+// differ in their field names; these are the names NRS serves (SOURCES.md).
+type fields struct {
+	code, value, percent, state string
+	// optional lists are not in the snapshot: until refreshed from NRS,
+	// validation checks their codes by shape only.
+	optional bool
 }
 
-// ResourceNames lists every resource name, sorted.
+var resourceFields = map[string]fields{
+	ResourceInvoiceTypes:  {code: "code", value: "value"},
+	ResourcePaymentMeans:  {code: "code", value: "value"},
+	ResourceTaxCategories: {code: "code", value: "value", percent: "percent"},
+	ResourceCurrencies:    {code: "code", value: "name"},
+	ResourceCountries:     {code: "alpha_2", value: "name"},
+	ResourceStates:        {code: "code", value: "name"},
+	ResourceLGAs:          {code: "code", value: "name", state: "state_code"},
+	ResourceServicesCodes: {code: "code", value: "description"},
+	ResourceVATExemptions: {code: "harmonized_system_code", value: "tariff"},
+	ResourceHSCodes:       {code: "hscode", value: "description", optional: true},
+	// The JSON field names of invoice-quantity-codes are not published;
+	// "code" and "name" are what its XML form (Code, Name) suggests.
+	ResourceQuantityCodes: {code: "code", value: "name", optional: true},
+}
+
+// ResourceNames lists NRS's resources, in the order a refresh fetches them.
 func ResourceNames() []string {
-	out := make([]string, 0, len(resources))
-	for n := range resources {
-		out = append(out, n)
+	return []string{
+		ResourceInvoiceTypes, ResourcePaymentMeans, ResourceTaxCategories, ResourceCurrencies,
+		ResourceCountries, ResourceStates, ResourceLGAs, ResourceServicesCodes, ResourceVATExemptions,
+		ResourceHSCodes, ResourceQuantityCodes,
 	}
-	sort.Strings(out)
-	return out
 }
 
-var resources = map[string]*List{
-	ResourceInvoiceTypes:    InvoiceTypes,
-	ResourceTaxCategories:   TaxCategories,
-	ResourcePaymentMeans:    PaymentMeans,
-	ResourceCurrencies:      Currencies,
-	ResourceCountries:       Countries,
-	ResourceStates:          States,
-	ResourcePaymentStatuses: PaymentStatuses,
-	ResourceInvoiceKinds:    InvoiceKinds,
+// KnownResource reports whether name is one of NRS's resources.
+func KnownResource(name string) bool {
+	_, ok := resourceFields[name]
+	return ok
 }
 
-// Invoice type codes with special handling in the rules.
+// Parse reads one list as NRS serves it: the "data" array of the resource
+// answer (or the whole {"code":200,"data":[...]} answer). Every entry must be
+// an object with a non-empty code (a string, or a number written as one);
+// other fields are read when present and of the expected type.
+func Parse(name string, data []byte) (*List, error) {
+	f, ok := resourceFields[name]
+	if !ok {
+		return nil, fmt.Errorf("codes: unknown resource %q", name)
+	}
+	items, err := dataArray(data)
+	if err != nil {
+		return nil, fmt.Errorf("codes: %s: %w", name, err)
+	}
+	if len(items) == 0 {
+		return nil, fmt.Errorf("codes: %s: the list is empty", name)
+	}
+	entries := make([]Entry, 0, len(items))
+	for i, raw := range items {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+			return nil, fmt.Errorf("codes: %s: entry %d is not an object", name, i)
+		}
+		code := strings.TrimSpace(scalar(obj[f.code]))
+		if code == "" {
+			return nil, fmt.Errorf("codes: %s: entry %d has no %s", name, i, f.code)
+		}
+		e := Entry{Code: code, Value: strings.TrimSpace(scalar(obj[f.value]))}
+		if f.percent != "" {
+			e.Percent = strings.TrimSpace(scalar(obj[f.percent]))
+		}
+		if f.state != "" {
+			e.State = strings.TrimSpace(scalar(obj[f.state]))
+		}
+		entries = append(entries, e)
+	}
+	return newList(name, entries), nil
+}
+
+// dataArray finds the list: the array itself, or the "data" of an answer.
+func dataArray(data []byte) ([]json.RawMessage, error) {
+	data = bytes.TrimSpace(data)
+	var items []json.RawMessage
+	if len(data) > 0 && data[0] == '{' {
+		var env struct {
+			Data []json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(data, &env); err != nil {
+			return nil, fmt.Errorf("not a resource answer: %w", err)
+		}
+		return env.Data, nil
+	}
+	if err := json.Unmarshal(data, &items); err != nil {
+		return nil, fmt.Errorf("not a JSON array: %w", err)
+	}
+	return items, nil
+}
+
+// scalar returns a JSON string's value, or a number's text.
+func scalar(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err == nil {
+		return n.String()
+	}
+	return ""
+}
+
+// Invoice type codes with special handling in the rules. NRS numbering
+// differs from UNTDID 1001, where 380 is the commercial invoice.
 const (
-	// InvoiceTypeCreditNote is NRS's credit note. NRS numbering differs from
-	// UNTDID 1001, where 380 is the commercial invoice.
-	InvoiceTypeCreditNote = "380"
-	// InvoiceTypeCommercialInvoice is NRS's ordinary invoice.
-	InvoiceTypeCommercialInvoice = "381"
-	// InvoiceTypeDebitNote is the debit note.
-	InvoiceTypeDebitNote = "384"
-	// InvoiceTypeSelfBilledCreditNote is the self-billed credit note.
+	InvoiceTypeCreditNote           = "380"
+	InvoiceTypeCommercialInvoice    = "381"
+	InvoiceTypeDebitNote            = "384"
 	InvoiceTypeSelfBilledCreditNote = "393"
 )
-
-// InvoiceTypes are the document type codes in NRS numbering.
-var InvoiceTypes = newList(ResourceInvoiceTypes, []Entry{
-	{Code: "380", Value: "Credit Note"},
-	{Code: "381", Value: "Commercial Invoice"},
-	{Code: "384", Value: "Debit Note"},
-	{Code: "385", Value: "Self Billed Invoice"},
-	{Code: "386", Value: "Factored Invoice"},
-	{Code: "388", Value: "Statement of Account"},
-	{Code: "389", Value: "Purchase Order"},
-	{Code: "390", Value: "Proforma Invoice"},
-	{Code: "392", Value: "Consignment Invoice"},
-	{Code: "393", Value: "Self-billed Credit Note"},
-	{Code: "394", Value: "Self-billed Invoice"},
-	{Code: "395", Value: "Credit Note Request"},
-	{Code: "396", Value: "Invoice Request"},
-	{Code: "397", Value: "Final Settlement"},
-	{Code: "399", Value: "Bill of Lading"},
-	{Code: "400", Value: "Waybill"},
-	{Code: "402", Value: "Shipping Instructions"},
-	{Code: "404", Value: "Certificate of Origin"},
-	{Code: "406", Value: "Customs Declaration"},
-	{Code: "408", Value: "Packing List"},
-})
 
 // Invoice kinds: how the invoice is cleared or reported. They are
 // model.InvoiceKind's values; read a caller's kind with
@@ -163,105 +237,38 @@ const (
 	KindB2C = string(model.InvoiceKindB2C)
 )
 
-// InvoiceKinds are the invoice kinds (schema 1.1 invoice_kind).
-var InvoiceKinds = newList(ResourceInvoiceKinds, []Entry{
+// InvoiceKinds are the values of invoice_kind NRS's documentation and
+// approved providers show ("B2B, B2C, etc." in NRS's own words).
+var InvoiceKinds = newList(resourceInvoiceKinds, []Entry{
 	{Code: KindB2B, Value: "Business to business"},
 	{Code: KindB2G, Value: "Business to government"},
 	{Code: KindB2C, Value: "Business to consumer"},
 })
 
-// PaymentStatuses are the payment statuses; PENDING is the default.
-var PaymentStatuses = newList(ResourcePaymentStatuses, []Entry{
-	{Code: "PENDING", Value: "Pending"},
-	{Code: "PAID", Value: "Paid"},
-	{Code: "PARTIAL", Value: "Partially paid"},
-	{Code: "REJECTED", Value: "Rejected"},
+// Payment statuses. PENDING is the default; CANCELED is FIRS's spelling
+// (one L); PARTIAL exists since April 2026.
+const (
+	PaymentPending  = "PENDING"
+	PaymentPaid     = "PAID"
+	PaymentCanceled = "CANCELED"
+	PaymentPartial  = "PARTIAL"
+	// PaymentRejected appears only in approved providers' documents, never
+	// in NRS's: validation accepts it with a warning.
+	PaymentRejected = "REJECTED"
+)
+
+// PaymentStatuses are the payment statuses einvoice accepts: the four NRS
+// documents, and REJECTED, which only providers show (see
+// NRSPaymentStatus).
+var PaymentStatuses = newList(resourcePaymentStatus, []Entry{
+	{Code: PaymentPending, Value: "Pending"},
+	{Code: PaymentPaid, Value: "Paid"},
+	{Code: PaymentCanceled, Value: "Canceled"},
+	{Code: PaymentPartial, Value: "Partially paid"},
+	{Code: PaymentRejected, Value: "Rejected"},
 })
 
-// TaxCategories are the tax_category.id values. Percent is set where the
-// category has one fixed rate.
-var TaxCategories = newList(ResourceTaxCategories, []Entry{
-	{Code: "STANDARD_VAT", Value: "Standard Value-Added Tax", Percent: "7.5"},
-	{Code: "REDUCED_VAT", Value: "Reduced Value-Added Tax"},
-	{Code: "ZERO_VAT", Value: "Zero Value-Added Tax", Percent: "0"},
-	{Code: "EXEMPTED", Value: "Exempted", Percent: "0"},
-	{Code: "STANDARD_GST", Value: "Standard Goods and Services Tax"},
-	{Code: "REDUCED_GST", Value: "Reduced Goods and Services Tax"},
-	{Code: "ZERO_GST", Value: "Zero Goods and Services Tax", Percent: "0"},
-	{Code: "STATE_SALES_TAX", Value: "State Sales Tax"},
-	{Code: "LOCAL_SALES_TAX", Value: "Local Sales Tax"},
-	{Code: "ALCOHOL_EXCISE_TAX", Value: "Alcohol Excise Tax"},
-	{Code: "TOBACCO_EXCISE_TAX", Value: "Tobacco Excise Tax"},
-	{Code: "FUEL_EXCISE_TAX", Value: "Fuel Excise Tax"},
-	{Code: "CORPORATE_INCOME_TAX", Value: "Corporate Income Tax"},
-	{Code: "PERSONAL_INCOME_TAX", Value: "Personal Income Tax"},
-	{Code: "SOCIAL_SECURITY_TAX", Value: "Social Security Tax"},
-	{Code: "MEDICARE_TAX", Value: "Medicare Tax"},
-	{Code: "REAL_ESTATE_TAX", Value: "Real Estate Tax"},
-	{Code: "PERSONAL_PROPERTY_TAX", Value: "Personal Property Tax"},
-	{Code: "CARBON_TAX", Value: "Carbon Tax"},
-	{Code: "PLASTIC_TAX", Value: "Plastic Tax"},
-	{Code: "IMPORT_DUTY", Value: "Import Duty"},
-	{Code: "EXPORT_DUTY", Value: "Export Duty"},
-	{Code: "LUXURY_TAX", Value: "Luxury Tax"},
-	{Code: "SERVICE_TAX", Value: "Service Tax"},
-	{Code: "TOURISM_TAX", Value: "Tourism Tax"},
-	{Code: "WITHHOLDING_TAX", Value: "Withholding Tax"},
-	{Code: "STAMP_DUTY", Value: "Stamp Duty"},
-})
-
-// PaymentMeans are the payment means codes (UNTDID 4461 basis).
-var PaymentMeans = newList(ResourcePaymentMeans, []Entry{
-	{Code: "10", Value: "Cash"},
-	{Code: "20", Value: "Cheque"},
-	{Code: "21", Value: "Banker's draft"},
-	{Code: "30", Value: "Credit transfer"},
-	{Code: "31", Value: "Debit transfer"},
-	{Code: "42", Value: "Payment to bank account"},
-	{Code: "48", Value: "Bank card"},
-	{Code: "49", Value: "Direct debit"},
-	{Code: "54", Value: "Credit card"},
-	{Code: "97", Value: "Clearing between partners"},
-})
-
-// States are the ISO 3166-2:NG subdivisions: 36 states and the Federal
-// Capital Territory.
-var States = newList(ResourceStates, []Entry{
-	{Code: "NG-AB", Value: "Abia"},
-	{Code: "NG-AD", Value: "Adamawa"},
-	{Code: "NG-AK", Value: "Akwa Ibom"},
-	{Code: "NG-AN", Value: "Anambra"},
-	{Code: "NG-BA", Value: "Bauchi"},
-	{Code: "NG-BE", Value: "Benue"},
-	{Code: "NG-BO", Value: "Borno"},
-	{Code: "NG-BY", Value: "Bayelsa"},
-	{Code: "NG-CR", Value: "Cross River"},
-	{Code: "NG-DE", Value: "Delta"},
-	{Code: "NG-EB", Value: "Ebonyi"},
-	{Code: "NG-ED", Value: "Edo"},
-	{Code: "NG-EK", Value: "Ekiti"},
-	{Code: "NG-EN", Value: "Enugu"},
-	{Code: "NG-FC", Value: "Federal Capital Territory"},
-	{Code: "NG-GO", Value: "Gombe"},
-	{Code: "NG-IM", Value: "Imo"},
-	{Code: "NG-JI", Value: "Jigawa"},
-	{Code: "NG-KD", Value: "Kaduna"},
-	{Code: "NG-KE", Value: "Kebbi"},
-	{Code: "NG-KN", Value: "Kano"},
-	{Code: "NG-KO", Value: "Kogi"},
-	{Code: "NG-KT", Value: "Katsina"},
-	{Code: "NG-KW", Value: "Kwara"},
-	{Code: "NG-LA", Value: "Lagos"},
-	{Code: "NG-NA", Value: "Nasarawa"},
-	{Code: "NG-NI", Value: "Niger"},
-	{Code: "NG-OG", Value: "Ogun"},
-	{Code: "NG-ON", Value: "Ondo"},
-	{Code: "NG-OS", Value: "Osun"},
-	{Code: "NG-OY", Value: "Oyo"},
-	{Code: "NG-PL", Value: "Plateau"},
-	{Code: "NG-RI", Value: "Rivers"},
-	{Code: "NG-SO", Value: "Sokoto"},
-	{Code: "NG-TA", Value: "Taraba"},
-	{Code: "NG-YO", Value: "Yobe"},
-	{Code: "NG-ZA", Value: "Zamfara"},
-})
+// NRSPaymentStatus reports whether status is one NRS itself documents.
+func NRSPaymentStatus(status string) bool {
+	return status != PaymentRejected && PaymentStatuses.Contains(status)
+}

@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS authority_code_lists;
