@@ -16,7 +16,7 @@ export const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'u
 const port = Number(process.env.PORTAL_TEST_PORT ?? 18610);
 
 /** startServer builds the binary (unless EINVOICE_BIN names one) and runs `einvoice dev`. */
-export async function startServer() {
+export async function startServer(env = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'einvoice-portal-'));
   let bin = process.env.EINVOICE_BIN;
   if (!bin) {
@@ -28,7 +28,7 @@ export async function startServer() {
     bin,
     ['dev', '--addr', `127.0.0.1:${port}`, '--data-dir', join(dir, 'data'), '--temporal-addr', `127.0.0.1:${port + 1}`,
       '--temporal-ui-addr', `127.0.0.1:${port + 2}`, '--log-level', 'warn'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
   );
   let log = '';
   proc.stderr.on('data', (b) => {

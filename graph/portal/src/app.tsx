@@ -3,7 +3,7 @@ import { useEffect } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { anonymous, closeSubscriptions, request } from './api/client';
 import { useLoad } from './api/hooks';
-import { EndSessionDoc, OrgsDoc } from './api/ops';
+import { EndSessionDoc, LogoutDoc, OrgsDoc } from './api/ops';
 import { refresh, session, signOut } from './api/session';
 import { useSignal } from './api/signal';
 import { Loading } from './ui/kit';
@@ -98,6 +98,13 @@ function Home() {
 export async function logout(route: (url: string) => void) {
   closeSubscriptions();
   try {
+    // Revoke the access token (every API process refuses it within a second)…
+    await request(LogoutDoc);
+  } catch {
+    // …unless it has already expired.
+  }
+  try {
+    // …and end the sign-in, so that the refresh cookie no longer works.
     await anonymous(EndSessionDoc, {});
   } catch {
     // The cookie may already be gone; the session ends here either way.

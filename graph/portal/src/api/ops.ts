@@ -14,6 +14,12 @@ export const LoginDoc = graphql(`
   }
 `);
 
+export const LogoutDoc = graphql(`
+  mutation Logout {
+    logout { revoked }
+  }
+`);
+
 export const EndSessionDoc = graphql(`
   mutation EndSession {
     endSession { ended }
@@ -162,6 +168,7 @@ export const AuditDoc = graphql(`
 
 export const ValidateDoc = graphql(`
   query ValidateInvoice($projectId: ID!, $input: ValidateInvoiceInput!) {
+    project(id: $projectId) { id validationProfile }
     validateInvoice(projectId: $projectId, input: $input) {
       valid schemaVersion ruleset
       errors { rule severity path loc message }

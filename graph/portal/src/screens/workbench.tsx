@@ -31,8 +31,9 @@ export function Workbench() {
   const projectId = params.projectId;
   const [text, setText] = useState('');
   const [kind, setKind] = useState('B2B');
+  const [profile, setProfile] = useState('');
   const [parseError, setParseError] = useState<string>();
-  const [validated, setValidated] = useState<{ value: unknown; report: Report }>();
+  const [validated, setValidated] = useState<{ value: unknown; report: Report; profile: string }>();
   const [irn, setIrn] = useState<GenerateIrnMutation['generateIrn']>();
   const [qr, setQr] = useState<InvoiceQrQuery['invoiceQrCode']>();
   const [pdf, setPdf] = useState<string>();
@@ -70,8 +71,8 @@ export function Workbench() {
     setParseError(error);
     if (!value) return;
     void run('validate', async () => {
-      const out = await request(ValidateDoc, { projectId, input: { invoiceTypeCode: kind, taxAuthorityCode: 'NRS', payload: value } });
-      setValidated({ value, report: out.validateInvoice });
+      const out = await request(ValidateDoc, { projectId, input: { invoiceTypeCode: kind, taxAuthorityCode: 'NRS', payload: value, profile: profile === 'NRS' || profile === 'STRICT' ? profile : null } });
+      setValidated({ value, report: out.validateInvoice, profile: out.project.validationProfile });
     });
   };
   const generateIrn = (e: Event) => {
@@ -116,6 +117,11 @@ export function Workbench() {
               <option value="B2B">B2B</option>
               <option value="B2C">B2C</option>
               <option value="B2G">B2G</option>
+            </SelectField>
+            <SelectField label="Validation profile" name="profile" value={profile} onChange={(e) => setProfile((e.currentTarget as HTMLSelectElement).value)}>
+              <option value="">The project's profile</option>
+              <option value="NRS">NRS: what NRS refuses is an error</option>
+              <option value="STRICT">Strict: consistency checks are errors too</option>
             </SelectField>
             <div class="field">
               <label for="wb-file">Upload a JSON file</label>
@@ -162,6 +168,7 @@ export function Workbench() {
             </h2>
             <p class="muted small">
               Schema {validated.report.schemaVersion}, rules {validated.report.ruleset}
+              {profile === '' && `, the project's profile (${validated.profile.toLowerCase()})`}
             </p>
             {issues.length > 0 && (
               <ol class="issues" data-testid="issues">
