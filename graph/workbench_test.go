@@ -81,7 +81,9 @@ func TestWorkbench(t *testing.T) {
 		}
 
 		// IRN, then the QR of that IRN with its image.
-		var irn struct{ GenerateIrn struct{ Irn, ServiceID string } }
+		var irn struct {
+			GenerateIrn struct{ Irn, ServiceID string }
+		}
 		s.must(a.Token, `mutation($p: ID!) { generateIrn(projectId: $p, input: {invoiceReference: "INV9", invoiceTypeCode: "b2b",
 			taxAuthorityCode: "NRS", issueDate: "2026-03-15"}) { irn serviceId } }`, map[string]any{"p": a.ProjectID}, &irn)
 		if !strings.HasPrefix(irn.GenerateIrn.Irn, "INV9-") || !strings.HasSuffix(irn.GenerateIrn.Irn, "-20260315") {
@@ -130,7 +132,9 @@ func TestWorkbench(t *testing.T) {
 		if err := s.svc.FlushUsage(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		var usage struct{ Project struct{ Usage struct{ Total int } } }
+		var usage struct {
+			Project struct{ Usage struct{ Total int } }
+		}
 		s.must(a.Token, `query($p: ID!) { project(id: $p) { usage { total } } }`, map[string]any{"p": a.ProjectID}, &usage)
 		if usage.Project.Usage.Total != 0 {
 			t.Fatalf("workbench calls counted as key usage: %d", usage.Project.Usage.Total)
