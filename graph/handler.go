@@ -218,7 +218,8 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		e.assets.ServeHTTP(w, r)
-		e.graphql.ServeHTTP(w, r)
+	case isWebsocket(r):
+		e.graphql.ServeHTTP(w, r.WithContext(withSocket(r.Context(), &socket{})))
 	default:
 		e.graphql.ServeHTTP(w, r.WithContext(withExchange(r.Context(), r, w)))
 	}
