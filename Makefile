@@ -3,11 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-<<<<<<< HEAD
-.PHONY: build dev test vet bench bench-middleware fmt tidy generate portal portal-deps portal-check portal-test bench-portal
-=======
-.PHONY: build dev test security vet bench bench-middleware fmt tidy generate
->>>>>>> main
+.PHONY: build dev test security vet bench bench-middleware fmt tidy generate portal portal-deps portal-check portal-test bench-portal
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
