@@ -46,9 +46,11 @@ portal-check: portal ## fail when the committed portal bundle differs from a fre
 		git status --porcelain -- $(PORTAL)/dist >&2; exit 1; fi
 
 portal-test: portal-deps ## end-to-end tests of the portal in Debian's Chromium against einvoice dev
+	mkdir -p $(PORTAL)/e2e/out
 	$(GO) build -o $(PORTAL)/e2e/out/einvoice ./cmd/einvoice
 	cd $(PORTAL) && EINVOICE_BIN=$(CURDIR)/$(PORTAL)/e2e/out/einvoice npm run test:e2e
 
 bench-portal: portal-deps ## portal budgets: initial JS gzipped, first meaningful paint of the projects screen
+	mkdir -p $(PORTAL)/e2e/out
 	$(GO) build -o $(PORTAL)/e2e/out/einvoice ./cmd/einvoice
 	cd $(PORTAL) && EINVOICE_BIN=$(CURDIR)/$(PORTAL)/e2e/out/einvoice node ../../bench/portal/measure.mjs
