@@ -1,6 +1,11 @@
 // Package migrations embeds the SQL migrations of both database dialects and
 // hands them to bun's migrator. Each change is one file pair (up and down) per
 // dialect, kept side by side under postgres/ and sqlite/.
+//
+// The NRS sandbox stand-in (rest/nrssandbox) is a service of its own with its
+// own tables: its migrations live under nrssandbox/ and are applied with
+// their own bookkeeping table, so the stand-in can migrate a database of its
+// own or share the application's.
 package migrations
 
 import (
@@ -14,6 +19,9 @@ import (
 //go:embed postgres/*.sql sqlite/*.sql
 var files embed.FS
 
+//go:embed nrssandbox/postgres/*.sql nrssandbox/sqlite/*.sql
+var sandboxFiles embed.FS
+
 // Dialect names accepted by For.
 const (
 	Postgres = "postgres"
@@ -25,7 +33,25 @@ func For(dialect string) (*migrate.Migrations, error) {
 	if dialect != Postgres && dialect != SQLite {
 		return nil, fmt.Errorf("migrations: unknown dialect %q", dialect)
 	}
-	sub, err := fs.Sub(files, dialect)
+	return discover(files, dialect)
+}
+
+// NRSSandbox returns the migrations of the NRS sandbox stand-in's tables for
+// a dialect. Apply them with their own table names (see
+// rest/nrssandbox/sandboxdb), never together with For's.
+func NRSSandbox(dialect string) (*migrate.Migrations, error) {
+	if dialect != Postgres && dialect != SQLite {
+		return nil, fmt.Errorf("migrations: unknown dialect %q", dialect)
+	}
+	sub, err := fs.Sub(sandboxFiles, "nrssandbox")
+	if err != nil {
+		return nil, err
+	}
+	return discover(sub, dialect)
+}
+
+func discover(fsys fs.FS, dialect string) (*migrate.Migrations, error) {
+	sub, err := fs.Sub(fsys, dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -38,3 +64,10 @@ func For(dialect string) (*migrate.Migrations, error) {
 
 // Files exposes the embedded SQL, for tests that check every up has a down.
 func Files() fs.FS { return files }
+
+// NRSSandboxFiles exposes the stand-in's embedded SQL (postgres/ and
+// sqlite/), for the same tests.
+func NRSSandboxFiles() fs.FS {
+	sub, _ := fs.Sub(sandboxFiles, "nrssandbox")
+	return sub
+}

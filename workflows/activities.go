@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -227,31 +226,27 @@ func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 }
 
 // resourceClient is what fetching code lists needs of the MBS client: one
-// resource list by name.
+// resource list by name, as served, with the call's record.
 type resourceClient interface {
-	Resource(ctx context.Context, name string) ([]mbs.ResourceEntry, mbs.Call, error)
+	ResourceCall(ctx context.Context, name string) (json.RawMessage, mbs.Call, error)
 }
 
 // resourceJSON fetches one resource list with c as the authority served it:
-// the data array of the answer, its entries' bytes exactly as sent, joined
-// back. It is the only code that depends on the shape of the client's
-// resource call.
+// the data array of the answer, byte for byte. A list the server marks
+// partial (the NRS sandbox stand-in's hs-codes and invoice-quantity-codes,
+// which have no public copy) is mbs.ErrPartialList: validating with it
+// would refuse what NRS accepts. It is the only code that depends on the
+// shape of the client's resource call.
 func resourceJSON(c resourceClient) func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
 	return func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
-		entries, call, err := c.Resource(ctx, name)
+		data, call, err := c.ResourceCall(ctx, name)
 		if err != nil {
 			return nil, call, err
 		}
-		var b bytes.Buffer
-		b.WriteByte('[')
-		for i, e := range entries {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(e.Data)
+		if call.Partial {
+			return nil, call, fmt.Errorf("%w: %s", mbs.ErrPartialList, name)
 		}
-		b.WriteByte(']')
-		return b.Bytes(), call, nil
+		return data, call, nil
 	}
 }
 
@@ -386,9 +381,9 @@ func (a *Activities) SignInvoice(ctx context.Context, in StepInput) error {
 		_, call, err := c.SignInvoice(ctx, json.RawMessage(r.run.Payload))
 		o := outcome{call: &call, message: "the authority signs the invoice"}
 		if err != nil && r.retry && isAnswer(err, http.StatusBadRequest) {
-			doc, dcall, derr := c.DownloadInvoice(ctx, r.run.IRN)
-			if derr == nil && doc.Status != "" && doc.Status != "VALIDATED" {
-				return outcome{call: &dcall, message: "an earlier attempt signed the invoice (status " + doc.Status + ")"}, nil
+			// The authority serves only signed invoices for download.
+			if _, dcall, derr := c.DownloadInvoice(ctx, r.run.IRN); derr == nil {
+				return outcome{call: &dcall, message: "an earlier attempt signed the invoice (the authority serves it for download)"}, nil
 			}
 		}
 		return o, err
@@ -461,7 +456,7 @@ func (a *Activities) Transmit(ctx context.Context, in StepInput) error {
 func (a *Activities) LookupTransmission(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepLookup, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		t, call, err := c.LookupTransmission(ctx, r.run.IRN)
-		return outcome{call: &call, message: fmt.Sprintf("transmission %s, %s invoice, transmitted at %s", t.Status, t.InvoiceKind, t.TransmittedAt)}, err
+		return outcome{call: &call, message: fmt.Sprintf("transmitted at %s, delivered %t", t.TransmittedAt, t.Delivered)}, err
 	})
 	return err
 }
@@ -471,7 +466,7 @@ func (a *Activities) LookupTransmission(ctx context.Context, in StepInput) error
 func (a *Activities) Confirm(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepConfirm, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		st, call, err := c.ConfirmInvoice(ctx, r.run.IRN)
-		return outcome{call: &call, message: fmt.Sprintf("invoice %s, payment %s", st.Status, st.PaymentStatus)}, err
+		return outcome{call: &call, message: statusMessage(st)}, err
 	})
 	return err
 }
@@ -498,7 +493,7 @@ func (a *Activities) UpdatePaid(ctx context.Context, in StepInput) error {
 func (a *Activities) ConfirmPaid(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepConfirmPaid, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
 		st, call, err := c.ConfirmInvoice(ctx, r.run.IRN)
-		o := outcome{call: &call, message: fmt.Sprintf("invoice %s, payment %s", st.Status, st.PaymentStatus)}
+		o := outcome{call: &call, message: statusMessage(st)}
 		if err == nil && st.PaymentStatus != mbs.PaymentPaid {
 			err = temporal.NewApplicationError("the authority shows payment status "+st.PaymentStatus+", not PAID yet", ErrNotYet)
 		}
@@ -534,6 +529,11 @@ func (a *Activities) NegativeProbe(ctx context.Context, in StepInput) error {
 		return o, err
 	})
 	return err
+}
+
+// statusMessage describes an invoice's standing at the authority.
+func statusMessage(st mbs.InvoiceStatus) string {
+	return fmt.Sprintf("invoice %s: payment %s, transmitted %t, delivered %t", st.IRN, st.PaymentStatus, st.Transmitted, st.Delivered)
 }
 
 // outcome is what a step reports for its evidence besides its error.
@@ -685,7 +685,7 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 }
 
 // forgottenHint explains a sandbox invoice the stand-in no longer knows.
-const forgottenHint = " (the NRS sandbox stand-in keeps invoices in memory, so a restart of the process serving it forgets them; start a new run)"
+const forgottenHint = " (the NRS sandbox stand-in does not hold this invoice: its database was reset, or the business's oldest invoices made room for newer ones; start a new run)"
 
 // record writes evidence; a failure is logged, never the step's result.
 func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) {

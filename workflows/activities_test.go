@@ -253,9 +253,9 @@ func TestForgottenSandboxInvoiceIsExplained(t *testing.T) {
 	run := a.e.NewRun(t, model.InvoiceKindB2B, "2026-03-15", "")
 	id := workflows.StepInput{RunID: run.ID}
 	a.must(a.acts.BuildPayload, id, nil)
-	// The stand-in never saw this invoice, as after a restart.
+	// The stand-in never saw this invoice, as after its database was reset.
 	app := appError(t, a.exec(a.acts.Transmit, id, nil), workflows.ErrRejected, true)
-	if !strings.Contains(app.Message(), "HTTP 404") || !strings.Contains(app.Message(), "keeps invoices in memory") {
+	if !strings.Contains(app.Message(), "HTTP 404") || !strings.Contains(app.Message(), "does not hold this invoice") {
 		t.Fatalf("message: %s", app.Message())
 	}
 }

@@ -40,31 +40,59 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")
 	}
 	opts := rest.Options{HealthChecks: map[string]func(context.Context) error{"temporal": temporalCheck(starter)}}
-	if getenv("EINVOICE_NRS_SANDBOX_EMBEDDED") == "true" {
-		// Serve the NRS sandbox stand-in from this process, for set-ups
-		// without another NRS sandbox (docker compose). Workers reach it at
+	var standIn *nrssandbox.Handler
+	switch {
+	case c.Sandbox.Embedded:
+		// Serve the NRS sandbox stand-in from this process (any number of
+		// api processes may, over one database). Workers reach it at
 		// EINVOICE_NRS_SANDBOX_URL.
 		if c.SandboxBaseURL == "" {
 			return fmt.Errorf("EINVOICE_NRS_SANDBOX_EMBEDDED needs EINVOICE_NRS_SANDBOX_URL: the address where workers reach this process's %s (e.g. http://api:8080%s)", sandboxPrefix, sandboxPrefix)
 		}
-		sandbox, err := nrssandbox.New(nrssandbox.Options{Logger: log})
+		h, db, err := openStandIn(ctx, c.Sandbox, nrssandbox.Options{}, log)
 		if err != nil {
-			return err
+			return fmt.Errorf("NRS sandbox stand-in: %w", err)
 		}
-		c.SandboxRegistrar = sandbox.Registry()
-		opts.Mount = func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) }
+		defer db.Close()
+		standIn, c.SandboxRegistrar = h, h
+		opts.Mount = func(r chi.Router) { r.Mount(sandboxPrefix, h) }
+	case c.SandboxBaseURL != "" && c.Sandbox.AdminToken != "":
+		// The stand-in runs elsewhere (its own process, or embedded in
+		// another api): register sandbox projects through its admin
+		// endpoint.
+		ac, err := nrssandbox.NewAdminClient(c.SandboxBaseURL, c.Sandbox.AdminToken, nil)
+		if err != nil {
+			return fmt.Errorf("EINVOICE_NRS_SANDBOX_URL: %w", err)
+		}
+		c.SandboxRegistrar = ac
+	case c.SandboxBaseURL != "":
+		log.Warn("EINVOICE_NRS_SANDBOX_URL is set without EINVOICE_NRS_SANDBOX_ADMIN_TOKEN: new sandbox projects are not registered with the NRS sandbox stand-in")
 	}
 	a, err := buildApp(ctx, c, log, opts)
 	if err != nil {
 		return err
 	}
 	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck
-	if c.SandboxRegistrar != nil {
+	if standIn != nil {
 		n, err := a.service.RegisterSandboxBusinesses(ctx)
 		if err != nil {
 			return fmt.Errorf("register sandbox projects with the NRS sandbox stand-in: %w", err)
 		}
 		log.Info("NRS sandbox stand-in served by this process", "path", sandboxPrefix, "sandbox_projects", n)
+	} else if c.SandboxRegistrar != nil {
+		// A stand-in elsewhere may start after this api: repair the
+		// registrations in the background rather than refuse to start.
+		done := make(chan struct{})
+		defer func() { <-done }()
+		go func() {
+			defer close(done)
+			n, err := a.service.RegisterSandboxBusinesses(ctx)
+			if err != nil {
+				log.Warn("sandbox projects not all registered with the NRS sandbox stand-in; they are at the next start", "registered", n, "error", err.Error())
+				return
+			}
+			log.Info("sandbox projects registered with the NRS sandbox stand-in", "url", c.SandboxBaseURL, "count", n)
+		}()
 	}
 	if c.Ops.MetricsAddr == "" && c.Ops.MetricsToken == "" {
 		log.Warn("/metrics is not served: set EINVOICE_METRICS_TOKEN to serve it behind a bearer token, or EINVOICE_METRICS_ADDR to serve it on a listener of its own")

@@ -39,6 +39,9 @@ type config struct {
 	// TemporalUIURL is where browsers reach the Temporal Web UI, for the
 	// portal's links to certification runs; empty shows no link.
 	TemporalUIURL string
+	// Sandbox says how this process serves or reaches the NRS sandbox
+	// stand-in.
+	Sandbox sandboxConfig
 	// Runs and SandboxRegistrar are wired by the subcommand, never read
 	// from the environment.
 	Runs             service.RunStarter
@@ -97,6 +100,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		}
 	}
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
+	if c.Sandbox, err = sandboxFromEnv(getenv, c.DatabaseURL); err != nil {
+		return nil, err
+	}
 	c.ProductionBaseURL = getenv("EINVOICE_NRS_PRODUCTION_URL")
 	if u, err := url.Parse(c.ProductionBaseURL); c.ProductionBaseURL != "" && (err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
 		return nil, errors.New("EINVOICE_NRS_PRODUCTION_URL must be an http or https URL")

@@ -84,12 +84,22 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	defer tc.Close()
 	starter := workflows.NewStarter(tc, workflows.StarterOptions{})
 
-	sandbox, err := nrssandbox.New(nrssandbox.Options{Logger: log})
+	// The stand-in keeps its state in a database of its own under the data
+	// dir, so certification runs survive a restart of this process.
+	sc, err := sandboxFromEnv(getenv, "")
 	if err != nil {
 		return err
 	}
+	if sc.DatabaseURL == "" {
+		sc.DatabaseURL = filepath.Join(dir, "nrs-sandbox.db")
+	}
+	sandbox, sandboxDB, err := openStandIn(ctx, sc, nrssandbox.Options{}, log)
+	if err != nil {
+		return fmt.Errorf("NRS sandbox stand-in: %w", err)
+	}
+	defer sandboxDB.Close()
 	c.SandboxBaseURL = base + sandboxPrefix
-	c.SandboxRegistrar = sandbox.Registry()
+	c.SandboxRegistrar = sandbox
 	c.Runs = starter
 	c.TemporalNamespace = ts.Namespace()
 	if ts.UIAddr() != "" {

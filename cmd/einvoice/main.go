@@ -4,7 +4,7 @@
 //	einvoice api      run the production API server, configured from the environment
 //	einvoice worker   run the Temporal worker of certification runs (TEMPORAL_ADDRESS)
 //	einvoice migrate  up | down | status
-//	einvoice nrs-sandbox  run the NRS sandbox stand-in alone
+//	einvoice nrs-sandbox  run the NRS sandbox stand-in as its own process
 //	einvoice nrs refresh-codes  refresh NRS's code lists from NRS
 //	einvoice version  print the version
 package main
@@ -45,8 +45,10 @@ Usage:
         variables plus TEMPORAL_ADDRESS (required) and TEMPORAL_NAMESPACE
   einvoice migrate up|down|status
         manage the database schema (EINVOICE_DATABASE_URL)
-  einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--admin-token TOKEN] [--demo]
-        run the NRS sandbox stand-in alone (docs/nrs-sandbox.md)
+  einvoice nrs-sandbox [--addr 127.0.0.1:8090] [--database-url URL | --data-dir ./data]
+              [--admin-token TOKEN] [--demo]
+        run the NRS sandbox stand-in as its own process, its state in its own
+        database (docs/nrs-sandbox.md)
   einvoice nrs refresh-codes --project <project_id> [--dry-run]
         fetch NRS's code lists with the project's API credentials from the official
         host of its environment (EINVOICE_NRS_SANDBOX_URL, EINVOICE_NRS_PRODUCTION_URL)

@@ -311,6 +311,12 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 		if err := tx.UpdateProjectAuthority(ctx, pr); err != nil {
 			return err
 		}
+		// The stand-in refuses a business that belongs to another project
+		// (issue: a tenant pointing its sandbox project at another tenant's
+		// business_id); that refusal undoes the change.
+		if err := s.registerSandboxStrict(ctx, pr); err != nil {
+			return err
+		}
 		view = s.projectView(pr)
 		return s.audit(ctx, tx, &pr.OrganizationID, userActor(u.UserID), model.ActionAuthorityUpdate, "project", pr.ID.String())
 	})
@@ -318,9 +324,6 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 		return nil, err
 	}
 	s.issuers.forget(projectID)
-	if view.Environment == model.EnvironmentSandbox {
-		s.reregisterSandbox(ctx, projectID)
-	}
 	return view, nil
 }
 

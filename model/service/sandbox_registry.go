@@ -12,41 +12,15 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 )
 
-// SandboxBusiness is a sandbox project as the NRS sandbox stand-in must know
-// it to act as NRS for that project: the business and service ids, the key
-// material (the private key decrypts QR payloads) and the API credentials the
-// project's calls present. Its String and LogValue hide the secrets.
-type SandboxBusiness struct {
-	ProjectID     uuid.UUID
-	BusinessID    string
-	ServiceID     string
-	PublicKeyPEM  string
-	Certificate   string
-	PrivateKeyPEM string
-	QREncryption  model.QREncryption
-	APIKey        string
-	APISecret     string
-	BaseURL       string
-}
+// SandboxBusiness is a sandbox project as the NRS sandbox stand-in knows it;
+// the type lives in model so that the stand-in needs nothing of this package.
+type SandboxBusiness = model.SandboxBusiness
 
-// String describes the business without its secrets.
-func (b SandboxBusiness) String() string {
-	return fmt.Sprintf("SandboxBusiness{ProjectID:%s BusinessID:%s ServiceID:%s APIKey:%s APISecret:%s}",
-		b.ProjectID, b.BusinessID, b.ServiceID, mark(b.APIKey), mark(b.APISecret))
-}
-
-// GoString is String, for %#v.
-func (b SandboxBusiness) GoString() string { return b.String() }
-
-// LogValue logs the business without its secrets.
-func (b SandboxBusiness) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("project_id", b.ProjectID.String()),
-		slog.String("business_id", b.BusinessID), slog.String("service_id", b.ServiceID))
-}
-
-// SandboxRegistrar is told about every sandbox business so that the NRS
-// sandbox stand-in (which keeps its registry in memory) knows it. The
-// stand-in's registry implements it.
+// SandboxRegistrar registers sandbox businesses with the NRS sandbox
+// stand-in, which keeps them in its own database. The stand-in implements it
+// in process (nrssandbox.Handler) and over HTTP (nrssandbox.AdminClient); a
+// conflict error means the business_id, API key or TIN belongs to another
+// project.
 type SandboxRegistrar interface {
 	RegisterSandboxBusiness(ctx context.Context, b SandboxBusiness) error
 }
@@ -158,10 +132,9 @@ func (s *Service) AuthorityCredentials(ctx context.Context, projectID uuid.UUID)
 const sandboxPageSize = 500
 
 // SandboxBusinesses lists every sandbox project of every tenant with its
-// opened secrets, for re-registering them with the NRS sandbox stand-in
-// (which forgets them on restart). Projects without sandbox API credentials
-// (created before they existed) come with APIKey and APISecret empty; see
-// RegisterSandboxBusinesses.
+// opened secrets, for registering them again with the NRS sandbox stand-in.
+// Projects without sandbox API credentials (created before they existed)
+// come with APIKey and APISecret empty; see RegisterSandboxBusinesses.
 func (s *Service) SandboxBusinesses(ctx context.Context) ([]SandboxBusiness, error) {
 	var out []SandboxBusiness
 	err := s.eachSandboxProject(ctx, func(pr *model.Project) error {
@@ -177,9 +150,11 @@ func (s *Service) SandboxBusinesses(ctx context.Context) ([]SandboxBusiness, err
 
 // RegisterSandboxBusinesses registers every sandbox project with the
 // configured SandboxRegistrar, generating sandbox API credentials first for
-// projects that have none. Call it at startup: the stand-in keeps its
-// registry in memory. It returns how many businesses were registered and
-// stops at the first failure.
+// projects that have none. Call it at startup: registration is idempotent,
+// and this repairs projects created while the stand-in was unreachable or
+// before it kept its state. It returns how many businesses were registered;
+// a business the stand-in refuses as another project's is logged and
+// skipped, and any other failure stops it.
 func (s *Service) RegisterSandboxBusinesses(ctx context.Context) (int, error) {
 	reg := s.cfg.SandboxRegistrar
 	if reg == nil {
@@ -202,6 +177,14 @@ func (s *Service) RegisterSandboxBusinesses(ctx context.Context) (int, error) {
 			return err
 		}
 		if err := reg.RegisterSandboxBusiness(ctx, b); err != nil {
+			if model.ErrorCodeOf(err) == model.CodeConflict {
+				// Another project holds the business at the stand-in: this
+				// project's runs fail until its owner fixes its settings,
+				// and nobody else's are touched.
+				s.cfg.Logger.WarnContext(ctx, "sandbox business refused by the NRS sandbox stand-in",
+					"project_id", pr.ID.String(), "error", err.Error())
+				return nil
+			}
 			return model.Wrap(model.CodeUnavailable, err, "cannot register sandbox business of project %s", pr.ID)
 		}
 		n++
@@ -276,19 +259,29 @@ func (s *Service) registerSandbox(ctx context.Context, pr *model.Project) {
 	}
 }
 
-// reregisterSandbox registers a sandbox project again after its authority
-// settings changed.
-func (s *Service) reregisterSandbox(ctx context.Context, projectID uuid.UUID) {
-	if s.cfg.SandboxRegistrar == nil {
-		return
+// registerSandboxStrict registers a sandbox project whose authority
+// settings are being changed, inside the change's transaction: a conflict
+// (the stand-in holds the business_id, API key or TIN for another project)
+// is returned, so the change is refused; any other failure is logged, as in
+// registerSandbox, and repaired by RegisterSandboxBusinesses.
+func (s *Service) registerSandboxStrict(ctx context.Context, pr *model.Project) error {
+	if s.cfg.SandboxRegistrar == nil || pr.Environment != model.EnvironmentSandbox || !pr.Configured {
+		return nil
 	}
-	pr, err := s.store.ProjectByID(ctx, projectID)
-	if err != nil {
-		s.cfg.Logger.WarnContext(ctx, "sandbox business not registered with the NRS sandbox stand-in",
-			"project_id", projectID.String(), "error", err.Error())
-		return
+	b, err := s.sandboxBusiness(pr)
+	if err == nil {
+		err = s.cfg.SandboxRegistrar.RegisterSandboxBusiness(ctx, b)
 	}
-	s.registerSandbox(ctx, pr)
+	switch {
+	case err == nil:
+		return nil
+	case model.ErrorCodeOf(err) == model.CodeConflict:
+		return model.Errorf(model.CodeConflict,
+			"the NRS sandbox holds this business_id for another project; a sandbox project keeps the business einvoice gave it or one of its own")
+	}
+	s.cfg.Logger.WarnContext(ctx, "sandbox business not registered with the NRS sandbox stand-in",
+		"project_id", pr.ID.String(), "error", err.Error())
+	return nil
 }
 
 // Shapes of generated sandbox API credentials: the key a UUID like NRS's, the

@@ -3,11 +3,15 @@ package service_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -22,6 +26,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb/sandboxdbtest"
 )
 
 // fakeRegistrar records registrations and fails while err is set.
@@ -279,39 +284,176 @@ func TestUpdateAuthorityReregisters(t *testing.T) {
 	}
 }
 
-// TestStandInAcceptsSandboxProject wires the service to the real stand-in:
-// a project created through the service can call it at once.
+// TestStandInAcceptsSandboxProject wires the service to the real stand-in,
+// in process and over HTTP through its admin endpoint: a project created
+// through the service can call it at once.
 func TestStandInAcceptsSandboxProject(t *testing.T) {
-	h, err := nrssandbox.New(nrssandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
+	for _, path := range []string{"in process", "over HTTP"} {
+		t.Run(path, func(t *testing.T) {
+			h, srv, reg := standIn(t, path)
+			e := newSandboxEnv(t, reg)
+			pr := e.project(t, "sandbox")
+			c, err := e.svc.AuthorityCredentials(context.Background(), pr.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				name   string
+				secret string
+				want   int
+			}{
+				{"project credentials", c.APISecret, 200},
+				{"wrong secret", "wrong", 400},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					body := fmt.Sprintf(`{"invoice_reference":"INV1","business_id":%q,"irn":"INV1-%s-20260315"}`, c.BusinessID, c.ServiceID)
+					req := httptest.NewRequest(http.MethodPost, "/api/v1/invoice/irn/validate", strings.NewReader(body))
+					req.Header.Set("x-api-key", c.APIKey)
+					req.Header.Set("x-api-secret", tc.secret)
+					rec := httptest.NewRecorder()
+					h.ServeHTTP(rec, req)
+					if rec.Code != tc.want {
+						t.Fatalf("want %d, got %d %s", tc.want, rec.Code, rec.Body)
+					}
+				})
+			}
+			_ = srv
+		})
 	}
-	e := newSandboxEnv(t, h.Registry())
-	pr := e.project(t, "sandbox")
-	c, err := e.svc.AuthorityCredentials(context.Background(), pr.ID)
+}
+
+const standInToken = "stand-in-admin-token"
+
+// standIn is a stand-in served by httptest, with the registrar the service
+// uses to reach it: the handler itself, or its admin client.
+func standIn(tb testing.TB, path string) (*nrssandbox.Handler, *httptest.Server, service.SandboxRegistrar) {
+	tb.Helper()
+	h, err := nrssandbox.New(nrssandbox.Options{DB: sandboxdbtest.SQLite(tb), AdminToken: standInToken,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name   string
-		secret string
-		want   int
-	}{
-		{"project credentials", c.APISecret, 200},
-		{"wrong secret", "wrong", 400},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			body := fmt.Sprintf(`{"invoice_reference":"INV1","business_id":%q,"irn":"INV1-%s-20260315"}`, c.BusinessID, c.ServiceID)
-			req := httptest.NewRequest(http.MethodPost, "/api/v1/invoice/irn/validate", strings.NewReader(body))
-			req.Header.Set("x-api-key", c.APIKey)
-			req.Header.Set("x-api-secret", tc.secret)
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, req)
-			if rec.Code != tc.want {
-				t.Fatalf("want %d, got %d %s", tc.want, rec.Code, rec.Body)
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	if path == "in process" {
+		return h, srv, h
+	}
+	c, err := nrssandbox.NewAdminClient(srv.URL, standInToken, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return h, srv, c
+}
+
+// callStandIn sends one MBS call with a project's credentials.
+func callStandIn(tb testing.TB, srv *httptest.Server, c *service.AuthorityCredentials, method, path string, body []byte) (int, string) {
+	tb.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, bytes.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("x-api-key", c.APIKey)
+	req.Header.Set("x-api-secret", c.APISecret)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// The attack of the security review (issue 13, item 4): a tenant set its
+// sandbox project's business_id to another tenant's, then downloaded that
+// tenant's signed invoices, and the victim's next run failed on
+// credentials. Now the change is refused, and the stand-in never shows one
+// business's invoices to another.
+func TestSandboxBusinessTakeoverRefused(t *testing.T) {
+	for _, path := range []string{"in process", "over HTTP"} {
+		t.Run(path, func(t *testing.T) {
+			_, srv, reg := standIn(t, path)
+			e := newSandboxEnv(t, reg)
+			ctx := context.Background()
+			victimProject := e.project(t, "sandbox")
+			victim, err := e.svc.AuthorityCredentials(ctx, victimProject.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The victim signs an invoice at the stand-in.
+			raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "fixtures", "invoice-b2c-1.1.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inv map[string]any
+			if err := json.Unmarshal(raw, &inv); err != nil {
+				t.Fatal(err)
+			}
+			irn := "VICTIM1-" + victim.ServiceID + "-" + strings.ReplaceAll(inv["issue_date"].(string), "-", "")
+			inv["business_id"], inv["irn"] = victim.BusinessID, irn
+			body, _ := json.Marshal(inv)
+			if st, b := callStandIn(t, srv, victim, "POST", "/api/v1/invoice/sign", body); st != 201 {
+				t.Fatalf("victim signs: %d %s", st, b)
+			}
+
+			// Another tenant, with its own sandbox project.
+			atk := e.otherTenant(t)
+			atkProject, err := e.svc.CreateProject(ctx, atk.UserPrincipal, service.ProjectInput{OrganizationID: atk.org, Name: "Attacker", Environment: "sandbox"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			attacker, err := e.svc.AuthorityCredentials(ctx, atkProject.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = e.svc.UpdateAuthority(ctx, atk.UserPrincipal, atkProject.ID, service.AuthorityInput{
+				TaxAuthorityCode: "NRS", BusinessID: victim.BusinessID, ServiceID: victim.ServiceID,
+				PublicKey: attacker.PublicKeyPEM, Certificate: attacker.Certificate,
+			})
+			if model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("pointing a sandbox project at another tenant's business: want conflict, got %v", err)
+			}
+			after, err := e.svc.AuthorityCredentials(ctx, atkProject.ID)
+			if err != nil || after.BusinessID != attacker.BusinessID {
+				t.Fatalf("the refused change was kept: %v %v", after, err)
+			}
+			for _, p := range []string{"/api/v1/invoice/download/" + irn, "/api/v1/invoice/confirm/" + irn, "/api/v1/invoice/" + victim.BusinessID} {
+				if st, b := callStandIn(t, srv, attacker, "GET", p, nil); st == 200 {
+					t.Fatalf("%s answered the attacker: %s", p, b)
+				}
+			}
+			if st, b := callStandIn(t, srv, victim, "GET", "/api/v1/invoice/download/"+irn, nil); st != 200 {
+				t.Fatalf("the victim lost access: %d %s", st, b)
+			}
+			// A change of the attacker's own business is still fine.
+			if _, err := e.svc.UpdateAuthority(ctx, atk.UserPrincipal, atkProject.ID, service.AuthorityInput{
+				TaxAuthorityCode: "NRS", BusinessID: uuid.NewString(), ServiceID: "NEWSVC01",
+				PublicKey: attacker.PublicKeyPEM, Certificate: attacker.Certificate,
+			}); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}
+}
+
+// tenant is a user with an organization of its own.
+type tenant struct {
+	*service.UserPrincipal
+	org string
+}
+
+func (e *sandboxEnv) otherTenant(tb testing.TB) tenant {
+	tb.Helper()
+	ctx := context.Background()
+	slug := "a" + uuid.NewString()[:8]
+	su, err := e.svc.Signup(ctx, service.SignupInput{Email: slug + "@example.com", Password: "correct horse battery", OrganizationName: "Org", OrganizationSlug: slug})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u, err := e.svc.AuthenticateToken(ctx, su.AccessToken)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tenant{UserPrincipal: u, org: su.Organization.ID.String()}
 }
 
 // A sandbox project follows the configured sandbox: its address is read at

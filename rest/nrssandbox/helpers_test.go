@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,7 +18,12 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb/sandboxdbtest"
 )
+
+// adminToken enables the admin endpoints of every test stand-in.
+const adminToken = "test-admin-token"
 
 // Key generation is slow and says nothing about the code under test: one
 // key set per test binary.
@@ -35,37 +42,80 @@ func sandboxKeys(tb testing.TB) nrs.SandboxKeys {
 	return keys
 }
 
-// env is a stand-in with one registered business.
+var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// env is a stand-in over a database with one registered business.
 type env struct {
 	t   testing.TB
+	db  *sandboxdb.DB
 	h   *nrssandbox.Handler
 	biz nrssandbox.Business
 }
 
+// newEnv builds a stand-in over a fresh SQLite database.
 func newEnv(tb testing.TB, opts nrssandbox.Options) *env {
 	tb.Helper()
+	return newEnvOn(tb, sandboxdbtest.SQLite(tb), opts)
+}
+
+// newEnvOn builds a stand-in over db and registers one business.
+func newEnvOn(tb testing.TB, db *sandboxdb.DB, opts nrssandbox.Options) *env {
+	tb.Helper()
+	opts.DB = db
+	if opts.AdminToken == "" {
+		opts.AdminToken = adminToken
+	}
+	if opts.Logger == nil {
+		opts.Logger = quietLog
+	}
 	h, err := nrssandbox.New(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e := &env{t: tb, h: h}
+	e := &env{t: tb, db: db, h: h}
 	e.biz = e.register("94ND90NR")
 	return e
+}
+
+// forDialects runs fn with a stand-in on every test database.
+func forDialects(t *testing.T, opts nrssandbox.Options, fn func(t *testing.T, e *env)) {
+	for _, d := range sandboxdbtest.Dialects() {
+		t.Run(d.Name, func(t *testing.T) {
+			fn(t, newEnvOn(t, d.Open(t), opts))
+		})
+	}
+}
+
+// newBusiness is a registration with fresh ids and credentials.
+func newBusiness(tb testing.TB, serviceID string) nrssandbox.Business {
+	tb.Helper()
+	k := sandboxKeys(tb)
+	return nrssandbox.Business{
+		Owner: "test:" + uuid.NewString(), BusinessID: uuid.NewString(), ServiceID: serviceID, Name: "Sango Building Supplies",
+		Certificate: k.Certificate, PrivateKeyPEM: k.PrivateKeyPEM, PublicKey: k.PublicKey,
+		APIKey: uuid.NewString(), APISecret: "secret-" + uuid.NewString(),
+	}
 }
 
 // register adds a business with fresh ids and credentials.
 func (e *env) register(serviceID string) nrssandbox.Business {
 	e.t.Helper()
-	k := sandboxKeys(e.t)
-	b := nrssandbox.Business{
-		BusinessID: uuid.NewString(), ServiceID: serviceID, Name: "Sango Building Supplies",
-		Certificate: k.Certificate, PrivateKeyPEM: k.PrivateKeyPEM, PublicKey: k.PublicKey,
-		APIKey: uuid.NewString(), APISecret: "secret-" + uuid.NewString(),
-	}
-	if err := e.h.Registry().Register(b); err != nil {
+	b := newBusiness(e.t, serviceID)
+	if _, err := e.h.Register(context.Background(), b); err != nil {
 		e.t.Fatal(err)
 	}
 	return b
+}
+
+// info returns a registered business as the admin endpoint lists it.
+func (e *env) info(b nrssandbox.Business) nrssandbox.BusinessInfo {
+	e.t.Helper()
+	row, err := e.db.BusinessByID(context.Background(), b.BusinessID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return nrssandbox.BusinessInfo{BusinessID: row.BusinessID, EntityID: row.EntityID, TIN: row.TIN, Name: row.Name,
+		Email: row.Email, ServiceID: row.ServiceID, Owner: row.Owner}
 }
 
 // answer is a recorded response.
@@ -86,10 +136,30 @@ func (a answer) data(tb testing.TB) map[string]any {
 	return d
 }
 
-// publicMessage returns error.public_message of an error envelope.
-func (a answer) publicMessage() string {
+// list returns the success envelope's data as a list.
+func (a answer) list(tb testing.TB) []any {
+	tb.Helper()
+	d, ok := a.Body["data"].([]any)
+	if !ok {
+		tb.Fatalf("no data list: %d %s", a.Status, a.Raw)
+	}
+	return d
+}
+
+// items returns the items of a page.
+func (a answer) items(tb testing.TB) []any {
+	tb.Helper()
+	d, ok := a.data(tb)["items"].([]any)
+	if !ok {
+		tb.Fatalf("no items: %s", a.Raw)
+	}
+	return d
+}
+
+// errorField returns a field of the error object.
+func (a answer) errorField(name string) string {
 	e, _ := a.Body["error"].(map[string]any)
-	s, _ := e["public_message"].(string)
+	s, _ := e[name].(string)
 	return s
 }
 
@@ -97,32 +167,28 @@ func (a answer) publicMessage() string {
 // unless it is a string.
 func (e *env) call(biz *nrssandbox.Business, method, path string, body any) answer {
 	e.t.Helper()
-	return e.callCtx(context.Background(), biz, method, path, body)
-}
-
-// callHeader sends a request without API credentials, with extra headers.
-func (e *env) callHeader(method, path string, body any, h http.Header) answer {
-	e.t.Helper()
-	return e.send(context.Background(), nil, method, path, body, h)
-}
-
-func (e *env) callCtx(ctx context.Context, biz *nrssandbox.Business, method, path string, body any) answer {
-	e.t.Helper()
-	return e.send(ctx, biz, method, path, body, nil)
+	return e.send(context.Background(), biz, method, path, body, nil)
 }
 
 func (e *env) send(ctx context.Context, biz *nrssandbox.Business, method, path string, body any, h http.Header) answer {
 	e.t.Helper()
+	return serve(e.t, e.h, ctx, biz, method, path, body, h)
+}
+
+func serve(tb testing.TB, h http.Handler, ctx context.Context, biz *nrssandbox.Business, method, path string, body any, hd http.Header) answer {
+	tb.Helper()
 	var rd *bytes.Reader
 	switch b := body.(type) {
 	case nil:
 		rd = bytes.NewReader(nil)
 	case string:
 		rd = bytes.NewReader([]byte(b))
+	case []byte:
+		rd = bytes.NewReader(b)
 	default:
 		raw, err := json.Marshal(b)
 		if err != nil {
-			e.t.Fatal(err)
+			tb.Fatal(err)
 		}
 		rd = bytes.NewReader(raw)
 	}
@@ -131,37 +197,47 @@ func (e *env) send(ctx context.Context, biz *nrssandbox.Business, method, path s
 		req.Header.Set("x-api-key", biz.APIKey)
 		req.Header.Set("x-api-secret", biz.APISecret)
 	}
-	for k, v := range h {
+	for k, v := range hd {
 		req.Header[k] = v
 	}
 	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
+	h.ServeHTTP(rec, req)
 	a := answer{Status: rec.Code, Header: rec.Header(), Raw: rec.Body.String()}
 	_ = json.Unmarshal(rec.Body.Bytes(), &a.Body)
 	return a
 }
 
-// must sends a request as the env's business and fails unless the status is
-// want.
-func (e *env) must(want int, method, path string, body any) answer {
+// must sends a request as biz and fails unless the status is want.
+func (e *env) must(biz *nrssandbox.Business, want int, method, path string, body any) answer {
 	e.t.Helper()
-	a := e.call(&e.biz, method, path, body)
+	a := e.call(biz, method, path, body)
 	if a.Status != want {
 		e.t.Fatalf("%s %s: want %d, got %d %s", method, path, want, a.Status, a.Raw)
 	}
 	return a
 }
 
+// refusedWith checks an error answer: status, handler, public message and
+// (unless "") details.
+func refusedWith(tb testing.TB, a answer, status int, handler, public, details string) {
+	tb.Helper()
+	if a.Status != status || a.errorField("handler") != handler || a.errorField("public_message") != public ||
+		(details != "" && a.errorField("details") != details) {
+		tb.Fatalf("want %d %s %q %q, got %d %s", status, handler, public, details, a.Status, a.Raw)
+	}
+	if a.Body["message"] != "error has occurred" || a.Body["data"] != nil {
+		tb.Fatalf("not MBS's error envelope: %s", a.Raw)
+	}
+	if _, err := uuid.Parse(a.errorField("id")); err != nil {
+		tb.Fatalf("error.id is not a UUID: %s", a.Raw)
+	}
+}
+
 // fixture loads an invoice fixture of kind (b2b, b2g, b2c) for biz with an
 // IRN built from ref.
 func fixture(tb testing.TB, kind string, biz nrssandbox.Business, ref string) (map[string]any, string) {
 	tb.Helper()
-	return fixtureFile(tb, "invoice-"+kind+"-1.1.json", biz, ref)
-}
-
-func fixtureFile(tb testing.TB, name string, biz nrssandbox.Business, ref string) (map[string]any, string) {
-	tb.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "fixtures", name))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "fixtures", "invoice-"+kind+"-1.1.json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -178,5 +254,14 @@ func fixtureFile(tb testing.TB, name string, biz nrssandbox.Business, ref string
 	irn := strings.ToUpper(ref) + "-" + biz.ServiceID + "-" + day
 	inv["business_id"] = biz.BusinessID
 	inv["irn"] = irn
+	return inv, irn
+}
+
+// sign validates and signs an invoice of kind for biz.
+func (e *env) sign(biz *nrssandbox.Business, kind, ref string) (map[string]any, string) {
+	e.t.Helper()
+	inv, irn := fixture(e.t, kind, *biz, ref)
+	e.must(biz, http.StatusCreated, http.MethodPost, "/api/v1/invoice/validate", inv)
+	e.must(biz, http.StatusCreated, http.MethodPost, "/api/v1/invoice/sign", inv)
 	return inv, irn
 }

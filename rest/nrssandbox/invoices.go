@@ -1,438 +1,516 @@
 package nrssandbox
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
-	"github.com/einvoice-ng/einvoice/model/nrs/codes"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
 
-// irnValidateBody is the body of POST /api/v1/invoice/irn/validate.
+// Payment statuses UpdateInvoice takes: FIRS's list (PENDING, PAID,
+// CANCELED), PARTIAL (NRS changelog, April 2026) and REJECTED (providers'
+// docs only; taken so that nothing NRS may accept is refused).
+var paymentStatuses = []string{"PENDING", "PAID", "PARTIAL", "CANCELED", "REJECTED"}
+
+// maxIssuesInDetails bounds how many validation issues error.details lists.
+const maxIssuesInDetails = 20
+
+// irnValidateBody is the body of ValidateIRN.
 type irnValidateBody struct {
-	InvoiceReference string `json:"invoice_reference"`
 	BusinessID       string `json:"business_id"`
+	InvoiceReference string `json:"invoice_reference"`
 	IRN              string `json:"irn"`
 }
 
-// validateIRN checks an IRN against the registry: the business must exist
-// and the IRN's parts must match the reference, its service ID and a real
-// date. A failure is NRS's HTTP 400 "irn validation failed" with the failed
-// checks in error.details.
+// validateIRN is POST /api/v1/invoice/irn/validate (ValidateIRN): the IRN
+// must follow the business's template: its reference, the business's service
+// ID and a real date. Success {"ok":true} (HTTP 200, as PASCA's mirror
+// shows); failure MBS's 400 "irn validation failed".
 func (h *Handler) validateIRN(w http.ResponseWriter, r *http.Request) error {
-	caller, err := h.authenticate(r)
-	if err != nil {
-		return err
-	}
-	var in irnValidateBody
-	if _, err := h.decodeBody(r, &in); err != nil {
-		return err
-	}
-	var missing []string
-	for _, f := range []struct{ name, value string }{
-		{"invoice_reference", in.InvoiceReference}, {"business_id", in.BusinessID}, {"irn", in.IRN},
-	} {
-		if strings.TrimSpace(f.value) == "" {
-			missing = append(missing, f.name+" is required")
+	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
+		var in irnValidateBody
+		if _, err := h.decodeBody(r, &in); err != nil {
+			return err
 		}
-	}
-	if len(missing) > 0 {
-		return badRequest(MsgInvalidBody, missing)
-	}
-	if err := h.applyScenario(r.Context(), caller, "validate_irn", in.IRN); err != nil {
-		return err
-	}
-	b, found := h.reg.lookup(in.BusinessID)
-	if !found {
-		return badRequest(MsgIRNValidationFailed, "business_id is not a registered business")
-	}
-	res := h.rules.ValidateIRN(in.IRN, in.InvoiceReference, b.serviceID)
-	if !res.Valid {
-		var failed []model.IRNCheck
-		for _, c := range res.Checks {
-			if !c.Passed {
-				failed = append(failed, c)
+		var missing []string
+		for _, f := range []struct{ name, value string }{
+			{"business_id", in.BusinessID}, {"invoice_reference", in.InvoiceReference}, {"irn", in.IRN},
+		} {
+			if strings.TrimSpace(f.value) == "" {
+				missing = append(missing, f.name+" is required")
 			}
 		}
-		return badRequest(MsgIRNValidationFailed, failed)
-	}
-	writeData(w, http.StatusOK, ok)
-	return nil
+		if len(missing) > 0 {
+			return invalid("%s", strings.Join(missing, ", "))
+		}
+		if err := h.applyScenario(r.Context(), b, "irn_validate", in.IRN); err != nil {
+			return err
+		}
+		if !sameID(in.BusinessID, b.BusinessID) {
+			return noBusiness()
+		}
+		if res := h.rules.ValidateIRN(in.IRN, in.InvoiceReference, b.ServiceID); !res.Valid {
+			return refused(MsgIRNValidationFailed, DetailsIRNTemplate)
+		}
+		writeData(w, http.StatusOK, ok)
+		return nil
+	})(w, r)
 }
 
-// checked is an invoice payload that passed the stand-in's checks.
+// checked is an invoice payload that passed the checks of validate and
+// sign, ready to be kept.
 type checked struct {
-	irn      string
-	kind     string
-	typeCode string
-	payment  string
-	payload  []byte
+	irn string
+	row sandboxdb.Invoice
 }
 
-// checkInvoice reads an invoice payload and checks it the way NRS's validate
-// and sign do: the business must be the caller's, the IRN must carry the
-// caller's service ID, and the payload must pass the NRS rules. op names the
-// endpoint for the scenario counters.
-func (h *Handler) checkInvoice(r *http.Request, caller *business, op string) (*checked, error) {
+// checkInvoice reads an invoice payload and checks it the way MBS's
+// validate and sign do: the business must be the caller's, the IRN must
+// carry its service ID, and the payload must pass NRS's rules (model/nrs).
+// op names the endpoint for the scenario counters.
+func (h *Handler) checkInvoice(r *http.Request, b *business, op string) (*checked, error) {
 	var payload map[string]any
 	body, err := h.decodeBody(r, &payload)
 	if err != nil {
 		return nil, err
 	}
-	if payload == nil {
-		return nil, badRequest(MsgInvalidBody, "the request body must be a JSON object")
-	}
-	irn, _ := payload["irn"].(string)
-	if err := h.applyScenario(r.Context(), caller, op, irn); err != nil {
+	irn := str(payload["irn"])
+	if err := h.applyScenario(r.Context(), b, op, irn); err != nil {
 		return nil, err
 	}
-	if id, _ := payload["business_id"].(string); id != "" && !strings.EqualFold(strings.TrimSpace(id), caller.id) {
-		return nil, badRequest(MsgBusinessMismatch, "business_id "+quote(id)+" is not the business of this api key")
+	if id, present := payload["business_id"]; present && !sameID(str(id), b.BusinessID) {
+		return nil, noBusiness()
 	}
 	if irn != "" {
 		p, err := nrs.ParseIRN(irn)
-		if err != nil {
-			return nil, badRequest(MsgIRNValidationFailed, fieldMessages(err))
-		}
-		if !strings.EqualFold(p.ServiceID, caller.serviceID) {
-			return nil, badRequest(MsgIRNValidationFailed, "irn service ID "+quote(p.ServiceID)+" is not the business's service ID")
+		if err != nil || !strings.EqualFold(p.ServiceID, b.ServiceID) {
+			return nil, refused(MsgIRNValidationFailed, DetailsIRNTemplate)
 		}
 	}
 	if scenarioOf(irn).kind == scenarioDuplicate {
-		return nil, badRequest(MsgDuplicateIRN, "sandbox scenario "+ScenarioDuplicate+": an invoice with this irn already exists")
+		return nil, duplicate("sandbox scenario " + ScenarioDuplicate + ": an invoice with this irn already exists")
 	}
-	rep, err := h.rules.Validate(model.ValidateInput{Payload: payload})
+	rep, err := Judge(h.rules, payload)
 	if err != nil {
-		return nil, badRequest(MsgInvoiceValidationFailed, fieldMessages(err))
+		return nil, refused(MsgValidationFailedDuplicate, strings.Join(fieldMessages(err), "; "))
 	}
 	if !rep.Valid {
-		return nil, badRequest(MsgInvoiceValidationFailed, rep.Errors)
+		return nil, refused(MsgValidationFailedDuplicate, issuesText(rep.Errors))
 	}
 	if irn == "" {
-		return nil, badRequest(MsgIRNValidationFailed, "irn is required")
+		return nil, refused(MsgIRNValidationFailed, DetailsIRNTemplate)
 	}
-	c := &checked{irn: irn, payload: body, kind: "B2C", payment: "PENDING"}
-	c.typeCode, _ = payload["invoice_type_code"].(string)
-	kind, _ := payload["invoice_kind"].(string)
-	switch k := strings.ToUpper(kind); {
-	case codes.InvoiceKinds.Contains(k):
-		c.kind = k
-	case payload["accounting_customer_party"] != nil:
-		c.kind = "B2B" // schema 1.0 names no kind: a customer party means business to business
+	c := &checked{irn: irn, row: sandboxdb.Invoice{
+		BusinessID: b.BusinessID, IRN: irn, Payload: string(body), PayloadBytes: int64(len(body)),
+		InvoiceTypeCode: str(payload["invoice_type_code"]), InvoiceKind: strings.ToUpper(str(payload["invoice_kind"])),
+		IssueDate: str(payload["issue_date"]), DueDate: str(payload["due_date"]),
+		DocumentCurrencyCode: str(payload["document_currency_code"]), TaxCurrencyCode: str(payload["tax_currency_code"]),
+		PaymentStatus: strings.ToUpper(str(payload["payment_status"])),
+	}}
+	if c.row.PaymentStatus == "" {
+		c.row.PaymentStatus = "PENDING" // "optional, defaults to pending" (FIRS's example)
 	}
-	if ps, _ := payload["payment_status"].(string); codes.PaymentStatuses.Contains(ps) {
-		c.payment = ps
+	if customer, _ := payload["accounting_customer_party"].(map[string]any); customer != nil {
+		c.row.CustomerTIN, c.row.CustomerPartyID = str(customer["tin"]), str(customer["id"])
 	}
 	return c, nil
 }
 
-// validateInvoice is POST /api/v1/invoice/validate: it records the invoice
-// as validated. Validating again replaces the payload until the invoice is
-// signed; after that the IRN is a duplicate.
+// Judge is the stand-in's verdict on an invoice payload: valid when NRS's
+// rules (model/nrs, the nrs profile: only what NRS enforces is an error)
+// accept it under any schema version NRS publishes, the newest tried first,
+// since NRS's own examples are written to 1.0 and MBS is not known to refuse
+// them. The report of an invalid payload is the newest version's. The code
+// lists are the ones shipped with einvoice: the stand-in is NRS, so it never
+// validates with lists refreshed from itself.
+func Judge(rules *nrs.Authority, payload map[string]any) (*model.ValidationReport, error) {
+	versions := rules.SchemaVersions()
+	var first *model.ValidationReport
+	for i := len(versions) - 1; i >= 0; i-- {
+		rep, err := rules.Validate(model.ValidateInput{SchemaVersion: versions[i], Payload: payload, Profile: model.ProfileNRS})
+		if err != nil {
+			return nil, err
+		}
+		if rep.Valid {
+			return rep, nil
+		}
+		if first == nil {
+			first = rep
+		}
+	}
+	return first, nil
+}
+
+// issuesText writes validation errors as MBS writes details: one string.
+func issuesText(issues []model.Issue) string {
+	var parts []string
+	for i, is := range issues {
+		if i == maxIssuesInDetails {
+			parts = append(parts, fmt.Sprintf("and %d more", len(issues)-i))
+			break
+		}
+		path := strings.TrimPrefix(strings.ReplaceAll(is.Path, "/", "."), ".")
+		if path == "" {
+			parts = append(parts, is.Message)
+		} else {
+			parts = append(parts, path+": "+is.Message)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func duplicate(details string) *apiError { return refused(MsgValidationFailedDuplicate, details) }
+
+// validateInvoice is POST /api/v1/invoice/validate (ValidateInvoice): it
+// checks the invoice and keeps it as validated (entry status VALIDATED);
+// validating again replaces it until it is signed. Success
+// {"code":201,"data":{"ok":true}} (FIRS's schema page).
 func (h *Handler) validateInvoice(w http.ResponseWriter, r *http.Request) error {
-	caller, err := h.authenticate(r)
-	if err != nil {
-		return err
-	}
-	c, err := h.checkInvoice(r, caller, "validate_invoice")
-	if err != nil {
-		return err
-	}
-	now := h.now()
-	err = h.invoices.update(invoiceKey(caller.id, c.irn), func(cur *invoice) (*invoice, error) {
-		if cur != nil && rank(cur.status) >= rank(StatusSigned) {
-			return nil, badRequest(MsgDuplicateIRN, "an invoice with this irn has already been signed")
+	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
+		c, err := h.checkInvoice(r, b, "invoice_validate")
+		if err != nil {
+			return err
 		}
-		return &invoice{irn: c.irn, businessID: caller.id, kind: c.kind, typeCode: c.typeCode, status: StatusValidated,
-			paymentStatus: c.payment, payload: c.payload, validatedAt: now}, nil
-	})
-	if err != nil {
-		return err
-	}
-	writeData(w, http.StatusOK, ok)
-	return nil
+		err = h.keepInvoice(r.Context(), b, c, func(cur, next *sandboxdb.Invoice) error {
+			if cur != nil && cur.Signed() {
+				return duplicate("an invoice with this irn has already been signed")
+			}
+			now := h.now()
+			next.EntryStatus, next.ValidatedAt = sandboxdb.EntryValidated, &now
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		writeData(w, http.StatusCreated, ok)
+		return nil
+	})(w, r)
 }
 
-// signInvoice is POST /api/v1/invoice/sign: a validated invoice becomes
-// signed (registered with NRS). Answers 201 like NRS.
+// signInvoice is POST /api/v1/invoice/sign (SignInvoice): the taxpayer's
+// official submission. The invoice is checked again and kept as signed; it
+// need not have been validated first (no source says MBS refuses that).
+// Signing an IRN twice is refused. Success {"code":201,"data":{"ok":true}}
+// (einvoice's reading: MBS's is not published).
 func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
-	caller, err := h.authenticate(r)
-	if err != nil {
-		return err
-	}
-	c, err := h.checkInvoice(r, caller, "sign_invoice")
-	if err != nil {
-		return err
-	}
-	now := h.now()
-	err = h.invoices.update(invoiceKey(caller.id, c.irn), func(cur *invoice) (*invoice, error) {
-		switch {
-		case cur == nil:
-			return nil, badRequest(MsgNotValidated, "validate the invoice with POST /api/v1/invoice/validate before signing it")
-		case rank(cur.status) >= rank(StatusSigned):
-			return nil, badRequest(MsgDuplicateIRN, "an invoice with this irn has already been signed")
-		case scenarioOf(c.irn).kind == scenarioSignFail:
-			return nil, badRequest(MsgSigningFailed, "sandbox scenario "+ScenarioSignFail+": the platform refused to sign this invoice")
+	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
+		c, err := h.checkInvoice(r, b, "invoice_sign")
+		if err != nil {
+			return err
 		}
-		next := *cur
-		next.kind, next.typeCode, next.paymentStatus, next.payload = c.kind, c.typeCode, c.payment, c.payload
-		next.status, next.signedAt = StatusSigned, now
-		return &next, nil
-	})
-	if err != nil {
-		return err
-	}
-	writeData(w, http.StatusCreated, ok)
-	return nil
-}
-
-// invoiceOp is the common start of the endpoints naming an IRN in the path:
-// authenticate, run the scenarios, and return the caller and the IRN.
-func (h *Handler) invoiceOp(r *http.Request, op string) (*business, string, error) {
-	caller, err := h.authenticate(r)
-	if err != nil {
-		return nil, "", err
-	}
-	irn := chi.URLParam(r, "irn")
-	if err := h.applyScenario(r.Context(), caller, op, irn); err != nil {
-		return nil, "", err
-	}
-	return caller, irn, nil
-}
-
-// transmit is POST /api/v1/invoice/transmit/{irn}: a signed B2B or B2G
-// invoice is delivered to the buyer.
-func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
-	caller, irn, err := h.invoiceOp(r, "transmit_invoice")
-	if err != nil {
-		return err
-	}
-	now := h.now()
-	err = h.invoices.update(invoiceKey(caller.id, irn), func(cur *invoice) (*invoice, error) {
-		switch {
-		case cur == nil:
-			return nil, notFound()
-		case cur.kind == "B2C":
-			return nil, badRequest(MsgB2CNotTransmitted, "B2C invoices are reported, not transmitted; confirm the invoice instead")
-		case rank(cur.status) < rank(StatusSigned):
-			return nil, badRequest(MsgNotSigned, "sign the invoice before transmitting it")
-		case cur.transmitted():
-			return nil, badRequest(MsgAlreadyTransmitted, "the invoice was transmitted at "+stamp(cur.transmittedAt))
+		err = h.keepInvoice(r.Context(), b, c, func(cur, next *sandboxdb.Invoice) error {
+			switch {
+			case cur != nil && cur.Signed():
+				return duplicate("an invoice with this irn has already been signed")
+			case scenarioOf(c.irn).kind == scenarioSignFail:
+				return refused(MsgSigningFailed, "sandbox scenario "+ScenarioSignFail+": the platform refused to sign this invoice")
+			}
+			now := h.now()
+			next.EntryStatus, next.SignedAt = sandboxdb.EntrySigned, &now
+			if cur != nil {
+				next.ValidatedAt = cur.ValidatedAt
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		next := *cur
-		next.status, next.transmittedAt = StatusTransmitted, now
-		return &next, nil
-	})
-	if err != nil {
-		return err
-	}
-	writeData(w, http.StatusOK, ok)
-	return nil
+		writeData(w, http.StatusCreated, ok)
+		return nil
+	})(w, r)
 }
 
-// confirmReceipt is PATCH /api/v1/invoice/transmit/{irn}: the buyer
-// acknowledges a transmitted invoice. In the sandbox the supplier's own
-// credentials stand for the buyer's.
-func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
-	caller, irn, err := h.invoiceOp(r, "confirm_receipt")
-	if err != nil {
-		return err
-	}
-	now := h.now()
-	err = h.invoices.update(invoiceKey(caller.id, irn), func(cur *invoice) (*invoice, error) {
+// keepInvoice writes a checked invoice in one transaction: decide sees the
+// current row (nil if none) and fills the next one, or refuses. Then the
+// business is brought back within its bounds (its own oldest invoices go).
+func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, decide func(cur, next *sandboxdb.Invoice) error) error {
+	err := h.db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+		cur, err := tx.Invoice(ctx, b.BusinessID, c.irn)
 		switch {
-		case cur == nil:
-			return nil, notFound()
-		case !cur.transmitted():
-			return nil, badRequest(MsgNotTransmitted, "only a transmitted invoice can be acknowledged by its buyer")
-		case !cur.acknowledgedAt.IsZero():
-			return nil, badRequest(MsgReceiptConfirmed, "the buyer acknowledged the invoice at "+stamp(cur.acknowledgedAt))
+		case errors.Is(err, sandboxdb.ErrNotFound):
+			cur = nil
+		case err != nil:
+			return err
 		}
-		next := *cur
-		next.acknowledgedAt = now
-		return &next, nil
-	})
-	if err != nil {
+		next := c.row
+		next.CreatedAt = h.now()
+		if err := decide(cur, &next); err != nil {
+			return err
+		}
+		if cur != nil {
+			next.CreatedAt = cur.CreatedAt
+			err = tx.UpdateInvoice(ctx, &next)
+		} else {
+			err = tx.InsertInvoice(ctx, &next)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.Evict(ctx, b.BusinessID, c.irn, h.opts.MaxInvoicesPerBusiness, h.opts.MaxBytesPerBusiness)
 		return err
+	})
+	if errors.Is(err, sandboxdb.ErrConflict) {
+		// Two calls raced on one new IRN; the other one won.
+		return duplicate("an invoice with this irn is being written by another request")
 	}
-	writeData(w, http.StatusOK, ok)
-	return nil
+	return err
 }
 
-// lookup is GET /api/v1/invoice/transmit/lookup/{irn}.
-func (h *Handler) lookup(w http.ResponseWriter, r *http.Request) error {
-	caller, irn, err := h.invoiceOp(r, "lookup_transmission")
-	if err != nil {
-		return err
+// signedInvoice finds a signed invoice the caller may read: its own, or one
+// transmitted to it (its TIN is the customer's). own says which.
+func (h *Handler) signedInvoice(ctx context.Context, b *business, irn string) (inv *sandboxdb.Invoice, own bool, err error) {
+	inv, err = h.db.Invoice(ctx, b.BusinessID, irn)
+	if err == nil && inv.Signed() {
+		return inv, true, nil
 	}
-	inv, found := h.invoices.get(invoiceKey(caller.id, irn))
+	if err != nil && !errors.Is(err, sandboxdb.ErrNotFound) {
+		return nil, false, err
+	}
+	inv, err = h.db.InvoiceForBuyer(ctx, b.TIN, irn)
 	switch {
-	case !found:
-		return notFound()
-	case !inv.transmitted():
-		return badRequest(MsgNotTransmitted, "the invoice has no transmission to look up")
+	case err == nil:
+		return inv, false, nil
+	case errors.Is(err, sandboxdb.ErrNotFound):
+		return nil, false, notFound("no signed invoice with this irn for this business")
 	}
-	status := "TRANSMITTED"
-	if !inv.acknowledgedAt.IsZero() {
-		status = "ACKNOWLEDGED"
-	}
-	writeData(w, http.StatusOK, map[string]any{
-		"irn": inv.irn, "business_id": inv.businessID, "status": status, "invoice_kind": inv.kind,
-		"transmitted_at": stamp(inv.transmittedAt), "acknowledged_at": optStamp(inv.acknowledgedAt),
-	})
-	return nil
+	return nil, false, err
 }
 
-// confirm is GET /api/v1/invoice/confirm/{irn}. The first call after
-// signing (B2C) or transmission (B2B, B2G) confirms the invoice; every call
-// answers where it stands, payment status included.
-func (h *Handler) confirm(w http.ResponseWriter, r *http.Request) error {
-	caller, irn, err := h.invoiceOp(r, "confirm_invoice")
-	if err != nil {
-		return err
-	}
-	now := h.now()
-	var out invoice
-	err = h.invoices.update(invoiceKey(caller.id, irn), func(cur *invoice) (*invoice, error) {
-		switch {
-		case cur == nil:
-			return nil, notFound()
-		case rank(cur.status) < rank(StatusSigned):
-			return nil, badRequest(MsgNotSigned, "sign the invoice before confirming it")
-		case cur.kind != "B2C" && !cur.transmitted():
-			return nil, badRequest(MsgNotTransmitted, cur.kind+" invoices are transmitted before they are confirmed")
+// confirmView is ConfirmInvoice's data: the fields integrators read
+// (issue_date, due_date, sync_date, payment_status, transmitted, delivered;
+// irn and qr_code_data too). Einvoice's reading: MBS's envelope is not
+// published.
+type confirmView struct {
+	IRN             string  `json:"irn"`
+	BusinessID      string  `json:"business_id"`
+	InvoiceTypeCode string  `json:"invoice_type_code"`
+	IssueDate       string  `json:"issue_date"`
+	DueDate         *string `json:"due_date"`
+	SyncDate        string  `json:"sync_date"`
+	PaymentStatus   string  `json:"payment_status"`
+	Transmitted     bool    `json:"transmitted"`
+	Delivered       bool    `json:"delivered"`
+	QRCodeData      string  `json:"qr_code_data,omitempty"`
+}
+
+// confirmInvoice is GET /api/v1/invoice/confirm/{IRN} (ConfirmInvoice):
+// where a signed invoice stands. It changes nothing.
+func (h *Handler) confirmInvoice(w http.ResponseWriter, r *http.Request) error {
+	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
+		irn := chi.URLParam(r, "irn")
+		if err := h.applyScenario(r.Context(), b, "invoice_confirm", irn); err != nil {
+			return err
 		}
-		next := *cur
-		if next.status != StatusConfirmed {
-			next.status, next.confirmedAt = StatusConfirmed, now
+		inv, own, err := h.signedInvoice(r.Context(), b, irn)
+		if err != nil {
+			return err
 		}
-		out = next
-		return &next, nil
-	})
-	if err != nil {
-		return err
+		v := confirmView{IRN: inv.IRN, BusinessID: inv.BusinessID, InvoiceTypeCode: inv.InvoiceTypeCode,
+			IssueDate: inv.IssueDate, SyncDate: optStamp(inv.SignedAt), PaymentStatus: inv.PaymentStatus,
+			Transmitted: inv.Transmitted(), Delivered: inv.Delivered()}
+		if inv.DueDate != "" {
+			v.DueDate = &inv.DueDate
+		}
+		if own {
+			v.QRCodeData = h.qrCodeData(b, inv)
+		}
+		writeData(w, http.StatusOK, v)
+		return nil
+	})(w, r)
+}
+
+// qrCodeData builds the invoice's QR payload as NRS documents it (the IRN
+// with the signing time, and the business's certificate, encrypted with its
+// public key); "" when the business has no public key.
+func (h *Handler) qrCodeData(b *business, inv *sandboxdb.Invoice) string {
+	if b.PublicKey == "" || inv.SignedAt == nil {
+		return ""
 	}
-	writeData(w, http.StatusOK, statusView(&out))
+	pub, err := nrs.ParsePublicKey(b.PublicKey)
+	if err != nil {
+		return ""
+	}
+	qr, err := h.rules.QRPayload(model.QRInput{IRN: inv.IRN, Timestamp: inv.SignedAt.Unix(), PublicKey: pub,
+		Certificate: b.Certificate, Encryption: model.QREncryption(b.QREncryption)})
+	if err != nil {
+		return ""
+	}
+	return qr
+}
+
+// downloadInvoice is GET /api/v1/invoice/download/{IRN} (DownloadInvoice):
+// the signed invoice as it was signed, byte for byte, as data (einvoice's
+// reading: MBS's answer is not published). The buyer of a transmitted
+// invoice may download it too.
+func (h *Handler) downloadInvoice(w http.ResponseWriter, r *http.Request) error {
+	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
+		irn := chi.URLParam(r, "irn")
+		if err := h.applyScenario(r.Context(), b, "invoice_download", irn); err != nil {
+			return err
+		}
+		inv, _, err := h.signedInvoice(r.Context(), b, irn)
+		if err != nil {
+			return err
+		}
+		writeData(w, http.StatusOK, json.RawMessage(inv.Payload))
+		return nil
+	})(w, r)
+}
+
+// invoiceSummary is one invoice in SearchInvoice's page (einvoice's
+// reading).
+type invoiceSummary struct {
+	IRN                  string `json:"irn"`
+	BusinessID           string `json:"business_id"`
+	InvoiceTypeCode      string `json:"invoice_type_code"`
+	InvoiceKind          string `json:"invoice_kind,omitempty"`
+	IssueDate            string `json:"issue_date"`
+	DueDate              string `json:"due_date,omitempty"`
+	DocumentCurrencyCode string `json:"document_currency_code"`
+	TaxCurrencyCode      string `json:"tax_currency_code,omitempty"`
+	PaymentStatus        string `json:"payment_status"`
+	EntryStatus          string `json:"entry_status"`
+	Transmitted          bool   `json:"transmitted"`
+	Delivered            bool   `json:"delivered"`
+	CreatedAt            string `json:"created_at"`
+}
+
+func summaryOf(inv *sandboxdb.Invoice) invoiceSummary {
+	return invoiceSummary{IRN: inv.IRN, BusinessID: inv.BusinessID, InvoiceTypeCode: inv.InvoiceTypeCode,
+		InvoiceKind: inv.InvoiceKind, IssueDate: inv.IssueDate, DueDate: inv.DueDate,
+		DocumentCurrencyCode: inv.DocumentCurrencyCode, TaxCurrencyCode: inv.TaxCurrencyCode,
+		PaymentStatus: inv.PaymentStatus, EntryStatus: inv.EntryStatus, Transmitted: inv.Transmitted(),
+		Delivered: inv.Delivered(), CreatedAt: stamp(inv.CreatedAt)}
+}
+
+// searchInvoice is GET /api/v1/invoice/{BUSINESS_ID} (SearchInvoice): a
+// page of the business's invoices, filtered by MBS's query parameters.
+func (h *Handler) searchInvoice(w http.ResponseWriter, r *http.Request) error {
+	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
+		if err := h.ownBusiness(chi.URLParam(r, "business_id"), b); err != nil {
+			return err
+		}
+		q := r.URL.Query()
+		f := sandboxdb.InvoiceFilter{
+			IRN: q.Get("irn"), PaymentStatus: strings.ToUpper(q.Get("payment_status")),
+			EntryStatus: strings.ToUpper(q.Get("entry_status")), InvoiceTypeCode: q.Get("invoice_type_code"),
+			IssueDate: q.Get("issue_date"), DueDate: q.Get("due_date"), TaxCurrencyCode: q.Get("tax_currency_code"),
+			DocumentCurrencyCode: q.Get("document_currency_code"),
+		}
+		p := pageOf(r)
+		rows, total, err := h.db.SearchInvoices(r.Context(), b.BusinessID, f, p)
+		if err != nil {
+			return err
+		}
+		items := make([]invoiceSummary, 0, len(rows))
+		for i := range rows {
+			items = append(items, summaryOf(&rows[i]))
+		}
+		writeData(w, http.StatusOK, newPage(items, p, total))
+		return nil
+	})(w, r)
+}
+
+// ownBusiness checks a BUSINESS_ID path parameter: a UUID (else the parser's
+// text, as GetEntity answers) naming the caller's business (else "this
+// business does not exist").
+func (h *Handler) ownBusiness(id string, b *business) error {
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return badUUID(err)
+	}
+	if u.String() != b.BusinessID {
+		return noBusiness()
+	}
 	return nil
 }
 
-// statusView is the data of confirm.
-func statusView(inv *invoice) map[string]any {
-	return map[string]any{
-		"irn": inv.irn, "business_id": inv.businessID, "status": inv.status, "payment_status": inv.paymentStatus,
-		"invoice_kind": inv.kind, "invoice_type_code": inv.typeCode,
-		"validated_at": optStamp(inv.validatedAt), "signed_at": optStamp(inv.signedAt),
-		"transmitted_at": optStamp(inv.transmittedAt), "acknowledged_at": optStamp(inv.acknowledgedAt),
-		"confirmed_at": optStamp(inv.confirmedAt), "payment_updated_at": optStamp(inv.paymentUpdateAt),
-		"payment_reference": inv.paymentRef,
-	}
-}
-
-// download is GET /api/v1/invoice/download/{irn}: the signed invoice as NRS
-// holds it.
-func (h *Handler) download(w http.ResponseWriter, r *http.Request) error {
-	caller, irn, err := h.invoiceOp(r, "download_invoice")
-	if err != nil {
-		return err
-	}
-	inv, found := h.invoices.get(invoiceKey(caller.id, irn))
-	switch {
-	case !found:
-		return notFound()
-	case rank(inv.status) < rank(StatusSigned):
-		return badRequest(MsgNotSigned, "only a signed invoice can be downloaded")
-	}
-	writeData(w, http.StatusOK, map[string]any{
-		"irn": inv.irn, "status": inv.status, "payment_status": inv.paymentStatus,
-		"invoice": json.RawMessage(inv.payload),
-	})
-	return nil
-}
-
-// updateBody is the body of PATCH /api/v1/invoice/update/{irn}.
+// updateBody is UpdateInvoice's body.
 type updateBody struct {
 	PaymentStatus string `json:"payment_status"`
 	Reference     string `json:"reference"`
 }
 
-// update is PATCH /api/v1/invoice/update/{irn}: the payment status of a
-// confirmed invoice moves from PENDING (or PARTIAL) to PAID, PARTIAL or
-// REJECTED; PAID and REJECTED are final.
-func (h *Handler) update(w http.ResponseWriter, r *http.Request) error {
-	caller, err := h.authenticate(r)
-	if err != nil {
-		return err
-	}
-	var in updateBody
-	if _, err := h.decodeBody(r, &in); err != nil {
-		return err
-	}
-	irn := chi.URLParam(r, "irn")
-	if err := h.applyScenario(r.Context(), caller, "update_invoice", irn); err != nil {
-		return err
-	}
-	status := strings.ToUpper(strings.TrimSpace(in.PaymentStatus))
-	if !codes.PaymentStatuses.Contains(status) {
-		return badRequest(MsgInvalidPaymentStatus, "payment_status "+quote(in.PaymentStatus)+" is not a payment status")
-	}
-	now := h.now()
-	err = h.invoices.update(invoiceKey(caller.id, irn), func(cur *invoice) (*invoice, error) {
-		switch {
-		case cur == nil:
-			return nil, notFound()
-		case cur.status != StatusConfirmed:
-			return nil, badRequest(MsgNotConfirmed, "confirm the invoice with GET /api/v1/invoice/confirm/{irn} before updating it")
-		case cur.paymentStatus == "PAID" || cur.paymentStatus == "REJECTED":
-			return nil, badRequest(MsgPaymentFinal, "the payment status is already "+cur.paymentStatus)
-		case status == "PENDING" && cur.paymentStatus == "PARTIAL":
-			return nil, badRequest(MsgPaymentFinal, "a partly paid invoice cannot go back to PENDING")
+// updateInvoice is PATCH /api/v1/invoice/update/{IRN} (UpdateInvoice): the
+// payment status of the caller's signed invoice. Any of the statuses may
+// follow any other (NRS publishes no transitions). Success {"ok":true}
+// (einvoice's reading).
+func (h *Handler) updateInvoice(w http.ResponseWriter, r *http.Request) error {
+	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
+		var in updateBody
+		if _, err := h.decodeBody(r, &in); err != nil {
+			return err
 		}
-		next := *cur
-		next.paymentStatus, next.paymentRef, next.paymentUpdateAt = status, in.Reference, now
-		return &next, nil
-	})
-	if err != nil {
-		return err
-	}
-	writeData(w, http.StatusOK, ok)
-	return nil
+		irn := chi.URLParam(r, "irn")
+		if err := h.applyScenario(r.Context(), b, "invoice_update", irn); err != nil {
+			return err
+		}
+		status := strings.ToUpper(strings.TrimSpace(in.PaymentStatus))
+		if !contains(paymentStatuses, status) {
+			return invalid("payment_status must be one of %s", strings.Join(paymentStatuses, ", "))
+		}
+		if len(in.Reference) > 512 {
+			return invalid("reference must be at most 512 characters")
+		}
+		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
+			inv, err := tx.Invoice(ctx, b.BusinessID, irn)
+			switch {
+			case errors.Is(err, sandboxdb.ErrNotFound) || (err == nil && !inv.Signed()):
+				return notFound("no signed invoice with this irn for this business")
+			case err != nil:
+				return err
+			}
+			now := h.now()
+			inv.PaymentStatus, inv.PaymentReference, inv.PaymentUpdatedAt = status, in.Reference, &now
+			return tx.UpdateInvoice(ctx, inv)
+		})
+		if err != nil {
+			return err
+		}
+		writeData(w, http.StatusOK, ok)
+		return nil
+	})(w, r)
 }
 
-func (h *Handler) now() time.Time { return h.opts.Now().UTC().Truncate(time.Second) }
+// str reads a JSON value as text: strings as they are, numbers as written.
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case json.Number:
+		return x.String()
+	}
+	return ""
+}
+
+// sameID compares two ids the way MBS would: UUIDs in any letter case.
+func sameID(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-// optStamp is a timestamp, or null when the event has not happened.
-func optStamp(t time.Time) any {
-	if t.IsZero() {
-		return nil
+// optStamp is a timestamp, or "" when the event has not happened.
+func optStamp(t *time.Time) string {
+	if t == nil {
+		return ""
 	}
-	return stamp(t)
-}
-
-// quote quotes a request value for a message, cut short.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		s = s[:max] + "..."
-	}
-	return `"` + s + `"`
-}
-
-// fieldMessages lists the problems of a *model.Error as messages.
-func fieldMessages(err error) []string {
-	e := model.AsError(err)
-	out := make([]string, 0, len(e.Fields)+1)
-	for _, f := range e.Fields {
-		out = append(out, f.Msg)
-	}
-	if len(out) == 0 {
-		out = append(out, e.Message)
-	}
-	return out
+	return stamp(*t)
 }

@@ -1,25 +1,36 @@
 // Package nrssandbox is a stand-in for the NRS e-invoicing platform's API
-// (MBS), for development and tests where the real sandbox is out of reach.
-// It speaks NRS's paths, headers (x-api-key, x-api-secret) and envelopes
-// ({"code":200,"data":...}; errors as HTTP 400 with
-// {"code":400,"data":null,"message":"error has occurred","error":{...}},
-// authentication failures included) and keeps a real, in-memory invoice state
-// machine:
+// (MBS, the Merchant Buyer Solution), for development, tests and
+// certification rehearsals where the real sandbox is out of reach. It is a
+// service of its own: it depends on the authority's rules (model/nrs) and its
+// own tables (sandboxdb), never on the application.
 //
-//	validate → sign → transmit (B2B, B2G) → confirm → update (PAID, ...)
+// It answers the 33 endpoints of ../shared/nrs/mbs-api.md at MBS's paths,
+// with MBS's headers (x-api-key, x-api-secret), envelopes
+// ({"code":200,"data":...}; errors {"code":400,"data":null,"message":"error
+// has occurred","error":{"id","handler","details","public_message"}}; an
+// unknown route {"code":404,"data":null,"message":"no route found ..."}),
+// handler names and captured texts, and serves NRS's own code lists as NRS
+// serves them. Where MBS's answer is unpublished, the stand-in answers with
+// the fields integrators read; docs/nrs-sandbox.md marks every such choice as
+// einvoice's reading.
 //
-// Out-of-order calls are refused. Invoices are validated with the NRS rules
-// of model/nrs, IRNs against the businesses of a Registry, and QR payloads
-// can be checked with the sandbox-only POST /api/v1/invoice/qr/verify, which
-// decrypts them with the business's private key.
+// State (businesses, parties, invoices, scenario counters) lives in the
+// database, so the stand-in runs as its own process, embedded in any number
+// of API processes sharing one database, or in dev, and survives restarts.
+// Businesses are registered through the stand-in's admin endpoint (or
+// RegisterSandboxBusiness in process); a business belongs to the owner that
+// registered it. Each business is bounded on its own (invoices, payload
+// bytes, parties), rate-limited, and limited in concurrent requests; callers
+// are rate-limited by IP before authentication.
 //
-// Invoice references with reserved prefixes (SBXSIGNFAIL, SBXSLOW, SBXRETRY,
-// SBXDOWN, SBXDUP) force failures so that clients can rehearse them; see
-// docs/nrs-sandbox.md. Nothing here is persisted; memory is bounded.
+// Extras MBS does not have, documented as such: the admin endpoints
+// (/sandbox/businesses), QR verification (POST /api/v1/invoice/qr/verify) and
+// invoice references with reserved prefixes (SBXSIGNFAIL, SBXSLOW, SBXRETRY,
+// SBXDOWN, SBXDUP) that force failures so that clients can rehearse them.
 package nrssandbox
 
 import (
-	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -27,28 +38,39 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
 
 // Defaults of Options.
 const (
-	DefaultSlowDelay      = 3 * time.Second
-	DefaultRetryFailures  = 2
-	DefaultRetryAfter     = time.Second
-	DefaultMaxInvoices    = 10000
-	DefaultMaxStoredBytes = 64 << 20
-	DefaultMaxBodyBytes   = 1 << 20
+	DefaultSlowDelay              = 3 * time.Second
+	DefaultRetryFailures          = 2
+	DefaultRetryAfter             = time.Second
+	DefaultMaxBusinesses          = 10000
+	DefaultMaxInvoicesPerBusiness = 5000
+	DefaultMaxBytesPerBusiness    = 32 << 20
+	DefaultMaxPartiesPerBusiness  = 1000
+	DefaultMaxBodyBytes           = 1 << 20
+	DefaultMaxConcurrent          = 16
 )
 
-// Options configures a Handler. The zero value gives the defaults.
+// Default rate limits (einvoice's reading: MBS publishes none).
+var (
+	DefaultBusinessRate = RateLimit{Count: 100, Period: time.Second}
+	DefaultIPRate       = RateLimit{Count: 500, Period: time.Second}
+)
+
+// Options configures a Handler. DB is required; the zero value of every other
+// field gives its default.
 type Options struct {
-	// Registry holds the businesses; default an empty one (see
-	// Handler.Registry).
-	Registry *Registry
+	// DB holds the stand-in's state; migrated (sandboxdb.DB.Migrate).
+	DB *sandboxdb.DB
 	// Authority validates invoices; default nrs.New with default options.
 	Authority *nrs.Authority
-	// AdminToken enables the admin endpoints (POST and GET
-	// /sandbox/businesses) for callers sending "Authorization: Bearer
-	// <AdminToken>". Empty disables them.
+	// AdminToken enables the admin endpoints (/sandbox/businesses) for
+	// callers sending "Authorization: Bearer <AdminToken>". Empty disables
+	// them (they answer as unknown routes); RegisterSandboxBusiness works
+	// either way.
 	AdminToken string
 	// SlowDelay is how long SBXSLOW invoices wait before answering;
 	// default 3 s.
@@ -58,15 +80,27 @@ type Options struct {
 	// say (SBXRETRY3... means 3); default 2.
 	RetryFailures int
 	// RetryAfter is sent as Retry-After (whole seconds) with the 503
-	// answers of SBXRETRY and SBXDOWN; default 1 s, negative omits the
-	// header.
+	// answers of SBXRETRY and SBXDOWN; default 1 s, negative omits it.
 	RetryAfter time.Duration
-	// MaxInvoices and MaxStoredBytes bound the invoices kept; the oldest go
-	// first. Defaults 10000 and 64 MiB.
-	MaxInvoices    int
-	MaxStoredBytes int64
+	// MaxBusinesses bounds the registered businesses; default 10,000.
+	MaxBusinesses int
+	// MaxInvoicesPerBusiness and MaxBytesPerBusiness bound each business's
+	// invoices: past either, that business's oldest invoices go (never
+	// another business's). Defaults 5,000 and 32 MiB.
+	MaxInvoicesPerBusiness int
+	MaxBytesPerBusiness    int64
+	// MaxPartiesPerBusiness bounds CreateParty per business; default 1,000.
+	MaxPartiesPerBusiness int
 	// MaxBodyBytes bounds a request body; default 1 MiB.
 	MaxBodyBytes int64
+	// BusinessRate limits each business's requests, IPRate each client
+	// address's before authentication; defaults 100/s and 500/s, bursts of
+	// Count. RateLimit{Count: -1} turns one off.
+	BusinessRate RateLimit
+	IPRate       RateLimit
+	// MaxConcurrent bounds each business's requests in flight; default 16,
+	// negative for no bound.
+	MaxConcurrent int
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives unexpected failures; default slog.Default().
@@ -75,17 +109,17 @@ type Options struct {
 
 // Handler is the stand-in, an http.Handler safe for concurrent use.
 type Handler struct {
-	opts     Options
-	reg      *Registry
-	rules    *nrs.Authority
-	invoices *ledger
-	mux      http.Handler
+	opts   Options
+	db     *sandboxdb.DB
+	rules  *nrs.Authority
+	limits *limiter
+	mux    http.Handler
 }
 
 // New builds a Handler.
 func New(opts Options) (*Handler, error) {
-	if opts.Registry == nil {
-		opts.Registry = NewRegistry(0)
+	if opts.DB == nil {
+		return nil, errors.New("nrssandbox: a database is required (sandboxdb.Open, then Migrate)")
 	}
 	if opts.Authority == nil {
 		a, err := nrs.New(nrs.Options{})
@@ -103,14 +137,29 @@ func New(opts Options) (*Handler, error) {
 	if opts.RetryAfter == 0 {
 		opts.RetryAfter = DefaultRetryAfter
 	}
-	if opts.MaxInvoices <= 0 {
-		opts.MaxInvoices = DefaultMaxInvoices
+	if opts.MaxBusinesses <= 0 {
+		opts.MaxBusinesses = DefaultMaxBusinesses
 	}
-	if opts.MaxStoredBytes <= 0 {
-		opts.MaxStoredBytes = DefaultMaxStoredBytes
+	if opts.MaxInvoicesPerBusiness <= 0 {
+		opts.MaxInvoicesPerBusiness = DefaultMaxInvoicesPerBusiness
+	}
+	if opts.MaxBytesPerBusiness <= 0 {
+		opts.MaxBytesPerBusiness = DefaultMaxBytesPerBusiness
+	}
+	if opts.MaxPartiesPerBusiness <= 0 {
+		opts.MaxPartiesPerBusiness = DefaultMaxPartiesPerBusiness
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.BusinessRate == (RateLimit{}) {
+		opts.BusinessRate = DefaultBusinessRate
+	}
+	if opts.IPRate == (RateLimit{}) {
+		opts.IPRate = DefaultIPRate
+	}
+	if opts.MaxConcurrent == 0 {
+		opts.MaxConcurrent = DefaultMaxConcurrent
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -118,65 +167,79 @@ func New(opts Options) (*Handler, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	h := &Handler{
-		opts:     opts,
-		reg:      opts.Registry,
-		rules:    opts.Authority,
-		invoices: newLedger(opts.MaxInvoices, opts.MaxStoredBytes),
-	}
+	h := &Handler{opts: opts, db: opts.DB, rules: opts.Authority,
+		limits: newLimiter(opts.BusinessRate, opts.IPRate, opts.MaxConcurrent)}
 	h.mux = h.routes()
 	return h, nil
 }
 
-// Registry returns the handler's registry, to register businesses with or to
-// pass to service.Config.SandboxRegistrar.
-func (h *Handler) Registry() *Registry { return h.reg }
-
 // ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			h.opts.Logger.ErrorContext(r.Context(), "nrs sandbox panic", "panic", v)
+			writeError(w, HandlerKey, &apiError{status: http.StatusInternalServerError, public: MsgInternal})
+		}
+	}()
+	if wait, allowed := h.limits.allowIP(clientIP(r), h.opts.Now()); !allowed {
+		writeError(w, HandlerKey, tooMany("this address sends requests faster than the sandbox's limit of "+h.opts.IPRate.String(), wait))
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
 
+// routes maps MBS's endpoints (numbered as in mbs-api.md) and the extras.
 func (h *Handler) routes() http.Handler {
 	r := chi.NewRouter()
-	r.NotFound(h.adapt("router", func(http.ResponseWriter, *http.Request) error {
-		return &apiError{status: http.StatusNotFound, public: "resource not found"}
-	}))
-	r.MethodNotAllowed(h.adapt("router", func(http.ResponseWriter, *http.Request) error {
-		return &apiError{status: http.StatusMethodNotAllowed, public: "method not allowed"}
-	}))
-	r.Get("/api", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]bool{"healthy": true})
-	})
-	r.Route("/api/v1/invoice", func(r chi.Router) {
-		r.Post("/irn/validate", h.adapt("validate_irn", h.validateIRN))
-		r.Post("/validate", h.adapt("validate_invoice", h.validateInvoice))
-		r.Post("/sign", h.adapt("sign_invoice", h.signInvoice))
-		r.Post("/transmit/{irn}", h.adapt("transmit_invoice", h.transmit))
-		r.Patch("/transmit/{irn}", h.adapt("confirm_receipt", h.confirmReceipt))
-		r.Get("/transmit/lookup/{irn}", h.adapt("lookup_transmission", h.lookup))
-		r.Get("/confirm/{irn}", h.adapt("confirm_invoice", h.confirm))
-		r.Get("/download/{irn}", h.adapt("download_invoice", h.download))
-		r.Patch("/update/{irn}", h.adapt("update_invoice", h.update))
-		r.Get("/resources/{name}", h.adapt("resources", h.resource))
-		r.Post("/qr/verify", h.adapt("verify_qr", h.verifyQR))
-	})
-	r.Post("/sandbox/businesses", h.adapt("register_business", h.admin(h.registerBusiness)))
-	r.Get("/sandbox/businesses", h.adapt("list_businesses", h.admin(h.listBusinesses)))
+	r.NotFound(writeNoRoute)
+	r.MethodNotAllowed(writeNoRoute)
+
+	inv := func(fn handlerFunc) http.HandlerFunc { return h.route(HandlerInvoice, fn) }
+	r.Get("/api", h.health)                                                       // 1
+	r.Get("/api/v1/entity", h.route(HandlerEntity, h.searchEntity))               // 2
+	r.Get("/api/v1/entity/{id}", h.route(HandlerEntity, h.getEntity))             // 3
+	r.Post("/api/v1/invoice/irn/validate", inv(h.validateIRN))                    // 4
+	r.Post("/api/v1/invoice/validate", inv(h.validateInvoice))                    // 5
+	r.Post("/api/v1/invoice/sign", inv(h.signInvoice))                            // 6
+	r.Post("/api/v1/invoice/party", inv(h.createParty))                           // 7
+	r.Get("/api/v1/invoice/party/{business_id}", inv(h.searchParty))              // 8
+	r.Get("/api/v1/invoice/confirm/{irn}", inv(h.confirmInvoice))                 // 9
+	r.Get("/api/v1/invoice/download/{irn}", inv(h.downloadInvoice))               // 10
+	r.Get("/api/v1/invoice/{business_id}", inv(h.searchInvoice))                  // 11
+	r.Patch("/api/v1/invoice/update/{irn}", inv(h.updateInvoice))                 // 12
+	r.Get("/api/v1/invoice/transmit/lookup/{irn}", inv(h.lookupIRN))              // 13
+	r.Get("/api/v1/invoice/transmit/lookup/tin/{tin}", inv(h.lookupTIN))          // 14
+	r.Get("/api/v1/invoice/transmit/lookup/party/{party_id}", inv(h.lookupParty)) // 15
+	r.Post("/api/v1/invoice/transmit/{irn}", inv(h.transmit))                     // 16
+	r.Patch("/api/v1/invoice/transmit/{irn}", inv(h.confirmReceipt))              // 17
+	r.Get("/api/v1/invoice/transmit/self-health-check", inv(h.selfHealthCheck))   // 18
+	r.Get("/api/v1/invoice/transmit/pull", inv(h.pull))                           // 19
+	// 20: POST /v1/vat/postPayment is not routed: the sandbox answered it
+	// with the "no route found" 404, and so does the stand-in.
+	r.Post("/api/v1/utilities/verify-tin/", h.route(HandlerUtility, h.verifyTIN)) // 21
+	r.Post("/api/v1/utilities/verify-tin", h.route(HandlerUtility, h.verifyTIN))
+	r.Post("/api/v1/utilities/authenticate", h.route(HandlerUtility, h.authenticateTaxpayer)) // 22
+	for _, name := range Resources {                                                          // 23-33
+		r.Get("/api/v1/invoice/resources/"+name, h.resource(name))
+	}
+
+	// Extras.
+	r.Post("/api/v1/invoice/qr/verify", inv(h.verifyQR))
+	r.Post("/sandbox/businesses", h.route(HandlerAdmin, h.admin(h.registerBusiness)))
+	r.Get("/sandbox/businesses", h.route(HandlerAdmin, h.admin(h.listBusinesses)))
 	return r
 }
 
-// writeJSON writes v as the whole answer.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+// health is GET /api: {"healthy":true}, outside the envelope, no
+// credentials, as MBS answers it. It does not look at the database: like
+// MBS's, it says the API answers.
+func (h *Handler) health(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]bool{"healthy": true})
 }
 
-// writeData writes NRS's success envelope.
-func writeData(w http.ResponseWriter, status int, data any) {
-	writeJSON(w, status, map[string]any{"code": status, "data": data})
-}
-
-// ok is the data of NRS's action answers.
-var ok = map[string]bool{"ok": true}
+// now is the stand-in's clock, in UTC, to the microsecond (what both
+// databases keep).
+func (h *Handler) now() time.Time { return h.opts.Now().UTC().Truncate(time.Microsecond) }

@@ -37,28 +37,34 @@ const (
 // business's certificate>"}. A payload that fails is a 200 with valid false
 // and the failed checks; only an unusable request is an error.
 func (h *Handler) verifyQR(w http.ResponseWriter, r *http.Request) error {
-	caller, err := h.authenticate(r)
-	if err != nil {
-		return err
-	}
+	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
+		return h.verifyQRFor(w, r, b)
+	})(w, r)
+}
+
+func (h *Handler) verifyQRFor(w http.ResponseWriter, r *http.Request, caller *business) error {
 	var in qrVerifyBody
 	if _, err := h.decodeBody(r, &in); err != nil {
 		return err
 	}
-	if in.IRN == "" || in.QRPayload == "" {
-		return badRequest(MsgInvalidBody, "irn and qr_payload are required")
+	if in.IRN == "" || in.QRPayload == "" || len(in.QRPayload) > 4096 {
+		return invalid("irn and qr_payload are required")
 	}
-	if caller.priv == nil {
-		return badRequest(MsgNoPrivateKey, "register the business with its private_key to verify QR payloads")
+	if caller.PrivateKey == "" {
+		return invalid("no private key is registered for this business: register it with its private_key to verify QR payloads")
+	}
+	priv, err := nrs.ParsePrivateKey(caller.PrivateKey)
+	if err != nil {
+		return err
 	}
 	enc := model.QREncryption(in.Encryption)
 	if enc == "" {
-		enc = caller.enc
+		enc = model.QREncryption(caller.QREncryption)
 	}
 	checks := make([]qrCheck, 0, 4)
 	var gotIRN string
 	var ts int64
-	irnTS, cert, err := nrs.DecryptQR(caller.priv, strings.TrimSpace(in.QRPayload), enc)
+	irnTS, cert, err := nrs.DecryptQR(priv, strings.TrimSpace(in.QRPayload), enc)
 	if err != nil {
 		checks = append(checks, qrCheck{QRCheckDecrypt, false, strings.Join(fieldMessages(err), "; ")})
 	} else {
@@ -81,7 +87,7 @@ func (h *Handler) verifyQR(w http.ResponseWriter, r *http.Request) error {
 		} else {
 			checks = append(checks, qrCheck{QRCheckTimestamp, false, "the timestamp must be Unix seconds with 10 digits"})
 		}
-		if cert == caller.certificate {
+		if cert == caller.Certificate {
 			checks = append(checks, qrCheck{QRCheckCertificate, true, "the certificate is the business's"})
 		} else {
 			checks = append(checks, qrCheck{QRCheckCertificate, false, "the certificate is not the business's"})
@@ -102,4 +108,13 @@ func cutLast(s string, sep byte) (before, after string, found bool) {
 		return s, "", false
 	}
 	return s[:i], s[i+1:], true
+}
+
+// quote quotes a request value for a message, cut short.
+func quote(s string) string {
+	const max = 64
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	return strconv.Quote(s)
 }

@@ -1,6 +1,7 @@
 package nrssandbox_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -45,11 +46,11 @@ func TestQRVerify(t *testing.T) {
 	// The business of the published vectors: service ID 94ND90NR, the
 	// testdata key pair and certificate.
 	biz := nrssandbox.Business{
-		BusinessID: uuid.NewString(), ServiceID: "94ND90NR", Certificate: ck.Certificate,
+		Owner: "qr", BusinessID: uuid.NewString(), ServiceID: "94ND90NR", Certificate: ck.Certificate,
 		PrivateKeyPEM: string(readTestdata(t, "private.pem")), PublicKey: ck.PublicKey,
 		APIKey: uuid.NewString(), APISecret: "qr-secret",
 	}
-	if err := e.h.Registry().Register(biz); err != nil {
+	if _, err := e.h.Register(context.Background(), biz); err != nil {
 		t.Fatal(err)
 	}
 	pub, err := nrs.ParsePublicKey(ck.PublicKey)
@@ -127,19 +128,15 @@ func TestQRVerify(t *testing.T) {
 	})
 	t.Run("missing payload", func(t *testing.T) {
 		a := e.call(&biz, "POST", "/api/v1/invoice/qr/verify", map[string]string{"irn": irn})
-		if a.Status != 400 || a.publicMessage() != nrssandbox.MsgInvalidBody {
-			t.Fatalf("got %d %s", a.Status, a.Raw)
-		}
+		refusedWith(t, a, 400, "invoice_actions", "validation failed", "irn and qr_payload are required")
 	})
 	t.Run("business without private key", func(t *testing.T) {
 		nokey := biz
-		nokey.BusinessID, nokey.APIKey, nokey.PrivateKeyPEM, nokey.PublicKey = uuid.NewString(), uuid.NewString(), "", ""
-		if err := e.h.Registry().Register(nokey); err != nil {
+		nokey.Owner, nokey.BusinessID, nokey.APIKey, nokey.PrivateKeyPEM, nokey.PublicKey = "nokey", uuid.NewString(), uuid.NewString(), "", ""
+		if _, err := e.h.Register(context.Background(), nokey); err != nil {
 			t.Fatal(err)
 		}
 		a := e.call(&nokey, "POST", "/api/v1/invoice/qr/verify", map[string]string{"irn": pkcs.IRN, "qr_payload": pkcs.QRPayload})
-		if a.Status != 400 || a.publicMessage() != nrssandbox.MsgNoPrivateKey {
-			t.Fatalf("got %d %s", a.Status, a.Raw)
-		}
+		refusedWith(t, a, 400, "invoice_actions", "validation failed", "")
 	})
 }

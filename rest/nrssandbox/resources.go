@@ -1,69 +1,89 @@
 package nrssandbox
 
 import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
 	"net/http"
-
-	"github.com/go-chi/chi/v5"
-
-	"github.com/einvoice-ng/einvoice/model/nrs/codes"
+	"strconv"
 )
 
-// Resource names NRS publishes that model/nrs/codes does not ship.
+// Resource names MBS serves under /api/v1/invoice/resources/{name}, in the
+// order of mbs-api.md (23-33).
 const (
-	ResourceServicesCodes = "services-codes"
-	ResourceVATExemptions = "vat-exemptions"
+	ResourceCountries            = "countries"
+	ResourceInvoiceTypes         = "invoice-types"
+	ResourceCurrencies           = "currencies"
+	ResourceVATExemptions        = "vat-exemptions"
+	ResourceServicesCodes        = "services-codes"
+	ResourceTaxCategories        = "tax-categories"
+	ResourcePaymentMeans         = "payment-means"
+	ResourceHSCodes              = "hs-codes"
+	ResourceStates               = "states"
+	ResourceLGAs                 = "lgas"
+	ResourceInvoiceQuantityCodes = "invoice-quantity-codes"
 )
 
-// servicesCodes is a sample of the service codes (ISIC Rev. 4 classes) that
-// invoice lines for services carry. NRS's list is longer.
-var servicesCodes = []codes.Entry{
-	{Code: "4330", Value: "Building completion and finishing"},
-	{Code: "4923", Value: "Freight transport by road"},
-	{Code: "5510", Value: "Short term accommodation activities"},
-	{Code: "5610", Value: "Restaurants and mobile food service activities"},
-	{Code: "6110", Value: "Wired telecommunications activities"},
-	{Code: "6201", Value: "Computer programming activities"},
-	{Code: "6202", Value: "Computer consultancy and computer facilities management activities"},
-	{Code: "6419", Value: "Other monetary intermediation"},
-	{Code: "6810", Value: "Real estate activities with own or leased property"},
-	{Code: "6910", Value: "Legal activities"},
-	{Code: "6920", Value: "Accounting, bookkeeping and auditing activities; tax consultancy"},
-	{Code: "7110", Value: "Architectural and engineering activities and related technical consultancy"},
-	{Code: "8010", Value: "Private security activities"},
-	{Code: "8549", Value: "Other education n.e.c."},
-	{Code: "8620", Value: "Medical and dental practice activities"},
+// Resources lists every resource.
+var Resources = []string{
+	ResourceCountries, ResourceInvoiceTypes, ResourceCurrencies, ResourceVATExemptions, ResourceServicesCodes,
+	ResourceTaxCategories, ResourcePaymentMeans, ResourceHSCodes, ResourceStates, ResourceLGAs,
+	ResourceInvoiceQuantityCodes,
 }
 
-// vatExemptions is a sample of the VAT exemption categories of the VAT
-// Act's First Schedule. NRS's list goes down to tariff codes.
-var vatExemptions = []codes.Entry{
-	{Code: "BASIC_FOOD", Value: "Basic food items", Percent: "0"},
-	{Code: "MEDICAL", Value: "Medical and pharmaceutical products", Percent: "0"},
-	{Code: "EDUCATIONAL", Value: "Books and educational materials", Percent: "0"},
-	{Code: "BABY_PRODUCTS", Value: "Baby products", Percent: "0"},
-	{Code: "AGRICULTURE", Value: "Fertilisers, agricultural and veterinary medicine, farming machinery", Percent: "0"},
-	{Code: "SANITARY", Value: "Locally manufactured sanitary towels, pads and tampons", Percent: "0"},
-	{Code: "EXPORTED_SERVICES", Value: "Exported services", Percent: "0"},
+// PartialResources are the lists without a public copy: the stand-in serves
+// only what NRS's documents print (reference/SOURCES.md) and marks the
+// answer with PartialListHeader.
+var PartialResources = []string{ResourceHSCodes, ResourceInvoiceQuantityCodes}
+
+// PartialListHeader marks the answer of a partial list ("partial").
+const PartialListHeader = "X-Einvoice-Sandbox-List"
+
+// reference holds NRS's lists as NRS serves them (reference/SOURCES.md).
+//
+//go:embed reference/*.json
+var reference embed.FS
+
+// ReferenceList returns the embedded file of a resource, as shipped.
+func ReferenceList(name string) ([]byte, bool) {
+	b, err := reference.ReadFile("reference/" + name + ".json")
+	return b, err == nil
 }
 
-// resource is GET /api/v1/invoice/resources/{name}. Like NRS's, it needs no
-// credentials.
-func (h *Handler) resource(w http.ResponseWriter, r *http.Request) error {
-	name := chi.URLParam(r, "name")
-	var list []codes.Entry
-	switch name {
-	case ResourceServicesCodes:
-		list = servicesCodes
-	case ResourceVATExemptions:
-		list = vatExemptions
-	case codes.ResourceInvoiceTypes, codes.ResourceTaxCategories, codes.ResourcePaymentMeans,
-		codes.ResourceCurrencies, codes.ResourceCountries:
-		l, _ := codes.Resource(name)
-		list = l.Entries()
-	default:
-		return &apiError{status: http.StatusNotFound, public: "resource not found",
-			details: "unknown resource " + quote(name)}
+// resourceBodies are the whole answers, built once.
+var resourceBodies = func() map[string][]byte {
+	out := make(map[string][]byte, len(Resources))
+	for _, name := range Resources {
+		raw, ok := ReferenceList(name)
+		if !ok {
+			panic("nrssandbox: no reference list " + name)
+		}
+		var data bytes.Buffer
+		if err := json.Compact(&data, raw); err != nil {
+			panic(fmt.Sprintf("nrssandbox: reference list %s: %v", name, err))
+		}
+		out[name] = []byte(`{"code":200,"data":` + data.String() + `}`)
 	}
-	writeData(w, http.StatusOK, list)
-	return nil
+	return out
+}()
+
+// resource answers GET /api/v1/invoice/resources/{name} (GetCountries and
+// the others) with NRS's list. It needs no credentials: FIRS's captures show
+// the calls without them (NRS's v1.1 docs say to send them; they are
+// accepted and not checked).
+func (h *Handler) resource(name string) http.HandlerFunc {
+	body := resourceBodies[name]
+	partial := contains(PartialResources, name)
+	return func(w http.ResponseWriter, _ *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Type", contentType)
+		hd.Set("Cache-Control", "private")
+		hd.Set("Content-Length", strconv.Itoa(len(body)))
+		if partial {
+			hd.Set(PartialListHeader, "partial")
+		}
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body)
+	}
 }

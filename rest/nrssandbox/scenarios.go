@@ -11,7 +11,7 @@ import (
 // letter case) that force a failure, so that clients can rehearse them.
 const (
 	// ScenarioSignFail: sign answers HTTP 400 "invoice signing failed"
-	// (handler sign_invoice, a fresh error id); validation passes.
+	// (handler invoice_actions, a fresh error id); validation passes.
 	ScenarioSignFail = "SBXSIGNFAIL"
 	// ScenarioSlow: every endpoint naming the IRN waits Options.SlowDelay
 	// (default 3 s) before answering normally.
@@ -22,8 +22,8 @@ const (
 	ScenarioRetry = "SBXRETRY"
 	// ScenarioDown: every endpoint naming the IRN answers HTTP 503, always.
 	ScenarioDown = "SBXDOWN"
-	// ScenarioDuplicate: validate and sign answer HTTP 400 "duplicate irn",
-	// as NRS does for an IRN it already holds.
+	// ScenarioDuplicate: validate and sign answer HTTP 400 as for an IRN
+	// NRS already holds.
 	ScenarioDuplicate = "SBXDUP"
 )
 
@@ -69,7 +69,9 @@ func scenarioOf(irn string) scenario {
 
 // applyScenario runs the scenarios that act before an endpoint's own work:
 // the wait of SBXSLOW and the 503 answers of SBXRETRY and SBXDOWN. op and
-// the business scope the retry counter, so each endpoint fails N times.
+// the business scope the retry counter (kept in the database, so that every
+// process serving the business counts together), so each endpoint fails N
+// times.
 func (h *Handler) applyScenario(ctx context.Context, b *business, op, irn string) error {
 	s := scenarioOf(irn)
 	switch s.kind {
@@ -86,7 +88,11 @@ func (h *Handler) applyScenario(ctx context.Context, b *business, op, irn string
 		if n == 0 {
 			n = h.opts.RetryFailures
 		}
-		if h.invoices.countAttempt(b.id+"\x00"+op+"\x00"+irn) <= n {
+		count, err := h.db.CountAttempt(ctx, b.BusinessID, op, irn, h.now())
+		if err != nil {
+			return err
+		}
+		if count <= n {
 			return h.unavailable("sandbox scenario " + ScenarioRetry + ": failing the first calls of this endpoint")
 		}
 	case scenarioDown:

@@ -23,6 +23,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb/sandboxdbtest"
 )
 
 // Options configures New.
@@ -74,7 +75,7 @@ func New(tb testing.TB, opts Options) *Env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sbx, err := nrssandbox.New(nrssandbox.Options{Authority: rules, SlowDelay: opts.SlowDelay, Logger: log})
+	sbx, err := nrssandbox.New(nrssandbox.Options{DB: sandboxdbtest.SQLite(tb), Authority: rules, SlowDelay: opts.SlowDelay, Logger: log})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func New(tb testing.TB, opts Options) *Env {
 
 	st := opts.Open(tb)
 	cfg := servicetest.Config(tb, nil)
-	cfg.SandboxBaseURL, cfg.SandboxRegistrar, cfg.Runs, cfg.Logger = srv.URL, sbx.Registry(), opts.Runs, log
+	cfg.SandboxBaseURL, cfg.SandboxRegistrar, cfg.Runs, cfg.Logger = srv.URL, sbx, opts.Runs, log
 	svc, err := service.New(st, cfg)
 	if err != nil {
 		tb.Fatal(err)

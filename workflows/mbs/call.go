@@ -34,6 +34,9 @@ type Call struct {
 	Code int `json:"code,omitempty"`
 	// ErrorID is NRS's error.id of the last answer, when it was an error.
 	ErrorID string `json:"error_id,omitempty"`
+	// Partial is set when the answer said it holds only part of a list
+	// (the stand-in's PartialListHeader).
+	Partial bool `json:"partial,omitempty"`
 }
 
 // request is one call to make.
@@ -41,7 +44,10 @@ type request struct {
 	op     Operation
 	method string
 	path   string
+	query  string // encoded, without "?"; not recorded in Call or Error
 	body   []byte // nil: no body
+	// anonymous sends no credentials (the health check).
+	anonymous bool
 }
 
 // do sends r with retries and returns the body of a 2xx answer. Any other
@@ -65,6 +71,7 @@ func (c *Client) do(ctx context.Context, r request) ([]byte, Call, error) {
 		body, status, header, err := c.attempt(ctx, r)
 		call.HTTPStatus = status
 		if err == nil && status >= 200 && status < 300 {
+			call.Partial = header.Get(PartialListHeader) == "partial"
 			return finish(body, nil)
 		}
 		e := &Error{Operation: r.op, Method: r.method, Path: r.path, HTTPStatus: status}
@@ -133,7 +140,11 @@ func (c *Client) attempt(ctx context.Context, r request) (body []byte, status in
 	if r.body != nil {
 		rd = bytes.NewReader(r.body)
 	}
-	req, err := http.NewRequestWithContext(actx, r.method, c.base+r.path, rd)
+	target := c.base + r.path
+	if r.query != "" {
+		target += "?" + r.query
+	}
+	req, err := http.NewRequestWithContext(actx, r.method, target, rd)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -142,8 +153,10 @@ func (c *Client) attempt(ctx context.Context, r request) (body []byte, status in
 	if r.body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	req.Header.Set("x-api-key", c.key)
-	req.Header.Set("x-api-secret", c.secret)
+	if !r.anonymous {
+		req.Header.Set("x-api-key", c.key)
+		req.Header.Set("x-api-secret", c.secret)
+	}
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb/sandboxdbtest"
 	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
@@ -44,21 +47,34 @@ type standIn struct {
 
 func newStandIn(tb testing.TB, opts nrssandbox.Options) *standIn {
 	tb.Helper()
+	if opts.DB == nil {
+		opts.DB = sandboxdbtest.SQLite(tb)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	h, err := nrssandbox.New(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	k := sandboxKeys(tb)
-	biz := nrssandbox.Business{
-		BusinessID: uuid.NewString(), ServiceID: "94ND90NR", Certificate: k.Certificate,
-		PrivateKeyPEM: k.PrivateKeyPEM, APIKey: "key-" + uuid.NewString(), APISecret: "secret-" + uuid.NewString(),
-	}
-	if err := h.Registry().Register(biz); err != nil {
-		tb.Fatal(err)
-	}
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
-	return &standIn{srv: srv, h: h, biz: biz, keys: k}
+	s := &standIn{srv: srv, h: h, keys: sandboxKeys(tb)}
+	s.biz = s.register(tb, "94ND90NR")
+	return s
+}
+
+// register adds a business with fresh ids and credentials.
+func (s *standIn) register(tb testing.TB, serviceID string) nrssandbox.Business {
+	tb.Helper()
+	biz := nrssandbox.Business{
+		Owner: "test:" + uuid.NewString(), BusinessID: uuid.NewString(), ServiceID: serviceID, Certificate: s.keys.Certificate,
+		PrivateKeyPEM: s.keys.PrivateKeyPEM, APIKey: "key-" + uuid.NewString(), APISecret: "secret-" + uuid.NewString(),
+	}
+	if _, err := s.h.Register(context.Background(), biz); err != nil {
+		tb.Fatal(err)
+	}
+	return biz
 }
 
 // sleeps records the waits between attempts instead of sleeping.

@@ -6,112 +6,113 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strconv"
-	"strings"
 )
 
-// Payment statuses accepted by UpdatePaymentStatus.
+// Payment statuses of UpdatePaymentStatus: FIRS's list (PENDING, PAID,
+// CANCELED), PARTIAL (NRS changelog, April 2026) and REJECTED (providers'
+// docs only).
 const (
 	PaymentPending  = "PENDING"
 	PaymentPaid     = "PAID"
+	PaymentCanceled = "CANCELED"
 	PaymentPartial  = "PARTIAL"
 	PaymentRejected = "REJECTED"
 )
 
-// Health is the answer of GET /api.
+// Health is the answer of GET /api: {"healthy": true}, outside NRS's
+// envelope.
 type Health struct {
 	Healthy bool `json:"healthy"`
 }
 
-// ValidateIRNRequest is the body of POST /api/v1/invoice/irn/validate.
-type ValidateIRNRequest struct {
-	InvoiceReference string `json:"invoice_reference"`
-	BusinessID       string `json:"business_id"`
-	IRN              string `json:"irn"`
-}
-
-// Ack is the answer of an action endpoint (validate, sign, transmit,
-// confirm receipt, update): NRS answers {"ok":true}. Data keeps the whole
-// data object as sent, for evidence.
+// Ack is the answer of an action endpoint: NRS answers {"ok":true} to
+// ValidateIRN and ValidateInvoice; the other actions' answers are not
+// published. OK is also true for an empty 2xx answer. Data keeps the whole
+// data as sent, for evidence.
 type Ack struct {
 	OK   bool            `json:"ok"`
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
-// Transmission is the answer of GET /api/v1/invoice/transmit/lookup/{irn}.
-// Timestamps are kept as NRS writes them.
-type Transmission struct {
-	IRN            string          `json:"irn"`
-	BusinessID     string          `json:"business_id,omitempty"`
-	Status         string          `json:"status,omitempty"`
-	InvoiceKind    string          `json:"invoice_kind,omitempty"`
-	TransmittedAt  string          `json:"transmitted_at,omitempty"`
-	AcknowledgedAt string          `json:"acknowledged_at,omitempty"`
-	Data           json.RawMessage `json:"data,omitempty"`
+// ValidateIRNRequest is the body of POST /api/v1/invoice/irn/validate.
+type ValidateIRNRequest struct {
+	BusinessID       string `json:"business_id"`
+	InvoiceReference string `json:"invoice_reference"`
+	IRN              string `json:"irn"`
 }
 
-// InvoiceStatus is the answer of GET /api/v1/invoice/confirm/{irn}: where
-// the invoice stands at NRS and its payment status.
-type InvoiceStatus struct {
-	IRN             string          `json:"irn"`
-	BusinessID      string          `json:"business_id,omitempty"`
-	Status          string          `json:"status,omitempty"`
-	PaymentStatus   string          `json:"payment_status,omitempty"`
-	InvoiceKind     string          `json:"invoice_kind,omitempty"`
-	InvoiceTypeCode string          `json:"invoice_type_code,omitempty"`
-	SignedAt        string          `json:"signed_at,omitempty"`
-	TransmittedAt   string          `json:"transmitted_at,omitempty"`
-	ConfirmedAt     string          `json:"confirmed_at,omitempty"`
-	Data            json.RawMessage `json:"data,omitempty"`
-}
-
-// Document is the answer of GET /api/v1/invoice/download/{irn}. Invoice is
-// the invoice document as NRS holds it.
-type Document struct {
-	IRN           string          `json:"irn"`
-	Status        string          `json:"status,omitempty"`
-	PaymentStatus string          `json:"payment_status,omitempty"`
-	Invoice       json.RawMessage `json:"invoice,omitempty"`
-	Data          json.RawMessage `json:"data,omitempty"`
-}
-
-// PaymentUpdate is the body of PATCH /api/v1/invoice/update/{irn}.
+// PaymentUpdate is the body of PATCH /api/v1/invoice/update/{IRN}.
 type PaymentUpdate struct {
 	PaymentStatus string `json:"payment_status"`
-	Reference     string `json:"reference,omitempty"`
+	// Reference is the payment reference or a note; optional.
+	Reference string `json:"reference,omitempty"`
 }
 
-// QRVerifyRequest is the body of the sandbox stand-in's
-// POST /api/v1/invoice/qr/verify.
-type QRVerifyRequest struct {
-	IRN       string `json:"irn"`
-	QRPayload string `json:"qr_payload"`
-	// Encryption is the scheme used ("" means the business's own).
-	Encryption string `json:"encryption,omitempty"`
+// InvoiceStatus is the answer of GET /api/v1/invoice/confirm/{IRN}: the
+// fields integrators read (issue_date, due_date, sync_date, payment_status,
+// transmitted, delivered, and irn, qr_code_data). NRS does not publish the
+// answer; Data keeps it whole.
+type InvoiceStatus struct {
+	IRN             string
+	BusinessID      string
+	InvoiceTypeCode string
+	IssueDate       string
+	DueDate         string
+	SyncDate        string
+	PaymentStatus   string
+	Transmitted     bool
+	Delivered       bool
+	QRCodeData      string
+	Data            json.RawMessage
 }
 
-// QRCheck is one check of a QR verification.
-type QRCheck struct {
-	Name    string `json:"name"`
-	Passed  bool   `json:"passed"`
-	Message string `json:"message"`
+// Document is the answer of GET /api/v1/invoice/download/{IRN}: the invoice
+// as NRS holds it. NRS does not publish the answer: Invoice is the data
+// itself, or the object under "invoice" when the data wraps it; IRN and
+// BusinessID are read from it.
+type Document struct {
+	IRN        string
+	BusinessID string
+	Invoice    json.RawMessage
+	Data       json.RawMessage
 }
 
-// QRVerification is the stand-in's verdict on a QR payload: whether it
-// decrypts, with the business's private key, to
-// {"irn":"<irn>.<unix seconds>","certificate":"<the business's certificate>"}.
-type QRVerification struct {
-	Valid     bool            `json:"valid"`
-	IRN       string          `json:"irn"`
-	Timestamp int64           `json:"timestamp"`
-	Checks    []QRCheck       `json:"checks"`
-	Data      json.RawMessage `json:"data,omitempty"`
+// InvoiceSummary is one invoice of SearchInvoices' page (NRS does not
+// publish it; the fields are the search's filters and what the stand-in
+// answers). Data keeps the entry as sent.
+type InvoiceSummary struct {
+	IRN                  string
+	BusinessID           string
+	InvoiceTypeCode      string
+	IssueDate            string
+	DueDate              string
+	DocumentCurrencyCode string
+	TaxCurrencyCode      string
+	PaymentStatus        string
+	EntryStatus          string
+	Transmitted          bool
+	Delivered            bool
+	Data                 json.RawMessage
 }
 
-// Health calls GET /api, which answers {"healthy":true} outside NRS's
-// envelope.
+// InvoiceQuery is SearchInvoices' query: paging and MBS's filters; empty
+// filters are left out.
+type InvoiceQuery struct {
+	Paging
+	IRN                  string
+	PaymentStatus        string
+	EntryStatus          string
+	InvoiceTypeCode      string
+	IssueDate            string
+	DueDate              string
+	TaxCurrencyCode      string
+	DocumentCurrencyCode string
+}
+
+// Health calls GET /api (no credentials), which answers {"healthy":true}
+// outside NRS's envelope.
 func (c *Client) Health(ctx context.Context) (Health, Call, error) {
-	r := request{op: OpHealth, method: http.MethodGet, path: "/api"}
+	r := request{op: OpHealth, method: http.MethodGet, path: "/api", anonymous: true}
 	body, call, err := c.do(ctx, r)
 	if err != nil {
 		return Health{}, call, err
@@ -129,53 +130,27 @@ func (c *Client) Health(ctx context.Context) (Health, Call, error) {
 }
 
 // ValidateIRN calls POST /api/v1/invoice/irn/validate. NRS refuses an IRN
-// whose parts do not match the business with HTTP 400 "irn validation
-// failed".
+// that does not follow the business's template with HTTP 400, handler
+// invoice_actions, public message "irn validation failed".
 func (c *Client) ValidateIRN(ctx context.Context, in ValidateIRNRequest) (Ack, Call, error) {
 	return c.ack(ctx, OpValidateIRN, http.MethodPost, "/api/v1/invoice/irn/validate", in)
 }
 
 // ValidateInvoice calls POST /api/v1/invoice/validate with an invoice
 // payload: any JSON-encodable value, or json.RawMessage / []byte sent as is.
+// NRS answers {"code":201,"data":{"ok":true}}.
 func (c *Client) ValidateInvoice(ctx context.Context, invoice any) (Ack, Call, error) {
 	return c.ack(ctx, OpValidateInvoice, http.MethodPost, "/api/v1/invoice/validate", invoice)
 }
 
-// SignInvoice calls POST /api/v1/invoice/sign with an invoice payload,
-// which registers the invoice with NRS.
+// SignInvoice calls POST /api/v1/invoice/sign with an invoice payload: the
+// taxpayer's official submission.
 func (c *Client) SignInvoice(ctx context.Context, invoice any) (Ack, Call, error) {
 	return c.ack(ctx, OpSignInvoice, http.MethodPost, "/api/v1/invoice/sign", invoice)
 }
 
-// Transmit calls POST /api/v1/invoice/transmit/{irn}: NRS delivers a signed
-// B2B or B2G invoice to the buyer. B2C invoices are not transmitted.
-func (c *Client) Transmit(ctx context.Context, irn string) (Ack, Call, error) {
-	return c.ack(ctx, OpTransmit, http.MethodPost, "/api/v1/invoice/transmit/"+pathSegment(irn), nil)
-}
-
-// ConfirmReceipt calls PATCH /api/v1/invoice/transmit/{irn}: the buyer
-// acknowledges a transmitted invoice.
-func (c *Client) ConfirmReceipt(ctx context.Context, irn string) (Ack, Call, error) {
-	return c.ack(ctx, OpConfirmReceipt, http.MethodPatch, "/api/v1/invoice/transmit/"+pathSegment(irn), nil)
-}
-
-// LookupTransmission calls GET /api/v1/invoice/transmit/lookup/{irn}.
-func (c *Client) LookupTransmission(ctx context.Context, irn string) (Transmission, Call, error) {
-	data, call, err := c.enveloped(ctx, request{op: OpLookupTransmission, method: http.MethodGet,
-		path: "/api/v1/invoice/transmit/lookup/" + pathSegment(irn)})
-	if err != nil {
-		return Transmission{}, call, err
-	}
-	f, _ := fields(data)
-	return Transmission{
-		IRN: f.str("irn"), BusinessID: f.str("business_id"), Status: f.str("status"),
-		InvoiceKind: f.str("invoice_kind"), TransmittedAt: f.str("transmitted_at"),
-		AcknowledgedAt: f.str("acknowledged_at"), Data: data,
-	}, call, nil
-}
-
-// ConfirmInvoice calls GET /api/v1/invoice/confirm/{irn}, which tells where
-// the invoice stands at NRS, payment status included.
+// ConfirmInvoice calls GET /api/v1/invoice/confirm/{IRN}: where the invoice
+// stands at NRS, payment status included.
 func (c *Client) ConfirmInvoice(ctx context.Context, irn string) (InvoiceStatus, Call, error) {
 	data, call, err := c.enveloped(ctx, request{op: OpConfirmInvoice, method: http.MethodGet,
 		path: "/api/v1/invoice/confirm/" + pathSegment(irn)})
@@ -184,54 +159,58 @@ func (c *Client) ConfirmInvoice(ctx context.Context, irn string) (InvoiceStatus,
 	}
 	f, _ := fields(data)
 	return InvoiceStatus{
-		IRN: f.str("irn"), BusinessID: f.str("business_id"), Status: f.str("status"),
-		PaymentStatus: f.str("payment_status"), InvoiceKind: f.str("invoice_kind"),
-		InvoiceTypeCode: f.str("invoice_type_code"), SignedAt: f.str("signed_at"),
-		TransmittedAt: f.str("transmitted_at"), ConfirmedAt: f.str("confirmed_at"), Data: data,
+		IRN: f.str("irn"), BusinessID: f.str("business_id"), InvoiceTypeCode: f.str("invoice_type_code"),
+		IssueDate: f.str("issue_date"), DueDate: f.str("due_date"), SyncDate: f.str("sync_date"),
+		PaymentStatus: f.str("payment_status"), Transmitted: f.bool("transmitted"), Delivered: f.bool("delivered"),
+		QRCodeData: f.str("qr_code_data"), Data: data,
 	}, call, nil
 }
 
-// DownloadInvoice calls GET /api/v1/invoice/download/{irn}.
+// DownloadInvoice calls GET /api/v1/invoice/download/{IRN}.
 func (c *Client) DownloadInvoice(ctx context.Context, irn string) (Document, Call, error) {
 	data, call, err := c.enveloped(ctx, request{op: OpDownloadInvoice, method: http.MethodGet,
 		path: "/api/v1/invoice/download/" + pathSegment(irn)})
 	if err != nil {
 		return Document{}, call, err
 	}
+	doc := Document{Invoice: data, Data: data}
 	f, _ := fields(data)
-	return Document{
-		IRN: f.str("irn"), Status: f.str("status"), PaymentStatus: f.str("payment_status"),
-		Invoice: f.raw("invoice"), Data: data,
-	}, call, nil
+	if inner := f.raw("invoice"); len(inner) > 0 && inner[0] == '{' {
+		doc.Invoice = inner
+	}
+	inv, _ := fields(doc.Invoice)
+	doc.IRN, doc.BusinessID = inv.str("irn"), inv.str("business_id")
+	return doc, call, nil
 }
 
-// UpdatePaymentStatus calls PATCH /api/v1/invoice/update/{irn} with a
-// payment status (PaymentPending, PaymentPaid, PaymentPartial,
+// SearchInvoices calls GET /api/v1/invoice/{BUSINESS_ID} with MBS's filters.
+func (c *Client) SearchInvoices(ctx context.Context, businessID string, in InvoiceQuery) (Page[InvoiceSummary], Call, error) {
+	q := url.Values{}
+	in.Paging.set(q)
+	for _, kv := range []struct{ k, v string }{
+		{"irn", in.IRN}, {"payment_status", in.PaymentStatus}, {"entry_status", in.EntryStatus},
+		{"invoice_type_code", in.InvoiceTypeCode}, {"issue_date", in.IssueDate}, {"due_date", in.DueDate},
+		{"tax_currency_code", in.TaxCurrencyCode}, {"document_currency_code", in.DocumentCurrencyCode},
+	} {
+		if kv.v != "" {
+			q.Set(kv.k, kv.v)
+		}
+	}
+	r := request{op: OpSearchInvoice, method: http.MethodGet, path: "/api/v1/invoice/" + pathSegment(businessID), query: q.Encode()}
+	return page(ctx, c, r, func(raw json.RawMessage) InvoiceSummary {
+		f, _ := fields(raw)
+		return InvoiceSummary{IRN: f.str("irn"), BusinessID: f.str("business_id"), InvoiceTypeCode: f.str("invoice_type_code"),
+			IssueDate: f.str("issue_date"), DueDate: f.str("due_date"), DocumentCurrencyCode: f.str("document_currency_code"),
+			TaxCurrencyCode: f.str("tax_currency_code"), PaymentStatus: f.str("payment_status"),
+			EntryStatus: f.str("entry_status"), Transmitted: f.bool("transmitted"), Delivered: f.bool("delivered"), Data: raw}
+	})
+}
+
+// UpdatePaymentStatus calls PATCH /api/v1/invoice/update/{IRN} with a payment
+// status (PaymentPending, PaymentPaid, PaymentCanceled, PaymentPartial,
 // PaymentRejected).
 func (c *Client) UpdatePaymentStatus(ctx context.Context, irn string, in PaymentUpdate) (Ack, Call, error) {
 	return c.ack(ctx, OpUpdatePayment, http.MethodPatch, "/api/v1/invoice/update/"+pathSegment(irn), in)
-}
-
-// VerifyQR calls the sandbox stand-in's POST /api/v1/invoice/qr/verify. The
-// real NRS has no such endpoint (it answers 404); use it only against the
-// stand-in, to prove a QR payload built locally is right.
-func (c *Client) VerifyQR(ctx context.Context, in QRVerifyRequest) (QRVerification, Call, error) {
-	body, err := encodeBody(in)
-	if err != nil {
-		return QRVerification{}, Call{Operation: OpVerifyQR}, err
-	}
-	data, call, err := c.enveloped(ctx, request{op: OpVerifyQR, method: http.MethodPost,
-		path: "/api/v1/invoice/qr/verify", body: body})
-	if err != nil {
-		return QRVerification{}, call, err
-	}
-	var v QRVerification
-	if err := json.Unmarshal(data, &v); err != nil {
-		return QRVerification{}, call, c.malformed(request{op: OpVerifyQR, method: http.MethodPost,
-			path: "/api/v1/invoice/qr/verify"}, call, "qr verification is not an object")
-	}
-	v.Data = data
-	return v, call, nil
 }
 
 // ack makes an action call and reads {"ok":true}. A nil body sends none.
@@ -256,52 +235,32 @@ func (c *Client) ack(ctx context.Context, op Operation, method, path string, in 
 	return a, call, nil
 }
 
-// pathSegment escapes an IRN for a URL path. IRNs are letters, digits and
-// hyphens, so this only matters for hostile input.
-func pathSegment(s string) string { return url.PathEscape(s) }
-
-// object is a leniently read JSON object: NRS's field types are not
-// published, so strings, numbers and booleans are all read as text.
-type object map[string]json.RawMessage
-
-func fields(raw json.RawMessage) (object, bool) {
-	var o object
-	if err := json.Unmarshal(raw, &o); err != nil || o == nil {
-		return object{}, false
+// page makes a search call and reads its page.
+func page[T any](ctx context.Context, c *Client, r request, item func(json.RawMessage) T) (Page[T], Call, error) {
+	data, call, err := c.enveloped(ctx, r)
+	if err != nil {
+		return Page[T]{}, call, err
 	}
-	return o, true
+	p, ok := readPage(data, item)
+	if !ok {
+		return Page[T]{}, call, c.malformed(r, call, "search answer holds no list")
+	}
+	return p, call, nil
 }
 
-func (o object) str(keys ...string) string {
-	for _, k := range keys {
-		v, ok := o[k]
-		if !ok {
-			continue
-		}
-		v = bytes.TrimSpace(v)
-		if len(v) == 0 || bytes.Equal(v, []byte("null")) {
-			continue
-		}
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			return s
-		}
-		if v[0] != '{' && v[0] != '[' {
-			return string(v) // a number or a boolean, as written
-		}
+// items makes a call whose data is a list and reads its entries.
+func items[T any](ctx context.Context, c *Client, r request, item func(json.RawMessage) T) ([]T, Call, error) {
+	data, call, err := c.enveloped(ctx, r)
+	if err != nil {
+		return nil, call, err
 	}
-	return ""
-}
-
-func (o object) bool(key string) bool {
-	b, err := strconv.ParseBool(strings.TrimSpace(o.str(key)))
-	return err == nil && b
-}
-
-func (o object) raw(key string) json.RawMessage {
-	v := bytes.TrimSpace(o[key])
-	if len(v) == 0 || bytes.Equal(v, []byte("null")) {
-		return nil
+	raw, ok := list(data, pageItemKeys...)
+	if !ok {
+		return nil, call, c.malformed(r, call, "answer holds no list")
 	}
-	return json.RawMessage(v)
+	out := make([]T, 0, len(raw))
+	for _, it := range raw {
+		out = append(out, item(it))
+	}
+	return out, call, nil
 }

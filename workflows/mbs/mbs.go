@@ -1,18 +1,31 @@
 // Package mbs is the client of the NRS e-invoicing platform's API (MBS, the
 // "Merchant Buyer Solution" that the Nigeria Revenue Service, formerly FIRS,
-// runs): health, IRN and invoice validation, signing, transmission between
-// businesses, confirmation, download, payment status updates and the code
-// lists published as resources.
+// runs). It covers the endpoints NRS documents (../shared/nrs/mbs-api.md):
+// health; entity search and lookup; IRN and invoice validation, signing,
+// parties, confirmation, download, search and payment updates; transmission
+// between businesses (transmit, receipt, lookups by IRN, TIN and party,
+// self-health-check, pull); the VAT payment report; TIN verification and
+// taxpayer authentication; and the code lists published as resources, both
+// typed and raw (Resource) for code-list refreshes.
+//
+// Requests and answers are Go types. Where NRS does not publish an answer,
+// the types hold the fields integrators read (the NRS sandbox stand-in,
+// rest/nrssandbox, answers with them) and keep the whole data as sent in
+// Data, read leniently: a field of another JSON type than expected does not
+// fail the call.
 //
 // Every method returns its typed result, a Call describing what happened on
 // the wire (for certification evidence: HTTP status, duration, attempts, NRS
 // error id) and an error, which is a *Error whenever the request reached the
-// transport. Answers of 429 and 5xx are retried with exponential backoff and
-// jitter, honouring Retry-After, within a bounded number of attempts; the
-// caller's context bounds the whole call and Config.Timeout each attempt.
+// transport: NRS's error envelope (id, handler, details, public_message) with
+// the HTTP status. Answers of 429 and 5xx are retried with exponential
+// backoff and jitter, honouring Retry-After, within a bounded number of
+// attempts; the caller's context bounds the whole call and Config.Timeout
+// each attempt.
 //
 // The API key and secret travel only in the x-api-key and x-api-secret
-// headers and never appear in errors, Calls or logs.
+// headers (on every call but the health check) and never appear in errors,
+// Calls or logs.
 package mbs
 
 import (
@@ -29,20 +42,33 @@ import (
 // Operation names one MBS endpoint, as recorded in Call and Error.
 type Operation string
 
-// The operations.
+// The operations, one per MBS endpoint (numbered as in mbs-api.md), plus the
+// stand-in's QR verification.
 const (
-	OpHealth             Operation = "health"
-	OpValidateIRN        Operation = "irn_validate"
-	OpValidateInvoice    Operation = "invoice_validate"
-	OpSignInvoice        Operation = "invoice_sign"
-	OpTransmit           Operation = "transmit"
-	OpConfirmReceipt     Operation = "transmit_confirm_receipt"
-	OpLookupTransmission Operation = "transmit_lookup"
-	OpConfirmInvoice     Operation = "invoice_confirm"
-	OpDownloadInvoice    Operation = "invoice_download"
-	OpUpdatePayment      Operation = "invoice_update"
-	OpResource           Operation = "resource"
-	OpVerifyQR           Operation = "qr_verify"
+	OpHealth             Operation = "health"                     // 1
+	OpSearchEntity       Operation = "entity_search"              // 2
+	OpGetEntity          Operation = "entity_get"                 // 3
+	OpValidateIRN        Operation = "irn_validate"               // 4
+	OpValidateInvoice    Operation = "invoice_validate"           // 5
+	OpSignInvoice        Operation = "invoice_sign"               // 6
+	OpCreateParty        Operation = "party_create"               // 7
+	OpSearchParty        Operation = "party_search"               // 8
+	OpConfirmInvoice     Operation = "invoice_confirm"            // 9
+	OpDownloadInvoice    Operation = "invoice_download"           // 10
+	OpSearchInvoice      Operation = "invoice_search"             // 11
+	OpUpdatePayment      Operation = "invoice_update"             // 12
+	OpLookupTransmission Operation = "transmit_lookup"            // 13
+	OpLookupByTIN        Operation = "transmit_lookup_tin"        // 14
+	OpLookupByParty      Operation = "transmit_lookup_party"      // 15
+	OpTransmit           Operation = "transmit"                   // 16
+	OpConfirmReceipt     Operation = "transmit_confirm_receipt"   // 17
+	OpSelfHealthCheck    Operation = "transmit_self_health_check" // 18
+	OpPull               Operation = "transmit_pull"              // 19
+	OpPostPayment        Operation = "post_payment"               // 20
+	OpVerifyTIN          Operation = "verify_tin"                 // 21
+	OpAuthenticate       Operation = "authenticate"               // 22
+	OpResource           Operation = "resource"                   // 23-33
+	OpVerifyQR           Operation = "qr_verify"                  // the stand-in's extra
 )
 
 // Defaults of Config and RetryPolicy.

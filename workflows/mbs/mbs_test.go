@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
@@ -56,7 +58,7 @@ func TestEndpoints(t *testing.T) {
 	check := func(t *testing.T, call mbs.Call, op mbs.Operation, method string, status int) {
 		t.Helper()
 		if call.Operation != op || call.Method != method || call.HTTPStatus != status || call.Attempts != 1 ||
-			call.ErrorID != "" || call.StartedAt.IsZero() || call.Duration <= 0 {
+			call.ErrorID != "" || call.StartedAt.IsZero() || call.Duration <= 0 || strings.Contains(call.Path, "?") {
 			t.Fatalf("call record: %+v", call)
 		}
 	}
@@ -71,18 +73,117 @@ func TestEndpoints(t *testing.T) {
 
 	t.Run("resources", func(t *testing.T) {
 		for _, name := range mbs.Resources {
-			list, call, err := c.Resource(ctx, name)
-			if err != nil || len(list) == 0 || list[0].Code == "" || list[0].Name == "" || len(list[0].Data) == 0 {
-				t.Fatalf("%s: %v %v", name, list, err)
+			raw, call, err := c.ResourceCall(ctx, name)
+			if err != nil || len(raw) == 0 || raw[0] != '[' {
+				t.Fatalf("%s: %s %v", name, raw, err)
 			}
 			check(t, call, mbs.OpResource, "GET", 200)
 			if call.Path != "/api/v1/invoice/resources/"+name || call.Code != 200 {
 				t.Fatalf("%s: call %+v", name, call)
 			}
+			shipped, _ := nrssandbox.ReferenceList(name)
+			var a, b any
+			_ = json.Unmarshal(raw, &a)
+			_ = json.Unmarshal(shipped, &b)
+			if fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Fatalf("%s differs from the list the stand-in serves", name)
+			}
 		}
-		if _, _, err := c.Resource(ctx, "planets"); err == nil {
-			t.Fatal("unknown resource accepted")
+		if raw, err := c.Resource(ctx, mbs.ResourceInvoiceTypes); err != nil || !bytes.Contains(raw, []byte(`"value":"Commercial Invoice"`)) {
+			t.Fatalf("raw resource: %s %v", raw, err)
 		}
+		// The stand-in's partial lists are no list to refresh from.
+		for _, name := range []string{mbs.ResourceHSCodes, mbs.ResourceInvoiceQuantityCodes} {
+			if raw, err := c.Resource(ctx, name); !errors.Is(err, mbs.ErrPartialList) || raw != nil {
+				t.Fatalf("%s: %s %v", name, raw, err)
+			}
+			if _, call, err := c.ResourceCall(ctx, name); err != nil || !call.Partial {
+				t.Fatalf("%s: %+v %v", name, call, err)
+			}
+		}
+		if _, err := c.Resource(ctx, "../../api"); err == nil {
+			t.Fatal("a path accepted as a resource name")
+		}
+		countries, _, err := c.Countries(ctx)
+		if err != nil || len(countries) != 249 || countries[0].Alpha2 != "AF" {
+			t.Fatalf("countries: %d %v", len(countries), err)
+		}
+		types, _, err := c.InvoiceTypes(ctx)
+		if err != nil || len(types) != 20 || types[0] != (mbs.CodeValue{Code: "380", Value: "Credit Note"}) {
+			t.Fatalf("invoice types: %v %v", types, err)
+		}
+		currencies, _, err := c.Currencies(ctx)
+		if err != nil || len(currencies) != 118 {
+			t.Fatalf("currencies: %d %v", len(currencies), err)
+		}
+		for _, cur := range currencies {
+			if cur.Code == "CHF" && cur.Rounding != 0.05 {
+				t.Fatalf("CHF rounding %v", cur.Rounding)
+			}
+		}
+		exemptions, _, err := c.VATExemptions(ctx)
+		if err != nil || len(exemptions) != 236 || exemptions[0].HarmonizedSystemCode == "" {
+			t.Fatalf("vat exemptions: %d %v", len(exemptions), err)
+		}
+		services, _, err := c.ServicesCodes(ctx)
+		if err != nil || len(services) != 419 || services[0].Code != "0111" {
+			t.Fatalf("services codes: %d %v", len(services), err)
+		}
+		taxes, _, err := c.TaxCategories(ctx)
+		if err != nil || len(taxes) != 24 {
+			t.Fatalf("tax categories: %d %v", len(taxes), err)
+		}
+		means, _, err := c.PaymentMeans(ctx)
+		if err != nil || len(means) != 12 {
+			t.Fatalf("payment means: %d %v", len(means), err)
+		}
+		hs, _, err := c.HSCodes(ctx)
+		if err != nil || len(hs) != 1 || hs[0].HSCode != "0101.21" {
+			t.Fatalf("hs codes: %v %v", hs, err)
+		}
+		states, _, err := c.States(ctx)
+		if err != nil || len(states) != 37 {
+			t.Fatalf("states: %d %v", len(states), err)
+		}
+		lgas, _, err := c.LGAs(ctx)
+		if err != nil || len(lgas) != 774 || lgas[0].StateCode == "" {
+			t.Fatalf("lgas: %d %v", len(lgas), err)
+		}
+		if q, _, err := c.InvoiceQuantityCodes(ctx); err != nil || len(q) != 0 {
+			t.Fatalf("quantity codes: %v %v", q, err)
+		}
+	})
+
+	t.Run("entity", func(t *testing.T) {
+		page, call, err := c.SearchEntities(ctx, mbs.EntityQuery{Paging: mbs.Paging{Size: 20, Page: 1, SortBy: "created_at"}})
+		if err != nil || len(page.Items) != 1 || page.Total != 1 || page.TotalPages != 1 || len(page.Items[0].Businesses) != 1 ||
+			page.Items[0].Businesses[0].ID != s.biz.BusinessID || page.Items[0].Businesses[0].ServiceID != "94ND90NR" {
+			t.Fatalf("search: %+v %v", page, err)
+		}
+		check(t, call, mbs.OpSearchEntity, "GET", 200)
+		e, call, err := c.GetEntity(ctx, page.Items[0].ID)
+		if err != nil || e.ID != page.Items[0].ID || e.TIN == "" {
+			t.Fatalf("get: %+v %v", e, err)
+		}
+		check(t, call, mbs.OpGetEntity, "GET", 200)
+	})
+
+	var party mbs.Party
+	t.Run("parties", func(t *testing.T) {
+		var call mbs.Call
+		var err error
+		party, call, err = c.CreateParty(ctx, mbs.PartyRequest{BusinessID: s.biz.BusinessID, PartyName: "Dangote Group TMZ",
+			TIN: "TIN-000001", Email: "business@email.com", Telephone: "+23480254000000",
+			PostalAddress: &mbs.Address{StreetName: "91, owonikoko street", CityName: "Malta", PostalZone: "023401", Country: "NG"}})
+		if err != nil || party.ID == "" || party.PostalAddressID == "" || party.PostalAddress.CityName != "Malta" {
+			t.Fatalf("create: %+v %v", party, err)
+		}
+		check(t, call, mbs.OpCreateParty, "POST", 201)
+		page, call, err := c.SearchParties(ctx, s.biz.BusinessID, mbs.PartyQuery{PartyName: "dangote"})
+		if err != nil || len(page.Items) != 1 || page.Items[0].ID != party.ID {
+			t.Fatalf("search: %+v %v", page, err)
+		}
+		check(t, call, mbs.OpSearchParty, "GET", 200)
 	})
 
 	for _, tc := range []struct {
@@ -96,6 +197,9 @@ func TestEndpoints(t *testing.T) {
 		t.Run(tc.fixture, func(t *testing.T) {
 			ref := "FLOW" + strings.ToUpper(tc.fixture[8:11])
 			inv, irn := s.fixture(t, tc.fixture, ref)
+			if tc.transmit {
+				inv["accounting_customer_party"].(map[string]any)["id"] = party.ID
+			}
 
 			ack, call, err := c.ValidateIRN(ctx, mbs.ValidateIRNRequest{InvoiceReference: ref, BusinessID: s.biz.BusinessID, IRN: irn})
 			if err != nil || !ack.OK {
@@ -107,15 +211,15 @@ func TestEndpoints(t *testing.T) {
 			if ack, call, err = c.ValidateInvoice(ctx, json.RawMessage(raw)); err != nil || !ack.OK || len(ack.Data) == 0 {
 				t.Fatalf("validate: %+v %v", ack, err)
 			}
-			check(t, call, mbs.OpValidateInvoice, "POST", 200)
+			check(t, call, mbs.OpValidateInvoice, "POST", 201)
+			if call.Code != 201 {
+				t.Fatalf("validate envelope code: %+v", call)
+			}
 
 			if ack, call, err = c.SignInvoice(ctx, inv); err != nil || !ack.OK {
 				t.Fatalf("sign: %+v %v", ack, err)
 			}
 			check(t, call, mbs.OpSignInvoice, "POST", 201)
-			if call.Code != 201 {
-				t.Fatalf("sign envelope code: %+v", call)
-			}
 
 			if tc.transmit {
 				if ack, call, err = c.Transmit(ctx, irn); err != nil || !ack.OK {
@@ -126,7 +230,7 @@ func TestEndpoints(t *testing.T) {
 					t.Fatalf("path %q", call.Path)
 				}
 				tr, call, err := c.LookupTransmission(ctx, irn)
-				if err != nil || tr.IRN != irn || tr.Status != "TRANSMITTED" || tr.TransmittedAt == "" || tr.AcknowledgedAt != "" {
+				if err != nil || tr.IRN != irn || !tr.Transmitted || tr.TransmittedAt == "" || tr.Delivered {
 					t.Fatalf("lookup: %+v %v", tr, err)
 				}
 				check(t, call, mbs.OpLookupTransmission, "GET", 200)
@@ -134,20 +238,32 @@ func TestEndpoints(t *testing.T) {
 					t.Fatalf("confirm receipt: %v", err)
 				}
 				check(t, call, mbs.OpConfirmReceipt, "PATCH", 200)
-				if tr, _, _ = c.LookupTransmission(ctx, irn); tr.Status != "ACKNOWLEDGED" || tr.AcknowledgedAt == "" {
+				if tr, _, _ = c.LookupTransmission(ctx, irn); !tr.Delivered || tr.DeliveredAt == "" {
 					t.Fatalf("lookup after receipt: %+v", tr)
 				}
+				byParty, call, err := c.LookupTransmissionsByParty(ctx, party.ID)
+				if err != nil || !containsIRN(byParty, irn) {
+					t.Fatalf("lookup by party: %+v %v", byParty, err)
+				}
+				check(t, call, mbs.OpLookupByParty, "GET", 200)
+				tin := inv["accounting_customer_party"].(map[string]any)["tin"].(string)
+				byTIN, call, err := c.LookupTransmissionsByTIN(ctx, tin)
+				if err != nil || !containsIRN(byTIN, irn) || byTIN[0].CustomerTIN != tin {
+					t.Fatalf("lookup by tin: %+v %v", byTIN, err)
+				}
+				check(t, call, mbs.OpLookupByTIN, "GET", 200)
 			}
 
 			st, call, err := c.ConfirmInvoice(ctx, irn)
-			if err != nil || st.IRN != irn || st.Status != "CONFIRMED" || st.PaymentStatus != mbs.PaymentPending ||
-				st.BusinessID != s.biz.BusinessID || st.InvoiceTypeCode != "381" || st.SignedAt == "" || st.ConfirmedAt == "" {
+			if err != nil || st.IRN != irn || st.PaymentStatus != mbs.PaymentPending || st.BusinessID != s.biz.BusinessID ||
+				st.InvoiceTypeCode != "381" || st.SyncDate == "" || st.IssueDate != inv["issue_date"] ||
+				st.Transmitted != tc.transmit || st.Delivered != tc.transmit || len(st.QRCodeData) != 344 {
 				t.Fatalf("confirm: %+v %v", st, err)
 			}
 			check(t, call, mbs.OpConfirmInvoice, "GET", 200)
 
 			doc, call, err := c.DownloadInvoice(ctx, irn)
-			if err != nil || doc.IRN != irn || !bytes.Contains(doc.Invoice, []byte(irn)) {
+			if err != nil || doc.IRN != irn || doc.BusinessID != s.biz.BusinessID || !bytes.Contains(doc.Invoice, []byte(irn)) {
 				t.Fatalf("download: %+v %v", doc, err)
 			}
 			check(t, call, mbs.OpDownloadInvoice, "GET", 200)
@@ -159,6 +275,12 @@ func TestEndpoints(t *testing.T) {
 			if st, _, err = c.ConfirmInvoice(ctx, irn); err != nil || st.PaymentStatus != mbs.PaymentPaid {
 				t.Fatalf("confirm after payment: %+v %v", st, err)
 			}
+
+			found, call, err := c.SearchInvoices(ctx, s.biz.BusinessID, mbs.InvoiceQuery{IRN: irn, PaymentStatus: mbs.PaymentPaid})
+			if err != nil || len(found.Items) != 1 || found.Items[0].IRN != irn || found.Items[0].EntryStatus != "SIGNED" {
+				t.Fatalf("search: %+v %v", found, err)
+			}
+			check(t, call, mbs.OpSearchInvoice, "GET", 200)
 
 			rules, err := nrs.New(nrs.Options{})
 			if err != nil {
@@ -179,8 +301,73 @@ func TestEndpoints(t *testing.T) {
 			check(t, call, mbs.OpVerifyQR, "POST", 200)
 		})
 	}
+
+	t.Run("exchange", func(t *testing.T) {
+		ack, call, err := c.SelfHealthCheck(ctx)
+		if err != nil || !ack.OK {
+			t.Fatalf("self-health-check: %v", err)
+		}
+		check(t, call, mbs.OpSelfHealthCheck, "GET", 200)
+		// A buyer the stand-in knows pulls what was sent to its TIN.
+		buyer := s.register(t, "BUY3R001")
+		bc, _ := newClient(t, s.srv.URL, buyer.APIKey, buyer.APISecret, nil)
+		ents, _, err := bc.SearchEntities(ctx, mbs.EntityQuery{})
+		if err != nil || len(ents.Items) != 1 {
+			t.Fatalf("buyer entity: %v", err)
+		}
+		inv, irn := s.fixture(t, "invoice-b2b-1.1.json", "PULL1")
+		inv["accounting_customer_party"].(map[string]any)["tin"] = ents.Items[0].TIN
+		if _, _, err := c.SignInvoice(ctx, inv); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.Transmit(ctx, irn); err != nil {
+			t.Fatal(err)
+		}
+		unconfirmed := false
+		got, call, err := bc.Pull(ctx, mbs.PullQuery{Confirmed: &unconfirmed, From: "2026-01-01"})
+		if err != nil || len(got) != 1 || got[0].IRN != irn || !bytes.Contains(got[0].Invoice, []byte(irn)) {
+			t.Fatalf("pull: %+v %v", got, err)
+		}
+		check(t, call, mbs.OpPull, "GET", 200)
+	})
+
+	t.Run("utilities", func(t *testing.T) {
+		ents, _, err := c.SearchEntities(ctx, mbs.EntityQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, call, err := c.VerifyTIN(ctx, ents.Items[0].TIN)
+		if err != nil || info.TIN != ents.Items[0].TIN || info.Message != "TIN Information" || info.Status != "200 OK" {
+			t.Fatalf("verify tin: %+v %v", info, err)
+		}
+		check(t, call, mbs.OpVerifyTIN, "POST", 200)
+		if call.Path != "/api/v1/utilities/verify-tin/" {
+			t.Fatalf("path %q", call.Path)
+		}
+		login := nrssandbox.Business{Owner: "login", BusinessID: uuid.NewString(), ServiceID: "L0G1N001", Certificate: "cert",
+			APIKey: uuid.NewString(), APISecret: "x", Email: "johndoe@email.com", Password: "johdoespassword"}
+		if _, err := s.h.Register(ctx, login); err != nil {
+			t.Fatal(err)
+		}
+		who, call, err := c.AuthenticateTaxpayer(ctx, "johndoe@email.com", "johdoespassword")
+		if err != nil || who.EntityID == "" || who.Message != "User logged in" || who.Status != "200 OK" || who.ReceivedAt == "" {
+			t.Fatalf("authenticate: %+v %v", who, err)
+		}
+		check(t, call, mbs.OpAuthenticate, "POST", 200)
+	})
 }
 
+func containsIRN(list []mbs.Transmission, irn string) bool {
+	for _, t := range list {
+		if t.IRN == irn {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTypedErrors checks that NRS's error answers come back typed: the
+// HTTP status and the envelope's id, handler, details and public message.
 func TestTypedErrors(t *testing.T) {
 	s := newStandIn(t, nrssandbox.Options{})
 	c, rec := s.client(t, nil)
@@ -192,8 +379,9 @@ func TestTypedErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	dup, _ := b2b(nrssandbox.ScenarioDuplicate + "1")
-	fresh, freshIRN := b2b("FRESH1")
+	_, freshIRN := b2b("FRESH1")
 	wrong, _ := s.client(t, func(cfg *mbs.Config) { cfg.APISecret = "not-the-secret" })
+	const longMsg = "validation failed: we are unable to process your request. also confirm this is not a duplicate request"
 
 	for _, tc := range []struct {
 		name    string
@@ -203,43 +391,51 @@ func TestTypedErrors(t *testing.T) {
 		handler string
 		details string
 	}{
-		{"wrong service id", func() (mbs.Call, error) {
-			_, call, err := c.ValidateIRN(ctx, mbs.ValidateIRNRequest{InvoiceReference: "INV1", BusinessID: s.biz.BusinessID, IRN: "INV1-F3A3A0CF-20260315"})
-			return call, err
-		}, 400, nrssandbox.MsgIRNValidationFailed, "validate_irn", "service_id"},
-		{"invalid invoice", func() (mbs.Call, error) {
-			_, call, err := c.ValidateInvoice(ctx, bad)
-			return call, err
-		}, 400, nrssandbox.MsgInvoiceValidationFailed, "validate_invoice", "/accounting_supplier_party/tin"},
-		{"sign before validate", func() (mbs.Call, error) {
-			_, call, err := c.SignInvoice(ctx, fresh)
-			return call, err
-		}, 400, nrssandbox.MsgNotValidated, "sign_invoice", ""},
-		{"transmit unknown", func() (mbs.Call, error) {
-			_, call, err := c.Transmit(ctx, freshIRN)
-			return call, err
-		}, 404, nrssandbox.MsgInvoiceNotFound, "transmit_invoice", ""},
-		{"sign rejected", func() (mbs.Call, error) {
-			_, call, err := c.SignInvoice(ctx, signFail)
-			return call, err
-		}, 400, nrssandbox.MsgSigningFailed, "sign_invoice", nrssandbox.ScenarioSignFail},
-		{"duplicate", func() (mbs.Call, error) {
-			_, call, err := c.ValidateInvoice(ctx, dup)
-			return call, err
-		}, 400, nrssandbox.MsgDuplicateIRN, "validate_invoice", ""},
 		{"wrong credentials", func() (mbs.Call, error) {
 			_, call, err := wrong.ConfirmInvoice(ctx, freshIRN)
 			return call, err
-		}, 400, nrssandbox.MsgInvalidCredentials, "confirm_invoice", ""},
+		}, 400, "unable to validate api key", "handler", ""},
+		{"entity id that is not a UUID", func() (mbs.Call, error) {
+			_, call, err := c.GetEntity(ctx, "31569955-0001")
+			return call, err
+		}, 400, longMsg, "entity_actions", "invalid UUID length: 13"},
+		{"wrong service id", func() (mbs.Call, error) {
+			_, call, err := c.ValidateIRN(ctx, mbs.ValidateIRNRequest{InvoiceReference: "INV1", BusinessID: s.biz.BusinessID, IRN: "INV1-F3A3A0CF-20260315"})
+			return call, err
+		}, 400, "irn validation failed", "invoice_actions", "irn validation failed for this business, refer to the template and try again"},
+		{"unknown business", func() (mbs.Call, error) {
+			_, call, err := c.SearchInvoices(ctx, uuid.NewString(), mbs.InvoiceQuery{})
+			return call, err
+		}, 400, "validation failed", "invoice_actions", "this business does not exist"},
+		{"invalid invoice", func() (mbs.Call, error) {
+			_, call, err := c.ValidateInvoice(ctx, bad)
+			return call, err
+		}, 400, longMsg, "invoice_actions", "accounting_supplier_party.tin"},
+		{"transmit unknown", func() (mbs.Call, error) {
+			_, call, err := c.Transmit(ctx, freshIRN)
+			return call, err
+		}, 404, "resource not found", "invoice_actions", ""},
+		{"sign rejected", func() (mbs.Call, error) {
+			_, call, err := c.SignInvoice(ctx, signFail)
+			return call, err
+		}, 400, "invoice signing failed", "invoice_actions", nrssandbox.ScenarioSignFail},
+		{"duplicate", func() (mbs.Call, error) {
+			_, call, err := c.ValidateInvoice(ctx, dup)
+			return call, err
+		}, 400, longMsg, "invoice_actions", ""},
+		{"unknown taxpayer", func() (mbs.Call, error) {
+			_, call, err := c.VerifyTIN(ctx, "99999999-0001")
+			return call, err
+		}, 404, "resource not found", "utility_actions", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			call, err := tc.call()
 			e := asError(t, err)
 			if e.HTTPStatus != tc.status || e.Code != tc.status || e.PublicMessage != tc.public || e.Handler != tc.handler ||
-				e.Message != "error has occurred" || e.ID == "" || e.Details == "" || len(e.RawDetails) == 0 {
+				e.Message != "error has occurred" || e.ID == "" {
 				t.Fatalf("error: %+v", e)
 			}
-			if !strings.Contains(e.Details, tc.details) {
+			if tc.details != "" && !strings.Contains(e.Details, tc.details) {
 				t.Fatalf("details %q lack %q", e.Details, tc.details)
 			}
 			if e.Retryable() || mbs.IsRetryable(err) || e.Attempts != 1 {
@@ -253,6 +449,14 @@ func TestTypedErrors(t *testing.T) {
 			}
 		})
 	}
+	t.Run("no route: postPayment", func(t *testing.T) {
+		_, call, err := c.PostPayment(ctx, mbs.PaymentReport{AgentTIN: "1234458823", BaseAmount: "10.00", Currency: 1, TransDate: "2024-11-04"})
+		e := asError(t, err)
+		if e.HTTPStatus != 404 || e.Code != 404 || e.Message != "no route found for this path. kindly check your request and try again" ||
+			e.Handler != "" || e.ID != "" || e.Retryable() || call.Path != "/v1/vat/postPayment" {
+			t.Fatalf("error %+v call %+v", e, call)
+		}
+	})
 	if w := rec.recorded(); len(w) != 0 {
 		t.Fatalf("4xx answers were retried: %v", w)
 	}
@@ -267,7 +471,7 @@ func TestRetry(t *testing.T) {
 		if err != nil || !ack.OK {
 			t.Fatalf("validate: %v", err)
 		}
-		if call.Attempts != 3 || call.HTTPStatus != 200 || call.Waited != 2*time.Second {
+		if call.Attempts != 3 || call.HTTPStatus != 201 || call.Waited != 2*time.Second {
 			t.Fatalf("call: %+v", call)
 		}
 		if w := rec.recorded(); fmt.Sprint(w) != "[1s 1s]" {
@@ -314,7 +518,7 @@ func TestRetry(t *testing.T) {
 		c, rec := s.client(t, func(cfg *mbs.Config) { cfg.Retry.MaxAttempts = 3 })
 		_, call, err := c.ConfirmInvoice(context.Background(), nrssandbox.ScenarioDown+"1-94ND90NR-20260315")
 		e := asError(t, err)
-		if e.HTTPStatus != 503 || !e.Retryable() || e.Attempts != 3 || call.Attempts != 3 || e.RetryAfter != time.Second || e.PublicMessage != nrssandbox.MsgUnavailable {
+		if e.HTTPStatus != 503 || !e.Retryable() || e.Attempts != 3 || call.Attempts != 3 || e.RetryAfter != time.Second || e.PublicMessage != nrssandbox.MsgUnavailable || e.Handler != nrssandbox.HandlerInvoice {
 			t.Fatalf("error: %+v call %+v", e, call)
 		}
 		if len(rec.recorded()) != 2 {

@@ -1,0 +1,32 @@
+package sandboxdb
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// attemptTTL is how long a scenario counter lives; older ones are dropped
+// so that the counters of a business stay few.
+const attemptTTL = time.Hour
+
+// CountAttempt counts one more call of an operation for an IRN of a business
+// and returns the count, 1 for the first call. Counters older than an hour
+// start over.
+func (d *DB) CountAttempt(ctx context.Context, businessID, operation, irn string, now time.Time) (int, error) {
+	businessID = strings.ToLower(businessID)
+	var n int
+	err := d.RunInTx(ctx, func(ctx context.Context, tx *DB) error {
+		if _, err := tx.idb.NewDelete().Model((*attempt)(nil)).Where("business_id = ?", businessID).
+			Where("created_at < ?", now.Add(-attemptTTL)).Exec(ctx); err != nil {
+			return mapErr(err)
+		}
+		a := &attempt{BusinessID: businessID, Operation: operation, IRN: irn, Attempts: 1, CreatedAt: now}
+		_, err := tx.idb.NewInsert().Model(a).
+			On("CONFLICT (business_id, operation, irn) DO UPDATE").
+			Set("attempts = ?TableAlias.attempts + 1").
+			Returning("attempts").Exec(ctx, &n)
+		return mapErr(err)
+	})
+	return n, err
+}

@@ -1,0 +1,210 @@
+package sandboxdb_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/migrations"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb/sandboxdbtest"
+)
+
+func business(owner string) *sandboxdb.Business {
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	id := uuid.NewString()
+	return &sandboxdb.Business{BusinessID: id, Owner: owner, EntityID: uuid.NewString(), ServiceID: "94ND90NR",
+		TIN: "TIN-" + id[:8], Name: "Shop " + owner, Email: owner + "@example.com", Certificate: "cert",
+		QREncryption: "RSA-PKCS1-v1_5", APIKey: "key-" + id, APISecretHash: "hash", CreatedAt: now, UpdatedAt: now}
+}
+
+func invoice(businessID, irn string, at time.Time, bytes int) *sandboxdb.Invoice {
+	return &sandboxdb.Invoice{BusinessID: businessID, IRN: irn, EntryStatus: sandboxdb.EntrySigned, InvoiceTypeCode: "396",
+		PaymentStatus: "PENDING", Payload: strings.Repeat("x", bytes), PayloadBytes: int64(bytes), CreatedAt: at, SignedAt: &at}
+}
+
+func TestQueries(t *testing.T) {
+	for _, d := range sandboxdbtest.Dialects() {
+		t.Run(d.Name, func(t *testing.T) {
+			db := d.Open(t)
+			ctx := context.Background()
+			a, b := business("a"), business("b")
+			for _, x := range []*sandboxdb.Business{a, b} {
+				if err := db.InsertBusiness(ctx, x); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Run("unique api key", func(t *testing.T) {
+				c := business("c")
+				c.APIKey = a.APIKey
+				if err := db.InsertBusiness(ctx, c); !errors.Is(err, sandboxdb.ErrConflict) {
+					t.Fatalf("want conflict, got %v", err)
+				}
+			})
+			t.Run("lookups", func(t *testing.T) {
+				got, err := db.BusinessByAPIKey(ctx, a.APIKey)
+				if err != nil || got.BusinessID != a.BusinessID || got.Owner != "a" || !got.CreatedAt.Equal(a.CreatedAt) {
+					t.Fatalf("%+v %v", got, err)
+				}
+				if _, err := db.BusinessByID(ctx, strings.ToUpper(b.BusinessID)); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := db.BusinessByOwner(ctx, "nobody"); !errors.Is(err, sandboxdb.ErrNotFound) {
+					t.Fatalf("want not found, got %v", err)
+				}
+			})
+			t.Run("eviction stays within one business", func(t *testing.T) {
+				base := time.Now().UTC().Truncate(time.Microsecond)
+				for i := range 5 {
+					for _, x := range []*sandboxdb.Business{a, b} {
+						if err := db.InsertInvoice(ctx, invoice(x.BusinessID, fmt.Sprintf("INV%d-94ND90NR-20260315", i), base.Add(time.Duration(i)*time.Second), 10)); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				n, err := db.Evict(ctx, a.BusinessID, "INV4-94ND90NR-20260315", 3, 1<<20)
+				if err != nil || n != 2 {
+					t.Fatalf("evicted %d, %v", n, err)
+				}
+				if _, err := db.Invoice(ctx, a.BusinessID, "INV0-94ND90NR-20260315"); !errors.Is(err, sandboxdb.ErrNotFound) {
+					t.Fatalf("oldest kept: %v", err)
+				}
+				if c, _ := db.CountInvoices(ctx, b.BusinessID); c != 5 {
+					t.Fatalf("the other business lost invoices: %d", c)
+				}
+				n, err = db.Evict(ctx, a.BusinessID, "INV4-94ND90NR-20260315", 100, 15)
+				if err != nil || n != 2 {
+					t.Fatalf("evicted by bytes %d, %v", n, err)
+				}
+				if _, err := db.Invoice(ctx, a.BusinessID, "INV4-94ND90NR-20260315"); err != nil {
+					t.Fatalf("kept invoice evicted: %v", err)
+				}
+			})
+			t.Run("search and update", func(t *testing.T) {
+				inv, err := db.Invoice(ctx, b.BusinessID, "INV2-94ND90NR-20260315")
+				if err != nil {
+					t.Fatal(err)
+				}
+				at := time.Now().UTC().Truncate(time.Microsecond)
+				inv.PaymentStatus, inv.TransmittedAt, inv.CustomerTIN = "PAID", &at, "12345678-0001"
+				if err := db.UpdateInvoice(ctx, inv); err != nil {
+					t.Fatal(err)
+				}
+				list, total, err := db.SearchInvoices(ctx, b.BusinessID, sandboxdb.InvoiceFilter{PaymentStatus: "PAID"}, sandboxdb.Page{Number: 1, Size: 10, SortBy: "created_at", Desc: true})
+				if err != nil || total != 1 || len(list) != 1 || list[0].IRN != inv.IRN || list[0].TransmittedAt == nil {
+					t.Fatalf("%v %d %v", list, total, err)
+				}
+				list, total, err = db.SearchInvoices(ctx, b.BusinessID, sandboxdb.InvoiceFilter{}, sandboxdb.Page{Number: 2, Size: 2, SortBy: "irn; drop table x", Desc: false})
+				if err != nil || total != 5 || len(list) != 2 || list[0].IRN != "INV2-94ND90NR-20260315" {
+					t.Fatalf("page 2: %v %d %v", list, total, err)
+				}
+				got, err := db.InvoiceForBuyer(ctx, "12345678-0001", inv.IRN)
+				if err != nil || got.BusinessID != b.BusinessID {
+					t.Fatalf("buyer: %v", err)
+				}
+				from := at.Add(-time.Minute)
+				rec, err := db.Received(ctx, "12345678-0001", &from, nil, nil, 10)
+				if err != nil || len(rec) != 1 {
+					t.Fatalf("received: %v %v", rec, err)
+				}
+				until := at.Add(-time.Second)
+				rec, err = db.Received(ctx, "12345678-0001", nil, &until, nil, 10)
+				if err != nil || len(rec) != 0 {
+					t.Fatalf("received before: %v %v", rec, err)
+				}
+			})
+			t.Run("attempt counters", func(t *testing.T) {
+				now := time.Now().UTC()
+				for want := 1; want <= 3; want++ {
+					n, err := db.CountAttempt(ctx, a.BusinessID, "sign", "SBXRETRY1-94ND90NR-20260315", now)
+					if err != nil || n != want {
+						t.Fatalf("count %d: %d %v", want, n, err)
+					}
+				}
+				n, err := db.CountAttempt(ctx, a.BusinessID, "sign", "SBXRETRY1-94ND90NR-20260315", now.Add(2*time.Hour))
+				if err != nil || n != 1 {
+					t.Fatalf("stale counter kept: %d %v", n, err)
+				}
+			})
+			t.Run("parties", func(t *testing.T) {
+				for i, name := range []string{"Dangote Group", "Dangote 100%_x", "Other"} {
+					p := &sandboxdb.Party{ID: uuid.NewString(), BusinessID: a.BusinessID, PartyName: name, TIN: fmt.Sprint(i),
+						PostalAddressID: uuid.NewString(), CreatedAt: time.Now().UTC()}
+					if err := db.InsertParty(ctx, p); err != nil {
+						t.Fatal(err)
+					}
+				}
+				list, total, err := db.SearchParties(ctx, a.BusinessID, "dangote", sandboxdb.Page{Number: 1, Size: 20})
+				if err != nil || total != 2 || len(list) != 2 {
+					t.Fatalf("%v %d %v", list, total, err)
+				}
+				_, total, err = db.SearchParties(ctx, a.BusinessID, "100%_", sandboxdb.Page{Number: 1, Size: 20})
+				if err != nil || total != 1 {
+					t.Fatalf("wildcards not escaped: %d %v", total, err)
+				}
+				if _, total, _ := db.SearchParties(ctx, b.BusinessID, "", sandboxdb.Page{Number: 1, Size: 20}); total != 0 {
+					t.Fatalf("another business's parties listed: %d", total)
+				}
+			})
+			t.Run("delete business", func(t *testing.T) {
+				if err := db.DeleteBusiness(ctx, a.BusinessID); err != nil {
+					t.Fatal(err)
+				}
+				if n, _ := db.CountInvoices(ctx, a.BusinessID); n != 0 {
+					t.Fatalf("%d invoices left", n)
+				}
+				if n, _ := db.CountParties(ctx, a.BusinessID); n != 0 {
+					t.Fatalf("%d parties left", n)
+				}
+			})
+		})
+	}
+}
+
+func TestMigrationsRollBack(t *testing.T) {
+	for _, d := range sandboxdbtest.Dialects() {
+		t.Run(d.Name, func(t *testing.T) {
+			db := d.Open(t)
+			ctx := context.Background()
+			names, err := db.Rollback(ctx)
+			if err != nil || len(names) == 0 {
+				t.Fatalf("rollback: %v %v", names, err)
+			}
+			if _, err := db.CountBusinesses(ctx); err == nil {
+				t.Fatal("table still there after rollback")
+			}
+			if names, err := db.Migrate(ctx); err != nil || len(names) == 0 {
+				t.Fatalf("migrate again: %v %v", names, err)
+			}
+		})
+	}
+}
+
+// Every migration has its down, in both dialects, and both dialects have
+// the same migrations.
+func TestMigrationPairs(t *testing.T) {
+	fsys := migrations.NRSSandboxFiles()
+	var names [2][]string
+	for i, d := range []string{"postgres", "sqlite"} {
+		ups, _ := fs.Glob(fsys, d+"/*.up.sql")
+		if len(ups) == 0 {
+			t.Fatalf("no %s migrations", d)
+		}
+		for _, up := range ups {
+			down := strings.TrimSuffix(up, ".up.sql") + ".down.sql"
+			if _, err := fs.Stat(fsys, down); err != nil {
+				t.Errorf("%s has no down migration", up)
+			}
+			names[i] = append(names[i], strings.TrimPrefix(up, d+"/"))
+		}
+	}
+	if fmt.Sprint(names[0]) != fmt.Sprint(names[1]) {
+		t.Fatalf("dialects differ: %v vs %v", names[0], names[1])
+	}
+}

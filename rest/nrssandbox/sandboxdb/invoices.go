@@ -1,0 +1,186 @@
+package sandboxdb
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Invoice returns a business's invoice by IRN.
+func (d *DB) Invoice(ctx context.Context, businessID, irn string) (*Invoice, error) {
+	inv := new(Invoice)
+	err := d.idb.NewSelect().Model(inv).
+		Where("business_id = ?", strings.ToLower(businessID)).Where("irn = ?", irn).Scan(ctx)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return inv, nil
+}
+
+// InvoiceForBuyer returns an invoice transmitted to the buyer with a TIN.
+func (d *DB) InvoiceForBuyer(ctx context.Context, customerTIN, irn string) (*Invoice, error) {
+	inv := new(Invoice)
+	err := d.idb.NewSelect().Model(inv).
+		Where("customer_tin = ?", customerTIN).Where("irn = ?", irn).Where("transmitted_at IS NOT NULL").
+		OrderExpr("transmitted_at DESC").Limit(1).Scan(ctx)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return inv, nil
+}
+
+// InsertInvoice adds an invoice; an IRN the business already has is
+// ErrConflict.
+func (d *DB) InsertInvoice(ctx context.Context, inv *Invoice) error {
+	inv.BusinessID = strings.ToLower(inv.BusinessID)
+	_, err := d.idb.NewInsert().Model(inv).Exec(ctx)
+	return mapErr(err)
+}
+
+// UpdateInvoice rewrites an invoice (all but its key and creation time).
+func (d *DB) UpdateInvoice(ctx context.Context, inv *Invoice) error {
+	_, err := d.idb.NewUpdate().Model(inv).ExcludeColumn("business_id", "irn", "created_at").WherePK().Exec(ctx)
+	return mapErr(err)
+}
+
+// evictBatch is how many of the oldest invoices Evict looks at per query.
+const evictBatch = 100
+
+// Evict keeps a business within its bounds: while it holds more than
+// maxCount invoices or more than maxBytes of payloads, its oldest invoice
+// goes (never keepIRN, the one just written). Other businesses' invoices are
+// never touched. It returns how many went.
+func (d *DB) Evict(ctx context.Context, businessID, keepIRN string, maxCount int, maxBytes int64) (int, error) {
+	businessID = strings.ToLower(businessID)
+	var totals struct {
+		N     int   `bun:"n"`
+		Bytes int64 `bun:"bytes"`
+	}
+	err := d.idb.NewSelect().Model((*Invoice)(nil)).
+		ColumnExpr("count(*) AS n").ColumnExpr("coalesce(sum(payload_bytes), 0) AS bytes").
+		Where("business_id = ?", businessID).Scan(ctx, &totals)
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	evicted := 0
+	for totals.N > maxCount || totals.Bytes > maxBytes {
+		var oldest []Invoice
+		err := d.idb.NewSelect().Model(&oldest).Column("irn", "payload_bytes").
+			Where("business_id = ?", businessID).Where("irn <> ?", keepIRN).
+			OrderExpr("created_at ASC, irn ASC").Limit(evictBatch).Scan(ctx)
+		if err != nil {
+			return evicted, mapErr(err)
+		}
+		if len(oldest) == 0 {
+			return evicted, nil
+		}
+		var drop []string
+		for _, o := range oldest {
+			if totals.N <= maxCount && totals.Bytes <= maxBytes {
+				break
+			}
+			drop = append(drop, o.IRN)
+			totals.N--
+			totals.Bytes -= o.PayloadBytes
+		}
+		if _, err := d.idb.NewDelete().Model((*attempt)(nil)).
+			Where("business_id = ?", businessID).Where("irn IN (?)", bun.In(drop)).Exec(ctx); err != nil {
+			return evicted, mapErr(err)
+		}
+		if _, err := d.idb.NewDelete().Model((*Invoice)(nil)).
+			Where("business_id = ?", businessID).Where("irn IN (?)", bun.In(drop)).Exec(ctx); err != nil {
+			return evicted, mapErr(err)
+		}
+		evicted += len(drop)
+	}
+	return evicted, nil
+}
+
+// CountInvoices returns how many invoices a business holds.
+func (d *DB) CountInvoices(ctx context.Context, businessID string) (int, error) {
+	n, err := d.idb.NewSelect().Model((*Invoice)(nil)).Where("business_id = ?", strings.ToLower(businessID)).Count(ctx)
+	return n, mapErr(err)
+}
+
+// InvoiceFilter narrows SearchInvoices; empty fields match everything.
+type InvoiceFilter struct {
+	IRN                  string
+	PaymentStatus        string
+	EntryStatus          string
+	InvoiceTypeCode      string
+	IssueDate            string
+	DueDate              string
+	TaxCurrencyCode      string
+	DocumentCurrencyCode string
+}
+
+var invoiceSorts = map[string]string{
+	"created_at": "created_at", "issue_date": "issue_date", "due_date": "due_date", "irn": "irn",
+	"payment_status": "payment_status", "invoice_type_code": "invoice_type_code",
+}
+
+// SearchInvoices returns one page of a business's invoices and how many
+// match in all.
+func (d *DB) SearchInvoices(ctx context.Context, businessID string, f InvoiceFilter, p Page) ([]Invoice, int, error) {
+	var out []Invoice
+	q := d.idb.NewSelect().Model(&out).Where("business_id = ?", strings.ToLower(businessID))
+	for _, c := range []struct{ col, v string }{
+		{"irn", f.IRN}, {"payment_status", f.PaymentStatus}, {"entry_status", f.EntryStatus},
+		{"invoice_type_code", f.InvoiceTypeCode}, {"issue_date", f.IssueDate}, {"due_date", f.DueDate},
+		{"tax_currency_code", f.TaxCurrencyCode}, {"document_currency_code", f.DocumentCurrencyCode},
+	} {
+		if c.v != "" {
+			q = q.Where("? = ?", bun.Ident(c.col), c.v)
+		}
+	}
+	n, err := q.OrderExpr(p.order(invoiceSorts, "created_at", "irn")).Limit(p.Size).Offset(p.offset()).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, mapErr(err)
+	}
+	return out, n, nil
+}
+
+// Transmissions lists a business's transmitted invoices to one buyer, by
+// the buyer's TIN or party id (whichever is not empty), newest first.
+func (d *DB) Transmissions(ctx context.Context, businessID, customerTIN, customerPartyID string, limit int) ([]Invoice, error) {
+	var out []Invoice
+	q := d.idb.NewSelect().Model(&out).Where("business_id = ?", strings.ToLower(businessID)).
+		Where("transmitted_at IS NOT NULL")
+	if customerTIN != "" {
+		q = q.Where("customer_tin = ?", customerTIN)
+	}
+	if customerPartyID != "" {
+		q = q.Where("lower(customer_party_id) = ?", strings.ToLower(customerPartyID))
+	}
+	if err := q.OrderExpr("transmitted_at DESC, irn DESC").Limit(limit).Scan(ctx); err != nil {
+		return nil, mapErr(err)
+	}
+	return out, nil
+}
+
+// Received lists the invoices transmitted to the buyer with a TIN, oldest
+// first: those transmitted in [from, until) when set, and only those whose
+// receipt is (or is not) confirmed when delivered is set.
+func (d *DB) Received(ctx context.Context, customerTIN string, from, until *time.Time, delivered *bool, limit int) ([]Invoice, error) {
+	var out []Invoice
+	q := d.idb.NewSelect().Model(&out).Where("customer_tin = ?", customerTIN).Where("transmitted_at IS NOT NULL")
+	if from != nil {
+		q = q.Where("transmitted_at >= ?", *from)
+	}
+	if until != nil {
+		q = q.Where("transmitted_at < ?", *until)
+	}
+	if delivered != nil {
+		if *delivered {
+			q = q.Where("delivered_at IS NOT NULL")
+		} else {
+			q = q.Where("delivered_at IS NULL")
+		}
+	}
+	if err := q.OrderExpr("transmitted_at ASC, irn ASC").Limit(limit).Scan(ctx); err != nil {
+		return nil, mapErr(err)
+	}
+	return out, nil
+}
