@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test security vet bench bench-middleware fmt tidy generate
+.PHONY: build dev test security vet bench bench-middleware fmt tidy generate portal portal-deps portal-check portal-test bench-portal
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -31,3 +31,26 @@ bench-middleware: ## wrk: the full router against a bare handler on IRN generati
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+PORTAL := graph/portal
+
+portal-deps: ## install the portal's pinned npm packages (package-lock.json)
+	cd $(PORTAL) && npm ci --no-audit --no-fund
+
+portal: portal-deps ## rebuild the embedded portal bundle (graph/portal/dist) from its sources
+	cd $(PORTAL) && npm run build
+
+portal-check: portal ## fail when the committed portal bundle differs from a fresh build
+	@if [ -n "$$(git status --porcelain -- $(PORTAL)/dist)" ]; then \
+		echo "graph/portal/dist differs from a fresh build; run 'make portal' and commit the result:" >&2; \
+		git status --porcelain -- $(PORTAL)/dist >&2; exit 1; fi
+
+portal-test: portal-deps ## end-to-end tests of the portal in Debian's Chromium against einvoice dev
+	mkdir -p $(PORTAL)/e2e/out
+	$(GO) build -o $(PORTAL)/e2e/out/einvoice ./cmd/einvoice
+	cd $(PORTAL) && EINVOICE_BIN=$(CURDIR)/$(PORTAL)/e2e/out/einvoice npm run test:e2e
+
+bench-portal: portal-deps ## portal budgets: initial JS gzipped, first meaningful paint of the projects screen
+	mkdir -p $(PORTAL)/e2e/out
+	$(GO) build -o $(PORTAL)/e2e/out/einvoice ./cmd/einvoice
+	cd $(PORTAL) && EINVOICE_BIN=$(CURDIR)/$(PORTAL)/e2e/out/einvoice node ../../bench/portal/measure.mjs

@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/service"
 )
 
@@ -74,6 +75,10 @@ func (r *mutationResolver) RevokeAPIKey(ctx context.Context, projectID string, k
 		return nil, err
 	}
 	return r.svc.RevokeKey(ctx, u, pid, kid)
+}
+
+func (r *queryResolver) APIKeyScopes(ctx context.Context) ([]string, error) {
+	return model.ScopeNames(), nil
 }
 
 func (r *Resolver) ApiKey() ApiKeyResolver { return &apiKeyResolver{r} }

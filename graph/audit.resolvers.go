@@ -12,6 +12,10 @@ import (
 	"github.com/einvoice-ng/einvoice/model/service"
 )
 
+func (r *queryResolver) AuditActions(ctx context.Context) ([]string, error) {
+	return r.svc.AuditActions(), nil
+}
+
 func (r *queryResolver) AuditLogs(ctx context.Context, organizationID *string, action *string, first *int, after *string) (*gqlmodel.AuditLogConnection, error) {
 	u, err := principal(ctx)
 	if err != nil {

@@ -65,3 +65,14 @@ func (r *subscriptionResolver) CertificationRunUpdated(ctx context.Context, id s
 	}
 	return pointers(ctx, views), nil
 }
+
+func (r *temporalWorkflowResolver) UIURL(ctx context.Context, obj *service.TemporalRef) (*string, error) {
+	if l := r.temporal.link(obj.WorkflowID, obj.RunID); l != "" {
+		return &l, nil
+	}
+	return nil, nil
+}
+
+func (r *Resolver) TemporalWorkflow() TemporalWorkflowResolver { return &temporalWorkflowResolver{r} }
+
+type temporalWorkflowResolver struct{ *Resolver }

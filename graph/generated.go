@@ -34,13 +34,17 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	ApiKey() ApiKeyResolver
+	InvoiceIssue() InvoiceIssueResolver
+	InvoiceQrCode() InvoiceQrCodeResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Project() ProjectResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
+	TemporalWorkflow() TemporalWorkflowResolver
 	Usage() UsageResolver
 	Viewer() ViewerResolver
+	ValidateInvoiceInput() ValidateInvoiceInputResolver
 }
 
 type DirectiveRoot struct {
@@ -167,6 +171,53 @@ type ComplexityRoot struct {
 		Operation func(childComplexity int) int
 	}
 
+	EndSessionPayload struct {
+		Ended func(childComplexity int) int
+	}
+
+	GeneratedIrn struct {
+		BusinessID       func(childComplexity int) int
+		IRN              func(childComplexity int) int
+		InvoiceReference func(childComplexity int) int
+		InvoiceTypeCode  func(childComplexity int) int
+		IssueDate        func(childComplexity int) int
+		ServiceID        func(childComplexity int) int
+		TaxAuthorityCode func(childComplexity int) int
+	}
+
+	InvoiceIssue struct {
+		Loc      func(childComplexity int) int
+		Message  func(childComplexity int) int
+		Path     func(childComplexity int) int
+		Rule     func(childComplexity int) int
+		Severity func(childComplexity int) int
+	}
+
+	InvoiceQrCode struct {
+		Encryption     func(childComplexity int) int
+		IRN            func(childComplexity int) int
+		KeyFingerprint func(childComplexity int) int
+		QRPNGBase64    func(childComplexity int) int
+		QRPayload      func(childComplexity int) int
+		Timestamp      func(childComplexity int) int
+	}
+
+	InvoiceRendering struct {
+		Irn       func(childComplexity int) int
+		PDFBase64 func(childComplexity int) int
+		Valid     func(childComplexity int) int
+		View      func(childComplexity int) int
+	}
+
+	InvoiceValidation struct {
+		Errors           func(childComplexity int) int
+		Ruleset          func(childComplexity int) int
+		SchemaVersion    func(childComplexity int) int
+		TaxAuthorityCode func(childComplexity int) int
+		Valid            func(childComplexity int) int
+		Warnings         func(childComplexity int) int
+	}
+
 	LogoutPayload struct {
 		Revoked   func(childComplexity int) int
 		RevokedAt func(childComplexity int) int
@@ -176,8 +227,11 @@ type ComplexityRoot struct {
 		CreateAPIKey           func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
 		CreateOrganization     func(childComplexity int, input service.OrganizationInput) int
 		CreateProject          func(childComplexity int, input gqlmodel.CreateProjectInput) int
+		EndSession             func(childComplexity int) int
+		GenerateIrn            func(childComplexity int, projectID string, input service.IRNInput) int
 		Login                  func(childComplexity int, input service.LoginInput) int
 		Logout                 func(childComplexity int) int
+		RefreshSession         func(childComplexity int) int
 		RevokeAPIKey           func(childComplexity int, projectID string, keyID string) int
 		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
 		Signup                 func(childComplexity int, input service.SignupInput) int
@@ -252,11 +306,16 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		APIKeyScopes     func(childComplexity int) int
+		AuditActions     func(childComplexity int) int
 		AuditLogs        func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
 		CertificationRun func(childComplexity int, id string) int
+		InvoiceQRCode    func(childComplexity int, projectID string, input service.QRInput, png *bool) int
 		Me               func(childComplexity int) int
 		Organization     func(childComplexity int, id string) int
 		Project          func(childComplexity int, id string) int
+		RenderInvoice    func(childComplexity int, projectID string, input service.RenderInput, pdf *bool) int
+		ValidateInvoice  func(childComplexity int, projectID string, input service.ValidateInvoiceInput) int
 	}
 
 	RevokedApiKey struct {
@@ -271,6 +330,7 @@ type ComplexityRoot struct {
 
 	TemporalWorkflow struct {
 		RunID      func(childComplexity int) int
+		UIURL      func(childComplexity int) int
 		WorkflowID func(childComplexity int) int
 	}
 
@@ -305,6 +365,12 @@ type ComplexityRoot struct {
 type ApiKeyResolver interface {
 	Scopes(ctx context.Context, obj *service.KeyView) ([]string, error)
 }
+type InvoiceIssueResolver interface {
+	Severity(ctx context.Context, obj *model.Issue) (string, error)
+}
+type InvoiceQrCodeResolver interface {
+	Encryption(ctx context.Context, obj *service.QRResult) (string, error)
+}
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input gqlmodel.CreateAPIKeyInput) (*gqlmodel.APIKeySecretPayload, error)
 	RotateAPIKey(ctx context.Context, projectID string, keyID string, graceSeconds *int) (*gqlmodel.APIKeySecretPayload, error)
@@ -314,9 +380,12 @@ type MutationResolver interface {
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*service.ProjectView, error)
 	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*service.ProjectView, error)
 	UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error)
+	RefreshSession(ctx context.Context) (*service.AuthPayload, error)
+	EndSession(ctx context.Context) (*gqlmodel.EndSessionPayload, error)
 	Signup(ctx context.Context, input service.SignupInput) (*service.AuthPayload, error)
 	Login(ctx context.Context, input service.LoginInput) (*service.AuthPayload, error)
 	Logout(ctx context.Context) (*service.LogoutResult, error)
+	GenerateIrn(ctx context.Context, projectID string, input service.IRNInput) (*service.IRNResult, error)
 }
 type OrganizationResolver interface {
 	Projects(ctx context.Context, obj *service.OrganizationView, first *int, after *string) (*gqlmodel.ProjectConnection, error)
@@ -330,20 +399,32 @@ type ProjectResolver interface {
 	Usage(ctx context.Context, obj *service.ProjectView, from *string, to *string, keyID *string) (*service.UsageReport, error)
 }
 type QueryResolver interface {
+	APIKeyScopes(ctx context.Context) ([]string, error)
+	AuditActions(ctx context.Context) ([]string, error)
 	AuditLogs(ctx context.Context, organizationID *string, action *string, first *int, after *string) (*gqlmodel.AuditLogConnection, error)
 	CertificationRun(ctx context.Context, id string) (*service.CertificationRunView, error)
 	Organization(ctx context.Context, id string) (*service.OrganizationView, error)
 	Project(ctx context.Context, id string) (*service.ProjectView, error)
 	Me(ctx context.Context) (*service.UserView, error)
+	ValidateInvoice(ctx context.Context, projectID string, input service.ValidateInvoiceInput) (*model.ValidationReport, error)
+	InvoiceQRCode(ctx context.Context, projectID string, input service.QRInput, png *bool) (*service.QRResult, error)
+	RenderInvoice(ctx context.Context, projectID string, input service.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error)
 }
 type SubscriptionResolver interface {
 	CertificationRunUpdated(ctx context.Context, id string) (<-chan *service.CertificationRunView, error)
+}
+type TemporalWorkflowResolver interface {
+	UIURL(ctx context.Context, obj *service.TemporalRef) (*string, error)
 }
 type UsageResolver interface {
 	ByOperation(ctx context.Context, obj *service.UsageReport) ([]*gqlmodel.OperationCount, error)
 }
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *service.UserView, first *int, after *string) (*gqlmodel.OrganizationConnection, error)
+}
+
+type ValidateInvoiceInputResolver interface {
+	Profile(ctx context.Context, obj *service.ValidateInvoiceInput, data *model.ValidationProfile) error
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -829,6 +910,186 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DailyUsage.Operation(childComplexity), true
 
+	case "EndSessionPayload.ended":
+		if e.ComplexityRoot.EndSessionPayload.Ended == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EndSessionPayload.Ended(childComplexity), true
+
+	case "GeneratedIrn.businessId":
+		if e.ComplexityRoot.GeneratedIrn.BusinessID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeneratedIrn.BusinessID(childComplexity), true
+	case "GeneratedIrn.irn":
+		if e.ComplexityRoot.GeneratedIrn.IRN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeneratedIrn.IRN(childComplexity), true
+	case "GeneratedIrn.invoiceReference":
+		if e.ComplexityRoot.GeneratedIrn.InvoiceReference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeneratedIrn.InvoiceReference(childComplexity), true
+	case "GeneratedIrn.invoiceTypeCode":
+		if e.ComplexityRoot.GeneratedIrn.InvoiceTypeCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeneratedIrn.InvoiceTypeCode(childComplexity), true
+	case "GeneratedIrn.issueDate":
+		if e.ComplexityRoot.GeneratedIrn.IssueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeneratedIrn.IssueDate(childComplexity), true
+	case "GeneratedIrn.serviceId":
+		if e.ComplexityRoot.GeneratedIrn.ServiceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeneratedIrn.ServiceID(childComplexity), true
+	case "GeneratedIrn.taxAuthorityCode":
+		if e.ComplexityRoot.GeneratedIrn.TaxAuthorityCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GeneratedIrn.TaxAuthorityCode(childComplexity), true
+
+	case "InvoiceIssue.loc":
+		if e.ComplexityRoot.InvoiceIssue.Loc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceIssue.Loc(childComplexity), true
+	case "InvoiceIssue.message":
+		if e.ComplexityRoot.InvoiceIssue.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceIssue.Message(childComplexity), true
+	case "InvoiceIssue.path":
+		if e.ComplexityRoot.InvoiceIssue.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceIssue.Path(childComplexity), true
+	case "InvoiceIssue.rule":
+		if e.ComplexityRoot.InvoiceIssue.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceIssue.Rule(childComplexity), true
+	case "InvoiceIssue.severity":
+		if e.ComplexityRoot.InvoiceIssue.Severity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceIssue.Severity(childComplexity), true
+
+	case "InvoiceQrCode.encryption":
+		if e.ComplexityRoot.InvoiceQrCode.Encryption == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQrCode.Encryption(childComplexity), true
+	case "InvoiceQrCode.irn":
+		if e.ComplexityRoot.InvoiceQrCode.IRN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQrCode.IRN(childComplexity), true
+	case "InvoiceQrCode.keyFingerprint":
+		if e.ComplexityRoot.InvoiceQrCode.KeyFingerprint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQrCode.KeyFingerprint(childComplexity), true
+	case "InvoiceQrCode.qrPngBase64":
+		if e.ComplexityRoot.InvoiceQrCode.QRPNGBase64 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQrCode.QRPNGBase64(childComplexity), true
+	case "InvoiceQrCode.qrPayload":
+		if e.ComplexityRoot.InvoiceQrCode.QRPayload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQrCode.QRPayload(childComplexity), true
+	case "InvoiceQrCode.timestamp":
+		if e.ComplexityRoot.InvoiceQrCode.Timestamp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQrCode.Timestamp(childComplexity), true
+
+	case "InvoiceRendering.irn":
+		if e.ComplexityRoot.InvoiceRendering.Irn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceRendering.Irn(childComplexity), true
+	case "InvoiceRendering.pdfBase64":
+		if e.ComplexityRoot.InvoiceRendering.PDFBase64 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceRendering.PDFBase64(childComplexity), true
+	case "InvoiceRendering.valid":
+		if e.ComplexityRoot.InvoiceRendering.Valid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceRendering.Valid(childComplexity), true
+	case "InvoiceRendering.view":
+		if e.ComplexityRoot.InvoiceRendering.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceRendering.View(childComplexity), true
+
+	case "InvoiceValidation.errors":
+		if e.ComplexityRoot.InvoiceValidation.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceValidation.Errors(childComplexity), true
+	case "InvoiceValidation.ruleset":
+		if e.ComplexityRoot.InvoiceValidation.Ruleset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceValidation.Ruleset(childComplexity), true
+	case "InvoiceValidation.schemaVersion":
+		if e.ComplexityRoot.InvoiceValidation.SchemaVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceValidation.SchemaVersion(childComplexity), true
+	case "InvoiceValidation.taxAuthorityCode":
+		if e.ComplexityRoot.InvoiceValidation.TaxAuthorityCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceValidation.TaxAuthorityCode(childComplexity), true
+	case "InvoiceValidation.valid":
+		if e.ComplexityRoot.InvoiceValidation.Valid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceValidation.Valid(childComplexity), true
+	case "InvoiceValidation.warnings":
+		if e.ComplexityRoot.InvoiceValidation.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceValidation.Warnings(childComplexity), true
+
 	case "LogoutPayload.revoked":
 		if e.ComplexityRoot.LogoutPayload.Revoked == nil {
 			break
@@ -875,6 +1136,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateProject(childComplexity, args["input"].(gqlmodel.CreateProjectInput)), true
+	case "Mutation.endSession":
+		if e.ComplexityRoot.Mutation.EndSession == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.EndSession(childComplexity), true
+	case "Mutation.generateIrn":
+		if e.ComplexityRoot.Mutation.GenerateIrn == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_generateIrn_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GenerateIrn(childComplexity, args["projectId"].(string), args["input"].(service.IRNInput)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -892,6 +1170,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
+	case "Mutation.refreshSession":
+		if e.ComplexityRoot.Mutation.RefreshSession == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.RefreshSession(childComplexity), true
 	case "Mutation.revokeApiKey":
 		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
 			break
@@ -1216,6 +1500,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProjectEdge.Node(childComplexity), true
 
+	case "Query.apiKeyScopes":
+		if e.ComplexityRoot.Query.APIKeyScopes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.APIKeyScopes(childComplexity), true
+	case "Query.auditActions":
+		if e.ComplexityRoot.Query.AuditActions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AuditActions(childComplexity), true
 	case "Query.auditLogs":
 		if e.ComplexityRoot.Query.AuditLogs == nil {
 			break
@@ -1239,6 +1535,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.CertificationRun(childComplexity, args["id"].(string)), true
 
+	case "Query.invoiceQrCode":
+		if e.ComplexityRoot.Query.InvoiceQRCode == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invoiceQrCode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InvoiceQRCode(childComplexity, args["projectId"].(string), args["input"].(service.QRInput), args["png"].(*bool)), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -1267,6 +1574,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Project(childComplexity, args["id"].(string)), true
+	case "Query.renderInvoice":
+		if e.ComplexityRoot.Query.RenderInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Query_renderInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RenderInvoice(childComplexity, args["projectId"].(string), args["input"].(service.RenderInput), args["pdf"].(*bool)), true
+	case "Query.validateInvoice":
+		if e.ComplexityRoot.Query.ValidateInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Query_validateInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ValidateInvoice(childComplexity, args["projectId"].(string), args["input"].(service.ValidateInvoiceInput)), true
 
 	case "RevokedApiKey.id":
 		if e.ComplexityRoot.RevokedApiKey.ID == nil {
@@ -1305,6 +1634,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TemporalWorkflow.RunID(childComplexity), true
+	case "TemporalWorkflow.uiUrl":
+		if e.ComplexityRoot.TemporalWorkflow.UIURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TemporalWorkflow.UIURL(childComplexity), true
 	case "TemporalWorkflow.workflowId":
 		if e.ComplexityRoot.TemporalWorkflow.WorkflowID == nil {
 			break
@@ -1415,11 +1750,15 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateOrganizationInput,
 		ec.unmarshalInputCreateProjectInput,
+		ec.unmarshalInputGenerateIrnInput,
+		ec.unmarshalInputInvoiceQrCodeInput,
 		ec.unmarshalInputLoginInput,
+		ec.unmarshalInputRenderInvoiceInput,
 		ec.unmarshalInputSignupInput,
 		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
 		ec.unmarshalInputUpdateProjectInput,
+		ec.unmarshalInputValidateInvoiceInput,
 	)
 	first := true
 
@@ -1511,7 +1850,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "usage.graphqls" "user.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "session.graphqls" "usage.graphqls" "user.graphqls" "workbench.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1529,8 +1868,10 @@ var sources = []*ast.Source{
 	{Name: "organization.graphqls", Input: sourceData("organization.graphqls"), BuiltIn: false},
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
+	{Name: "session.graphqls", Input: sourceData("session.graphqls"), BuiltIn: false},
 	{Name: "usage.graphqls", Input: sourceData("usage.graphqls"), BuiltIn: false},
 	{Name: "user.graphqls", Input: sourceData("user.graphqls"), BuiltIn: false},
+	{Name: "workbench.graphqls", Input: sourceData("workbench.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -1778,6 +2119,100 @@ func (ec *executionContext) childFields_DailyUsage(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type DailyUsage", field.Name)
 }
 
+func (ec *executionContext) childFields_EndSessionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ended":
+		return ec.fieldContext_EndSessionPayload_ended(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EndSessionPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_GeneratedIrn(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "irn":
+		return ec.fieldContext_GeneratedIrn_irn(ctx, field)
+	case "invoiceReference":
+		return ec.fieldContext_GeneratedIrn_invoiceReference(ctx, field)
+	case "serviceId":
+		return ec.fieldContext_GeneratedIrn_serviceId(ctx, field)
+	case "businessId":
+		return ec.fieldContext_GeneratedIrn_businessId(ctx, field)
+	case "issueDate":
+		return ec.fieldContext_GeneratedIrn_issueDate(ctx, field)
+	case "invoiceTypeCode":
+		return ec.fieldContext_GeneratedIrn_invoiceTypeCode(ctx, field)
+	case "taxAuthorityCode":
+		return ec.fieldContext_GeneratedIrn_taxAuthorityCode(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GeneratedIrn", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceIssue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rule":
+		return ec.fieldContext_InvoiceIssue_rule(ctx, field)
+	case "severity":
+		return ec.fieldContext_InvoiceIssue_severity(ctx, field)
+	case "path":
+		return ec.fieldContext_InvoiceIssue_path(ctx, field)
+	case "loc":
+		return ec.fieldContext_InvoiceIssue_loc(ctx, field)
+	case "message":
+		return ec.fieldContext_InvoiceIssue_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceIssue", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceQrCode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "irn":
+		return ec.fieldContext_InvoiceQrCode_irn(ctx, field)
+	case "timestamp":
+		return ec.fieldContext_InvoiceQrCode_timestamp(ctx, field)
+	case "qrPayload":
+		return ec.fieldContext_InvoiceQrCode_qrPayload(ctx, field)
+	case "encryption":
+		return ec.fieldContext_InvoiceQrCode_encryption(ctx, field)
+	case "keyFingerprint":
+		return ec.fieldContext_InvoiceQrCode_keyFingerprint(ctx, field)
+	case "qrPngBase64":
+		return ec.fieldContext_InvoiceQrCode_qrPngBase64(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceQrCode", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceRendering(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "valid":
+		return ec.fieldContext_InvoiceRendering_valid(ctx, field)
+	case "irn":
+		return ec.fieldContext_InvoiceRendering_irn(ctx, field)
+	case "view":
+		return ec.fieldContext_InvoiceRendering_view(ctx, field)
+	case "pdfBase64":
+		return ec.fieldContext_InvoiceRendering_pdfBase64(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceRendering", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "valid":
+		return ec.fieldContext_InvoiceValidation_valid(ctx, field)
+	case "taxAuthorityCode":
+		return ec.fieldContext_InvoiceValidation_taxAuthorityCode(ctx, field)
+	case "schemaVersion":
+		return ec.fieldContext_InvoiceValidation_schemaVersion(ctx, field)
+	case "ruleset":
+		return ec.fieldContext_InvoiceValidation_ruleset(ctx, field)
+	case "errors":
+		return ec.fieldContext_InvoiceValidation_errors(ctx, field)
+	case "warnings":
+		return ec.fieldContext_InvoiceValidation_warnings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceValidation", field.Name)
+}
+
 func (ec *executionContext) childFields_LogoutPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revoked":
@@ -1936,6 +2371,8 @@ func (ec *executionContext) childFields_TemporalWorkflow(ctx context.Context, fi
 		return ec.fieldContext_TemporalWorkflow_workflowId(ctx, field)
 	case "runId":
 		return ec.fieldContext_TemporalWorkflow_runId(ctx, field)
+	case "uiUrl":
+		return ec.fieldContext_TemporalWorkflow_uiUrl(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TemporalWorkflow", field.Name)
 }
@@ -2141,6 +2578,28 @@ func (ec *executionContext) field_Mutation_createProject_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_generateIrn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.IRNInput, error) {
+			return ec.unmarshalNGenerateIrnInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐIRNInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -2444,6 +2903,36 @@ func (ec *executionContext) field_Query_certificationRun_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_invoiceQrCode_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.QRInput, error) {
+			return ec.unmarshalNInvoiceQrCodeInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐQRInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "png",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["png"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_organization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2469,6 +2958,58 @@ func (ec *executionContext) field_Query_project_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_renderInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.RenderInput, error) {
+			return ec.unmarshalNRenderInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRenderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pdf",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pdf"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_validateInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.ValidateInvoiceInput, error) {
+			return ec.unmarshalNValidateInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐValidateInvoiceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -4446,6 +4987,691 @@ func (ec *executionContext) fieldContext_DailyUsage_count(_ context.Context, fie
 	return graphql.NewScalarFieldContext("DailyUsage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _EndSessionPayload_ended(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.EndSessionPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EndSessionPayload_ended(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ended, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EndSessionPayload_ended(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EndSessionPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GeneratedIrn_irn(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeneratedIrn_irn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IRN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeneratedIrn_irn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GeneratedIrn_invoiceReference(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeneratedIrn_invoiceReference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceReference, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeneratedIrn_invoiceReference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GeneratedIrn_serviceId(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeneratedIrn_serviceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServiceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeneratedIrn_serviceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GeneratedIrn_businessId(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeneratedIrn_businessId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BusinessID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeneratedIrn_businessId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GeneratedIrn_issueDate(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeneratedIrn_issueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeneratedIrn_issueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GeneratedIrn_invoiceTypeCode(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeneratedIrn_invoiceTypeCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceTypeCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeneratedIrn_invoiceTypeCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GeneratedIrn_taxAuthorityCode(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GeneratedIrn_taxAuthorityCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxAuthorityCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GeneratedIrn_taxAuthorityCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceIssue_rule(ctx context.Context, field graphql.CollectedField, obj *model.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceIssue_rule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceIssue_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceIssue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceIssue_severity(ctx context.Context, field graphql.CollectedField, obj *model.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceIssue_severity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceIssue().Severity(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceIssue_severity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceIssue", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceIssue_path(ctx context.Context, field graphql.CollectedField, obj *model.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceIssue_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceIssue_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceIssue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceIssue_loc(ctx context.Context, field graphql.CollectedField, obj *model.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceIssue_loc(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Loc, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterfaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceIssue_loc(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceIssue", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceIssue_message(ctx context.Context, field graphql.CollectedField, obj *model.Issue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceIssue_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceIssue_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceIssue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQrCode_irn(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQrCode_irn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IRN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQrCode_irn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQrCode_timestamp(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQrCode_timestamp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Timestamp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQrCode_timestamp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQrCode_qrPayload(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQrCode_qrPayload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.QRPayload, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQrCode_qrPayload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQrCode_encryption(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQrCode_encryption(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceQrCode().Encryption(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQrCode_encryption(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQrCode", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQrCode_keyFingerprint(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQrCode_keyFingerprint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KeyFingerprint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQrCode_keyFingerprint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQrCode_qrPngBase64(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQrCode_qrPngBase64(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.QRPNGBase64, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQrCode_qrPngBase64(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceRendering_valid(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.InvoiceRendering) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceRendering_valid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Valid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceRendering_valid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceRendering", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceRendering_irn(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.InvoiceRendering) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceRendering_irn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Irn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceRendering_irn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceRendering", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceRendering_view(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.InvoiceRendering) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceRendering_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceRendering_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceRendering", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceRendering_pdfBase64(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.InvoiceRendering) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceRendering_pdfBase64(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PDFBase64, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceRendering_pdfBase64(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceRendering", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceValidation_valid(ctx context.Context, field graphql.CollectedField, obj *model.ValidationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceValidation_valid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Valid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceValidation_valid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceValidation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceValidation_taxAuthorityCode(ctx context.Context, field graphql.CollectedField, obj *model.ValidationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceValidation_taxAuthorityCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TaxAuthorityCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceValidation_taxAuthorityCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceValidation_schemaVersion(ctx context.Context, field graphql.CollectedField, obj *model.ValidationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceValidation_schemaVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SchemaVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceValidation_schemaVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceValidation_ruleset(ctx context.Context, field graphql.CollectedField, obj *model.ValidationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceValidation_ruleset(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ruleset, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceValidation_ruleset(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceValidation_errors(ctx context.Context, field graphql.CollectedField, obj *model.ValidationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceValidation_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Issue) graphql.Marshaler {
+			return ec.marshalNInvoiceIssue2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐIssueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceValidation_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceValidation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceIssue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceValidation_warnings(ctx context.Context, field graphql.CollectedField, obj *model.ValidationReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceValidation_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Issue) graphql.Marshaler {
+			return ec.marshalNInvoiceIssue2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐIssueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceValidation_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceValidation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceIssue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _LogoutPayload_revoked(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4844,6 +6070,70 @@ func (ec *executionContext) fieldContext_Mutation_updateProjectAuthority(ctx con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_refreshSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_refreshSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().RefreshSession(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.AuthPayload) graphql.Marshaler {
+			return ec.marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_refreshSession(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuthPayload(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().EndSession(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.EndSessionPayload) graphql.Marshaler {
+			return ec.marshalNEndSessionPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEndSessionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endSession(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EndSessionPayload(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_signup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4960,6 +6250,50 @@ func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, fiel
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_LogoutPayload(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_generateIrn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_generateIrn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().GenerateIrn(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.IRNInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.IRNResult) graphql.Marshaler {
+			return ec.marshalNGeneratedIrn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐIRNResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_generateIrn(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GeneratedIrn(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_generateIrn_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -6003,6 +7337,52 @@ func (ec *executionContext) fieldContext_ProjectEdge_node(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_apiKeyScopes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_apiKeyScopes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().APIKeyScopes(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_apiKeyScopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Query_auditActions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditActions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AuditActions(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditActions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Query_auditLogs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6207,6 +7587,138 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Viewer(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_validateInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_validateInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ValidateInvoice(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.ValidateInvoiceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ValidationReport) graphql.Marshaler {
+			return ec.marshalNInvoiceValidation2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_validateInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceValidation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_validateInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_invoiceQrCode(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoiceQrCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InvoiceQRCode(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.QRInput), fc.Args["png"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.QRResult) graphql.Marshaler {
+			return ec.marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐQRResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoiceQrCode(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceQrCode(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invoiceQrCode_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_renderInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_renderInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RenderInvoice(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.RenderInput), fc.Args["pdf"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.InvoiceRendering) graphql.Marshaler {
+			return ec.marshalNInvoiceRendering2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceRendering(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_renderInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceRendering(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_renderInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -6444,6 +7956,29 @@ func (ec *executionContext) _TemporalWorkflow_runId(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_TemporalWorkflow_runId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TemporalWorkflow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TemporalWorkflow_uiUrl(ctx context.Context, field graphql.CollectedField, obj *service.TemporalRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TemporalWorkflow_uiUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TemporalWorkflow().UIURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TemporalWorkflow_uiUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TemporalWorkflow", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Usage_projectId(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
@@ -7995,6 +9530,94 @@ func (ec *executionContext) unmarshalInputCreateProjectInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputGenerateIrnInput(ctx context.Context, obj any) (service.IRNInput, error) {
+	var it service.IRNInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"invoiceReference", "invoiceTypeCode", "taxAuthorityCode", "issueDate"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "invoiceReference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceReference = data
+		case "invoiceTypeCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceTypeCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceTypeCode = data
+		case "taxAuthorityCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxAuthorityCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxAuthorityCode = data
+		case "issueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issueDate"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssueDate = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputInvoiceQrCodeInput(ctx context.Context, obj any) (service.QRInput, error) {
+	var it service.QRInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"irn", "timestamp"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "irn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("irn"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IRN = data
+		case "timestamp":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timestamp"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Timestamp = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputLoginInput(ctx context.Context, obj any) (service.LoginInput, error) {
 	var it service.LoginInput
 	if obj == nil {
@@ -8027,6 +9650,43 @@ func (ec *executionContext) unmarshalInputLoginInput(ctx context.Context, obj an
 				return it, err
 			}
 			it.Password = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRenderInvoiceInput(ctx context.Context, obj any) (service.RenderInput, error) {
+	var it service.RenderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"invoiceType", "payload"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "invoiceType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceType"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceType = data
+		case "payload":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payload"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Payload = data
 		}
 	}
 	return it, nil
@@ -8245,6 +9905,66 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.ValidationProfile = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputValidateInvoiceInput(ctx context.Context, obj any) (service.ValidateInvoiceInput, error) {
+	var it service.ValidateInvoiceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"invoiceTypeCode", "taxAuthorityCode", "schemaVersion", "profile", "payload"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "invoiceTypeCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceTypeCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceTypeCode = data
+		case "taxAuthorityCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxAuthorityCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxAuthorityCode = data
+		case "schemaVersion":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("schemaVersion"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SchemaVersion = data
+		case "profile":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profile"))
+			data, err := ec.unmarshalOValidationProfile2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.ValidateInvoiceInput().Profile(ctx, &it, data); err != nil {
+				return it, err
+			}
+		case "payload":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payload"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Payload = data
 		}
 	}
 	return it, nil
@@ -9161,6 +10881,415 @@ func (ec *executionContext) _DailyUsage(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var endSessionPayloadImplementors = []string{"EndSessionPayload"}
+
+func (ec *executionContext) _EndSessionPayload(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.EndSessionPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, endSessionPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EndSessionPayload")
+		case "ended":
+			out.Values[i] = ec._EndSessionPayload_ended(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var generatedIrnImplementors = []string{"GeneratedIrn"}
+
+func (ec *executionContext) _GeneratedIrn(ctx context.Context, sel ast.SelectionSet, obj *service.IRNResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, generatedIrnImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GeneratedIrn")
+		case "irn":
+			out.Values[i] = ec._GeneratedIrn_irn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invoiceReference":
+			out.Values[i] = ec._GeneratedIrn_invoiceReference(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "serviceId":
+			out.Values[i] = ec._GeneratedIrn_serviceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "businessId":
+			out.Values[i] = ec._GeneratedIrn_businessId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issueDate":
+			out.Values[i] = ec._GeneratedIrn_issueDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invoiceTypeCode":
+			out.Values[i] = ec._GeneratedIrn_invoiceTypeCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxAuthorityCode":
+			out.Values[i] = ec._GeneratedIrn_taxAuthorityCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceIssueImplementors = []string{"InvoiceIssue"}
+
+func (ec *executionContext) _InvoiceIssue(ctx context.Context, sel ast.SelectionSet, obj *model.Issue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceIssueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceIssue")
+		case "rule":
+			out.Values[i] = ec._InvoiceIssue_rule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "severity":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceIssue_severity(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "path":
+			out.Values[i] = ec._InvoiceIssue_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "loc":
+			out.Values[i] = ec._InvoiceIssue_loc(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "message":
+			out.Values[i] = ec._InvoiceIssue_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceQrCodeImplementors = []string{"InvoiceQrCode"}
+
+func (ec *executionContext) _InvoiceQrCode(ctx context.Context, sel ast.SelectionSet, obj *service.QRResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceQrCodeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceQrCode")
+		case "irn":
+			out.Values[i] = ec._InvoiceQrCode_irn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "timestamp":
+			out.Values[i] = ec._InvoiceQrCode_timestamp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "qrPayload":
+			out.Values[i] = ec._InvoiceQrCode_qrPayload(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "encryption":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceQrCode_encryption(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "keyFingerprint":
+			out.Values[i] = ec._InvoiceQrCode_keyFingerprint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "qrPngBase64":
+			out.Values[i] = ec._InvoiceQrCode_qrPngBase64(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceRenderingImplementors = []string{"InvoiceRendering"}
+
+func (ec *executionContext) _InvoiceRendering(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.InvoiceRendering) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceRenderingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceRendering")
+		case "valid":
+			out.Values[i] = ec._InvoiceRendering_valid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "irn":
+			out.Values[i] = ec._InvoiceRendering_irn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "view":
+			out.Values[i] = ec._InvoiceRendering_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pdfBase64":
+			out.Values[i] = ec._InvoiceRendering_pdfBase64(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceValidationImplementors = []string{"InvoiceValidation"}
+
+func (ec *executionContext) _InvoiceValidation(ctx context.Context, sel ast.SelectionSet, obj *model.ValidationReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceValidationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceValidation")
+		case "valid":
+			out.Values[i] = ec._InvoiceValidation_valid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taxAuthorityCode":
+			out.Values[i] = ec._InvoiceValidation_taxAuthorityCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "schemaVersion":
+			out.Values[i] = ec._InvoiceValidation_schemaVersion(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ruleset":
+			out.Values[i] = ec._InvoiceValidation_ruleset(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._InvoiceValidation_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._InvoiceValidation_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var logoutPayloadImplementors = []string{"LogoutPayload"}
 
 func (ec *executionContext) _LogoutPayload(ctx context.Context, sel ast.SelectionSet, obj *service.LogoutResult) graphql.Marshaler {
@@ -9280,6 +11409,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "refreshSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_refreshSession(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endSession(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "signup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_signup(ctx, field)
@@ -9297,6 +11440,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "logout":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_logout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "generateIrn":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_generateIrn(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -10027,6 +12177,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "apiKeyScopes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_apiKeyScopes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "auditActions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_auditActions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "auditLogs":
 			field := field
 
@@ -10125,6 +12319,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_me(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "validateInvoice":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_validateInvoice(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invoiceQrCode":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invoiceQrCode(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "renderInvoice":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_renderInvoice(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -10255,13 +12515,51 @@ func (ec *executionContext) _TemporalWorkflow(ctx context.Context, sel ast.Selec
 		case "workflowId":
 			out.Values[i] = ec._TemporalWorkflow_workflowId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "runId":
 			out.Values[i] = ec._TemporalWorkflow_runId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "uiUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._TemporalWorkflow_uiUrl(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11247,6 +13545,16 @@ func (ec *executionContext) marshalNDailyUsage2ᚕgithubᚗcomᚋeinvoiceᚑng�
 	return ret
 }
 
+func (ec *executionContext) marshalNEndSessionPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEndSessionPayload(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.EndSessionPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EndSessionPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNEnvironment2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment(ctx context.Context, v any) (model.Environment, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNEnvironment2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐEnvironment[tmp]
@@ -11274,6 +13582,21 @@ var (
 		model.EnvironmentProduction: "PRODUCTION",
 	}
 )
+
+func (ec *executionContext) unmarshalNGenerateIrnInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐIRNInput(ctx context.Context, v any) (service.IRNInput, error) {
+	res, err := ec.unmarshalInputGenerateIrnInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGeneratedIrn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐIRNResult(ctx context.Context, sel ast.SelectionSet, v *service.IRNResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GeneratedIrn(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (uuid.UUID, error) {
 	res, err := graphql.UnmarshalUUID(v)
@@ -11339,6 +13662,51 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) marshalNInvoiceIssue2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐIssue(ctx context.Context, sel ast.SelectionSet, v model.Issue) graphql.Marshaler {
+	return ec._InvoiceIssue(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInvoiceIssue2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐIssueᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Issue) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceIssue2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐIssue(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐQRResult(ctx context.Context, sel ast.SelectionSet, v *service.QRResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceQrCode(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNInvoiceQrCodeInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐQRInput(ctx context.Context, v any) (service.QRInput, error) {
+	res, err := ec.unmarshalInputInvoiceQrCodeInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceRendering2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceRendering(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.InvoiceRendering) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceRendering(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx context.Context, v any) (model.InvoiceKind, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind[tmp]
@@ -11368,6 +13736,67 @@ var (
 		model.InvoiceKindB2G: "B2G",
 	}
 )
+
+func (ec *executionContext) marshalNInvoiceValidation2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationReport(ctx context.Context, sel ast.SelectionSet, v *model.ValidationReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceValidation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNJSON2interface(ctx context.Context, v any) (any, error) {
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalAny(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNJSON2ᚕinterfaceᚄ(ctx context.Context, v any) ([]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNJSON2interface(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNJSON2ᚕinterfaceᚄ(ctx context.Context, sel ast.SelectionSet, v []any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNJSON2interface(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
 
 func (ec *executionContext) unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLoginInput(ctx context.Context, v any) (service.LoginInput, error) {
 	res, err := ec.unmarshalInputLoginInput(ctx, v)
@@ -11536,6 +13965,11 @@ func (ec *executionContext) marshalNProjectEdge2ᚖgithubᚗcomᚋeinvoiceᚑng�
 	return ec._ProjectEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNRenderInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRenderInput(ctx context.Context, v any) (service.RenderInput, error) {
+	res, err := ec.unmarshalInputRenderInvoiceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNRevokedApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRevokedKey(ctx context.Context, sel ast.SelectionSet, v *service.RevokedKey) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -11673,6 +14107,11 @@ func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinv
 
 func (ec *executionContext) marshalNUser2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx context.Context, sel ast.SelectionSet, v service.UserView) graphql.Marshaler {
 	return ec._User(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNValidateInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐValidateInvoiceInput(ctx context.Context, v any) (service.ValidateInvoiceInput, error) {
+	res, err := ec.unmarshalInputValidateInvoiceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNValidationProfile2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationProfile(ctx context.Context, v any) (model.ValidationProfile, error) {
@@ -12008,6 +14447,18 @@ func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋeinvoiceᚑng
 		return graphql.Null
 	}
 	return ec._Organization(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

@@ -66,6 +66,18 @@ type Options struct {
 	WebsocketOriginPatterns []string
 	// KeepAlive is the WebSocket keep-alive ping interval; default 15 s.
 	KeepAlive time.Duration
+	// RateLimit limits the workbench's invoice operations per project as
+	// the project's API keys are limited (rest.ProjectLimiter); nil
+	// imposes no rate limit.
+	RateLimit RateLimiter
+	// WorkbenchConcurrency bounds one project's workbench operations in
+	// flight; default DefaultWorkbenchConcurrency.
+	WorkbenchConcurrency int
+	// TemporalUI is the base URL of the Temporal Web UI (such as
+	// http://127.0.0.1:8233) and TemporalNamespace the namespace of
+	// certification runs (default "default"), for TemporalWorkflow.uiUrl;
+	// without TemporalUI that field is null.
+	TemporalUI, TemporalNamespace string
 	// GraphiQL serves the in-browser IDE at GET /graphql (HTML accepted);
 	// off, that request gets 404. `einvoice dev` turns it on.
 	GraphiQL bool
@@ -109,6 +121,12 @@ func (o *Options) defaults() {
 	if o.KeepAlive <= 0 {
 		o.KeepAlive = 15 * time.Second
 	}
+	if o.WorkbenchConcurrency <= 0 {
+		o.WorkbenchConcurrency = DefaultWorkbenchConcurrency
+	}
+	if o.TemporalNamespace == "" {
+		o.TemporalNamespace = "default"
+	}
 	if o.MaxQueryBytes <= 0 {
 		o.MaxQueryBytes = DefaultMaxQueryBytes
 	}
@@ -139,7 +157,7 @@ func (o *Options) defaults() {
 func NewHandler(svc *service.Service, opts Options) http.Handler {
 	opts.defaults()
 	srv := handler.New(NewExecutableSchema(Config{
-		Resolvers:  &Resolver{svc: svc},
+		Resolvers:  &Resolver{svc: svc, work: newWorkbench(opts.RateLimit, opts.WorkbenchConcurrency), temporal: temporalUI{base: opts.TemporalUI, namespace: opts.TemporalNamespace}},
 		Complexity: complexity(),
 	}))
 	srv.AddTransport(transport.Websocket{
@@ -203,7 +221,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case isWebsocket(r):
 		e.graphql.ServeHTTP(w, r.WithContext(withSocket(r.Context(), &socket{})))
 	default:
-		e.graphql.ServeHTTP(w, r)
+		e.graphql.ServeHTTP(w, r.WithContext(withExchange(r.Context(), r, w)))
 	}
 }
 

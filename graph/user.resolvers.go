@@ -17,6 +17,9 @@ func (r *mutationResolver) Signup(ctx context.Context, input service.SignupInput
 	if err != nil {
 		return nil, inInput(err)
 	}
+	if err := r.startSession(ctx, out.User.ID); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -24,6 +27,9 @@ func (r *mutationResolver) Login(ctx context.Context, input service.LoginInput) 
 	out, err := r.svc.Login(ctx, input)
 	if err != nil {
 		return nil, inInput(err)
+	}
+	if err := r.startSession(ctx, out.User.ID); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

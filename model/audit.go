@@ -164,3 +164,11 @@ func (e *AuditLog) ComputeHash(key []byte) string {
 	writeFields(h, e.fields()...)
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// Audit actions of portal sessions (see model.PortalSession).
+const (
+	// ActionSessionReuse records a refresh token shown again after it was
+	// rotated: the whole session is revoked, since one of the two holders
+	// may be a thief.
+	ActionSessionReuse = "session.reuse"
+)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -33,6 +34,9 @@ type Options struct {
 	GraphQL http.Handler
 	// Mount adds routes (other transports, tools) to the root router.
 	Mount func(r chi.Router)
+	// Portal, when set, serves the web portal: GET and HEAD of every path
+	// no route claims, outside the API's own prefixes.
+	Portal http.Handler
 	// RateLimits are the per-key and per-IP request limits; zero limits
 	// impose none (cmd/einvoice applies the defaults).
 	RateLimits RateLimits
@@ -92,6 +96,10 @@ func New(svc *service.Service, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(a.requestID, a.recoverer, a.logRequests, a.limitBody)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		if opts.Portal != nil && isPortalPath(r) {
+			opts.Portal.ServeHTTP(w, r)
+			return
+		}
 		markUnmatched(w)
 		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
 	})
@@ -177,4 +185,22 @@ func (a *api) health(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, healthBody{Status: status, Version: a.opts.Version, Checks: checks})
 	return nil
+}
+
+// apiPrefixes are the paths that answer as the API (JSON 404s), never with
+// the portal.
+var apiPrefixes = []string{"/api/", "/graphql", "/openapi/", "/docs", "/metrics", "/health", "/nrs-sandbox"}
+
+// isPortalPath tells a browser's GET of a portal page or asset from a miss
+// on the API.
+func isPortalPath(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	for _, p := range apiPrefixes {
+		if strings.HasPrefix(r.URL.Path, p) {
+			return false
+		}
+	}
+	return true
 }

@@ -49,6 +49,9 @@ type config struct {
 	TemporalTLS *tls.Config
 	// TemporalCodec encrypts the payloads every Temporal client writes.
 	TemporalCodec *workflows.PayloadCodec
+	// TemporalUIURL is where browsers reach the Temporal Web UI, for the
+	// portal's links to certification runs; empty shows no link.
+	TemporalUIURL string
 	// Sandbox says how this process serves or reaches the NRS sandbox
 	// stand-in.
 	Sandbox sandboxConfig
@@ -253,6 +256,13 @@ func envConfig(getenv func(string) string) (*config, error) {
 	c.TemporalNamespace = getenv("TEMPORAL_NAMESPACE")
 	if c.TemporalNamespace == "" {
 		c.TemporalNamespace = defaultTemporalNamespace
+	}
+	if v := getenv("EINVOICE_TEMPORAL_UI_URL"); v != "" {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("EINVOICE_TEMPORAL_UI_URL must be an http or https URL")
+		}
+		c.TemporalUIURL = strings.TrimRight(v, "/")
 	}
 	return c, nil
 }

@@ -119,6 +119,10 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	c.SandboxBaseURL = base + sandboxPrefix
 	c.SandboxRegistrar = sandbox
 	c.Runs = starter
+	c.TemporalNamespace = ts.Namespace()
+	if ts.UIAddr() != "" {
+		c.TemporalUIURL = "http://" + ts.UIAddr()
+	}
 	a, err := buildApp(ctx, c, log, rest.Options{
 		HealthChecks: map[string]func(context.Context) error{"temporal": starter.Check},
 		Mount:        func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) },
@@ -154,6 +158,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		metrics += " (bearer EINVOICE_METRICS_TOKEN)"
 	}
 	fmt.Fprintf(stdout, `einvoice %s (dev)
+  Portal       %s/
   API          %s/api/v2
   GraphQL      %s/graphql
   Health       %s/health
@@ -164,6 +169,6 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
   Temporal UI  %s
   Data         %s
 Press Ctrl+C to stop.
-`, version, base, base, base, base, metrics, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
+`, version, base, base, base, base, base, metrics, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
 	return a.serve(ctx, ln, c.Ops.MetricsAddr, log)
 }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/graph/portal"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/secret"
@@ -110,7 +111,10 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	opts.Version, opts.Logger, opts.TrustedProxies = version, log, c.TrustProxy
 	gopts := c.Ops.GraphQL
 	gopts.Logger = log
+	gopts.RateLimit = rest.ProjectLimiter(rest.RateLimits{Sandbox: c.Ops.Limits.Sandbox, Production: c.Ops.Limits.Production, Store: limits})
+	gopts.TemporalUI, gopts.TemporalNamespace = c.TemporalUIURL, c.TemporalNamespace
 	opts.GraphQL = graph.NewHandler(svc, gopts)
+	opts.Portal = portal.Handler()
 	a := &app{store: st, service: svc}
 	c.Ops.routerOptions(&opts, limits, &a.metrics)
 	a.handler = rest.New(svc, opts)

@@ -68,6 +68,24 @@ type CreateProjectInput struct {
 	Environment *model.Environment `json:"environment,omitempty"`
 }
 
+// The answer to endSession.
+type EndSessionPayload struct {
+	// Always true: the browser's sign-in is over and its cookie cleared.
+	Ended bool `json:"ended"`
+}
+
+// A rendered invoice.
+type InvoiceRendering struct {
+	// Whether the payload passed validation (an invalid invoice still renders).
+	Valid bool `json:"valid"`
+	// The IRN printed and encoded in the QR code, when one could be built.
+	Irn *string `json:"irn,omitempty"`
+	// The invoice's view, the document POST /invoices/render answers as JSON.
+	View any `json:"view"`
+	// The A4 PDF, base64, when asked for with pdf: true.
+	PDFBase64 *string `json:"pdfBase64,omitempty"`
+}
+
 // The root of every change.
 type Mutation struct {
 }
@@ -121,7 +139,7 @@ type StartCertificationRunInput struct {
 	InvoiceType string `json:"invoiceType"`
 	// YYYY-MM-DD.
 	IssueDate string `json:"issueDate"`
-	// The invoice to certify, a JSON object; default a sample invoice of invoiceType. The run's build_payload step validates it with the project's validationProfile (GraphQL has no validation of its own: use POST /api/v2/invoices/schema/validate).
+	// The invoice to certify, a JSON object; default a sample invoice of invoiceType. The run's build_payload step validates it with the project's validationProfile (check it first with validateInvoice).
 	InvoicePayload any `json:"invoicePayload,omitempty"`
 }
 

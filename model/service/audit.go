@@ -52,8 +52,11 @@ type AuditInput struct {
 var auditActions = []string{
 	model.ActionSignup, model.ActionLogin, model.ActionLoginFailed, model.ActionLogout, model.ActionOrganizationCreate,
 	model.ActionProjectCreate, model.ActionProjectUpdate, model.ActionKeyCreate, model.ActionKeyRotate, model.ActionKeyRevoke,
-	model.ActionAuthorityUpdate, model.ActionCertificationStart,
+	model.ActionAuthorityUpdate, model.ActionCertificationStart, model.ActionSessionReuse,
 }
+
+// AuditActions lists the actions an audit listing may filter on.
+func (s *Service) AuditActions() []string { return append([]string(nil), auditActions...) }
 
 // AuditLogs lists entries of the caller's organizations, newest first.
 func (s *Service) AuditLogs(ctx context.Context, u *UserPrincipal, in AuditInput) (*List[AuditView], error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/google/uuid"
+
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/qrcode"
 )
@@ -293,4 +295,29 @@ func (s *Service) InvoiceSchema(authority, version string) ([]byte, error) {
 		return nil, model.Invalid(model.ProblemEnum, "Input should be one of "+strings.Join(a.SchemaVersions(), ", "), "version")
 	}
 	return doc, nil
+}
+
+// PortalPrincipal is what a portal user acts as when they try invoice
+// operations on one of their projects in the portal's workbench: the
+// project's principal holding every scope, with no key (so no key's usage
+// is counted). Any member may read (validate, render, QR); write asks for
+// an owner or admin, as for the project's keys (IRN generation records the
+// IRN). Another tenant's project is not found.
+func (s *Service) PortalPrincipal(ctx context.Context, u *UserPrincipal, projectID uuid.UUID, write bool) (*model.KeyPrincipal, error) {
+	var (
+		pr  *model.Project
+		err error
+	)
+	if write {
+		pr, err = s.projectForWriter(ctx, s.store, u, projectID)
+	} else {
+		pr, err = s.store.ProjectForUser(ctx, projectID, u.UserID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &model.KeyPrincipal{
+		ProjectID: pr.ID, OrganizationID: pr.OrganizationID, Environment: pr.Environment,
+		Scopes: append(model.Scopes(nil), model.AllScopes...),
+	}, nil
 }

@@ -1,0 +1,310 @@
+// The portal end to end, in Chromium against a real `einvoice dev`: the
+// typical flow of a new integrator through the UI, the REST API called with
+// the key the UI showed, a certification run followed live, and an axe-core
+// scan plus desktop and phone screenshots of every screen.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, launch, axe, desktop, phone, shotsDir, repo } from './harness.mjs';
+
+let server;
+let chrome;
+let context;
+let page;
+const cspViolations = [];
+const scanned = [];
+
+before(async () => {
+  server = await startServer();
+  chrome = await launch();
+  context = await chrome.browser.newContext({ viewport: desktop, baseURL: server.base, locale: 'en-GB', timezoneId: 'UTC' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+  });
+});
+
+after(async () => {
+  await context?.close();
+  await chrome?.close();
+  await server?.stop();
+});
+
+/** screen checks accessibility and writes desktop and phone screenshots. */
+async function screen(name) {
+  // The PDF viewer keeps its frame busy: wait for quiet, but not forever.
+  await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {});
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], `axe on ${name}: ${JSON.stringify(violations, null, 1)}`);
+  scanned.push(name);
+  await page.screenshot({ path: join(shotsDir, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(phone);
+  await page.waitForTimeout(100);
+  const phoneViolations = await axe(page);
+  assert.deepEqual(phoneViolations, [], `axe on ${name} at phone width: ${JSON.stringify(phoneViolations, null, 1)}`);
+  await page.screenshot({ path: join(shotsDir, `${name}-phone.png`), fullPage: true });
+  const wide = await page.evaluate(() => {
+    const w = window.innerWidth;
+    const over = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 1 && !e.closest('.table-wrap, .json'));
+    return { by: document.documentElement.scrollWidth - w, what: over.slice(0, 3).map((e) => e.tagName + '.' + e.className) };
+  });
+  assert.ok(wide.by <= 1, `${name} scrolls sideways at phone width by ${wide.by}px: ${wide.what}`);
+  await page.setViewportSize(desktop);
+}
+
+async function focusedHeading() {
+  return page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent);
+}
+
+const fixture = (name) => readFileSync(join(repo, 'testdata', 'fixtures', name), 'utf8');
+const state = {};
+
+test('sign up, with a field error shown next to its field', async () => {
+  await page.goto('/');
+  await page.waitForURL(/\/login/);
+  assert.match(await focusedHeading(), /^H1:Log in/);
+  await screen('login');
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.waitForURL(/\/signup/);
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Password').fill('short');
+  await page.getByLabel('Organization name').fill('Sango Building Supplies');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const err = page.locator('.field.invalid', { has: page.getByLabel('Password') }).locator('.field-error');
+  await err.waitFor();
+  assert.match(await err.textContent(), /8/);
+  assert.equal(await page.getByLabel('Password').getAttribute('aria-invalid'), 'true');
+  await screen('signup');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/orgs\/[^/]+\/projects/);
+  state.orgURL = new URL(page.url()).pathname;
+  await page.getByText('No projects yet').waitFor();
+  await screen('projects-empty');
+});
+
+test('a sandbox project and a key whose secret is shown once and copied', async () => {
+  await page.getByLabel('Project name').fill('Web shop');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.waitForURL(/\/projects\/[0-9a-f-]+$/);
+  state.projectURL = new URL(page.url()).pathname;
+  await page.getByText('configured', { exact: true }).waitFor();
+  assert.match(await focusedHeading(), /^H1:Web shop/);
+  await screen('project');
+
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'API keys' }).click();
+  await page.getByText('No API keys yet').waitFor();
+  await page.getByLabel('Key name').fill('erp');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const secret = page.getByTestId('client-secret');
+  await secret.waitFor();
+  state.clientId = (await page.getByTestId('client-id').textContent()).trim();
+  state.secret = (await secret.textContent()).trim();
+  assert.match(state.secret, /^cs_/);
+  await page.getByText('It is shown only this once').waitFor();
+  await page.getByRole('button', { name: 'Copy secret' }).click();
+  await page.getByText('Copied').waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), state.secret);
+  await screen('keys-secret');
+  await page.getByRole('button', { name: 'I have stored the secret' }).click();
+  await page.getByRole('cell', { name: state.clientId }).waitFor();
+  assert.equal(await page.getByText(state.secret).count(), 0, 'the secret must not stay on the page');
+});
+
+test('the REST API with the copied secret moves the usage chart', async () => {
+  const headers = { 'X-Client-Id': state.clientId, 'X-Client-Secret': state.secret, 'Content-Type': 'application/json' };
+  for (let i = 0; i < 3; i++) {
+    const r = await fetch(`${server.base}/api/v2/invoices/irn/generate`, {
+      method: 'POST', headers,
+      body: JSON.stringify({ invoice_reference: `INV00${i}`, invoice_type_code: 'B2B', tax_authority_code: 'NRS', issue_date: '2026-03-15' }),
+    });
+    assert.equal(r.status, 200, await r.text());
+  }
+  const v = await fetch(`${server.base}/api/v2/invoices/schema/validate`, {
+    method: 'POST', headers,
+    body: JSON.stringify({ invoice_type_code: 'B2B', tax_authority_code: 'NRS', payload: JSON.parse(fixture('invoice-b2b-1.1.json')) }),
+  });
+  assert.equal(v.status, 200);
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Usage' }).click();
+  const total = page.getByTestId('usage-total');
+  await total.waitFor();
+  // Usage is written every two seconds: refresh until the calls show.
+  for (let i = 0; i < 20 && (await total.textContent()) !== '4'; i++) {
+    await page.waitForTimeout(500);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.waitForTimeout(300);
+  }
+  assert.equal(await total.textContent(), '4');
+  assert.equal(await page.getByTestId('usage-chart').locator('rect').count() >= 2, true);
+  await page.getByRole('rowheader', { name: 'irn.generate' }).waitFor();
+  await screen('usage');
+});
+
+test('a certification run followed live to PASSED', async () => {
+  const sockets = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Certification' }).click();
+  await page.getByText('No runs yet').waitFor();
+  await screen('certification');
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.waitForURL(/\/certification\/[0-9a-f-]+$/);
+  await page.getByTestId('run-status').getByText('passed').waitFor({ timeout: 120_000 });
+  assert.ok(sockets.some((u) => u.endsWith('/graphql')), `a WebSocket to /graphql, got ${sockets}`);
+  assert.ok((await page.locator('.step').count()) >= 8, 'the steps arrived');
+  const link = await page.getByRole('link', { name: /in the Temporal UI/ }).getAttribute('href');
+  assert.match(link, /\/namespaces\/default\/workflows\/certification-run-[0-9a-f-]+/);
+  await page.locator('.step summary').first().click();
+  await page.getByText('Attempts').first().waitFor();
+  await screen('certification-run');
+  await page.getByRole('link', { name: 'All runs' }).click();
+  await page.getByRole('table').getByText('passed').waitFor();
+});
+
+test('rotate with a grace period and revoke with confirmation', async () => {
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('button', { name: 'Rotate erp' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Grace period for the old secret').selectOption('3600');
+  await screen('keys-rotate');
+  await dialog.getByRole('button', { name: 'Rotate key' }).click();
+  const secret = page.getByTestId('client-secret');
+  await secret.waitFor();
+  const rotated = (await secret.textContent()).trim();
+  assert.notEqual(rotated, state.secret);
+  await page.getByRole('button', { name: 'I have stored the secret' }).click();
+  // Both secrets work during the grace period.
+  for (const s of [state.secret, rotated]) {
+    const r = await fetch(`${server.base}/api/v2/usage`, { headers: { 'X-Client-Id': state.clientId, 'X-Client-Secret': s } });
+    assert.equal(r.status, 200);
+  }
+  await page.getByRole('button', { name: 'Revoke erp' }).click();
+  await page.getByRole('dialog').getByText('cannot be undone').waitFor();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+  await page.getByText('revoked', { exact: true }).waitFor();
+  await screen('keys');
+  const r = await fetch(`${server.base}/api/v2/usage`, { headers: { 'X-Client-Id': state.clientId, 'X-Client-Secret': rotated } });
+  assert.equal(r.status, 401);
+});
+
+test('the invoice workbench: problems in place, IRN and QR, PDF preview', async () => {
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Workbench' }).click();
+  await page.getByRole('textbox', { name: 'Invoice JSON' }).fill(fixture('invalid-missing-supplier-tin.json'));
+  await page.getByRole('button', { name: 'Validate', exact: true }).click();
+  await page.getByText('invalid', { exact: true }).waitFor();
+  const issues = page.getByTestId('issues').locator('li');
+  assert.ok((await issues.count()) >= 1);
+  assert.match(await issues.first().textContent(), /accounting_supplier_party/);
+  assert.ok((await page.locator('.json li.marked').count()) >= 1, 'the problem is highlighted in the JSON');
+  await screen('workbench-invalid');
+
+  await page.getByRole('textbox', { name: 'Invoice JSON' }).fill(fixture('invoice-b2b-1.1.json'));
+  await page.getByRole('button', { name: 'Validate', exact: true }).click();
+  await page.getByText('valid', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Generate IRN and QR' }).click();
+  await page.getByTestId('irn').waitFor();
+  assert.match(await page.getByTestId('irn').textContent(), /^SGN2026000123-[A-Z0-9]{8}-20260315$/);
+  await page.getByRole('img', { name: /QR code of/ }).waitFor();
+  const rendered = page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('RenderInvoice'));
+  await page.getByRole('button', { name: 'Preview PDF' }).click();
+  const body = await (await rendered).json();
+  assert.equal(Buffer.from(body.data.renderInvoice.pdfBase64, 'base64').subarray(0, 5).toString(), '%PDF-');
+  const frame = page.getByTestId('pdf');
+  await frame.waitFor();
+  assert.match(await frame.getAttribute('src'), /^blob:/);
+  await page.waitForTimeout(1000);
+  await screen('workbench');
+});
+
+test('a production project: the authority form shows each problem at its field', async () => {
+  await page.goto(state.orgURL);
+  await page.getByLabel('Project name').fill('Head office');
+  await page.getByLabel('Environment').selectOption('PRODUCTION');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.waitForURL(/\/projects\/[0-9a-f-]+$/);
+  await page.getByRole('heading', { name: 'Tax authority settings' }).waitFor();
+  await page.getByLabel('Business id').fill('not-a-uuid');
+  await page.getByLabel('Service id').fill('94ND90NR');
+  await page.getByLabel('Public key').fill('nonsense');
+  await page.getByLabel('Certificate').fill('nonsense');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  const err = page.locator('.field.invalid', { has: page.getByLabel('Business id') }).locator('.field-error');
+  await err.waitFor();
+  await screen('project-production');
+  await page.goto(state.orgURL);
+  await page.getByRole('link', { name: 'Head office' }).waitFor();
+  await screen('projects');
+});
+
+test('the audit log shows each action and filters by action', async () => {
+  await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Audit log' }).click();
+  const table = page.getByTestId('audit-table');
+  await table.waitFor();
+  const text = await table.textContent();
+  for (const a of ['signup', 'project.create', 'key.create', 'certification.start', 'key.rotate', 'key.revoke']) {
+    assert.ok(text.includes(a), `audit log lacks ${a}: ${text}`);
+  }
+  await page.getByLabel('Action').selectOption('key.revoke');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=audit-table] tbody tr').length === 1);
+  await screen('audit');
+});
+
+test('organizations: create one and switch', async () => {
+  await page.getByRole('link', { name: 'Organizations' }).click();
+  await page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor();
+  await page.getByLabel('Name').fill('Ikeja Foods');
+  await page.getByRole('button', { name: 'Create organization' }).click();
+  await page.waitForURL(/\/orgs\/[^/]+\/projects/);
+  await page.getByText('No projects yet').waitFor();
+  await page.getByRole('combobox', { name: 'Switch organization' }).selectOption({ label: 'Sango Building Supplies' });
+  await page.getByRole('link', { name: 'Web shop' }).waitFor();
+  await page.getByRole('link', { name: 'Organizations' }).click();
+  await page.getByRole('link', { name: 'Ikeja Foods' }).waitFor();
+  await screen('organizations');
+});
+
+test('a reload keeps the session; an expired one sends you to log in; log out ends it', async () => {
+  await page.goto(state.projectURL + '/keys');
+  await page.getByRole('heading', { name: /API keys/ }).waitFor();
+  assert.doesNotMatch(page.url(), /login/);
+
+  // The access token expires and the refresh cookie is gone: the next
+  // request fails, the refresh fails, and the login screen comes back.
+  await context.clearCookies();
+  await page.route('**/graphql', async (route) => {
+    const body = route.request().postData() ?? '';
+    if (body.includes('refreshSession')) return route.continue();
+    await route.fulfill({ status: 200, contentType: 'application/json',
+      body: JSON.stringify({ errors: [{ message: 'invalid or expired access token', extensions: { code: 'unauthenticated' } }], data: null }) });
+  });
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Usage' }).click();
+  await page.waitForURL(/\/login\?next=/);
+  await page.unroute('**/graphql');
+
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/usage$/);
+  await page.reload();
+  await page.getByTestId('usage-total').waitFor();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.waitForURL(/\/login$/);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Log in to einvoice' }).waitFor();
+  await page.goto(state.projectURL);
+  await page.waitForURL(/\/login\?next=/);
+});
+
+test('not found, and no Content-Security-Policy violation anywhere', async () => {
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/projects\//);
+  await page.goto('/no/such/page');
+  await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+  await screen('not-found');
+  assert.deepEqual(cspViolations, []);
+  assert.ok(scanned.length >= 15, `screens scanned: ${scanned}`);
+});
