@@ -224,7 +224,7 @@ func TestAttackLoginAliases(t *testing.T) {
 	if err != nil || len(logs.Items) != 0 {
 		t.Fatalf("failed logins recorded: %+v %v", logs, err)
 	}
-	if _, err := s.st.UserByEmail(context.Background(), "other@example.com"); model.ErrorCodeOf(err) != model.CodeNotFound {
+	if _, err := s.st.Users().ByEmail(context.Background(), "other@example.com"); model.ErrorCodeOf(err) != model.CodeNotFound {
 		t.Fatalf("the batched signup ran: %v", err)
 	}
 	// One login per request still works.

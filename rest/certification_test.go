@@ -104,12 +104,12 @@ func TestCertificationRunsREST(t *testing.T) {
 	// Evidence written by the activities shows in the run.
 	ctx := context.Background()
 	id := uuid.MustParse(runID)
-	if err := s.e.Store.MarkCertificationRunRunning(ctx, id, time.Now()); err != nil {
+	if err := s.e.Store.Runs().MarkRunning(ctx, id, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	st, ms := 200, int64(3)
 	fin := time.Now().UTC()
-	if err := s.e.Store.SaveCertificationStep(ctx, &model.CertificationStep{RunID: id, Name: workflows.StepHealth, Seq: 1,
+	if err := s.e.Store.Runs().SaveStep(ctx, &model.CertificationStep{RunID: id, Name: workflows.StepHealth, Seq: 1,
 		Status: model.StepPassed, Attempts: 1, StartedAt: fin, FinishedAt: &fin, DurationMS: &ms, HTTPStatus: &st, Message: "healthy"}); err != nil {
 		t.Fatal(err)
 	}

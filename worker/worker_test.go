@@ -287,7 +287,7 @@ func TestRunQueuedWithoutWorker(t *testing.T) {
 	if run := r.wait(id, time.Minute, final); run["status"] != "passed" {
 		t.Fatalf("run: %v", run)
 	}
-	p, err := r.e.Service.Store().CertificationRunByID(context.Background(), uuid.MustParse(id))
+	p, err := r.e.Service.Store().Runs().ByID(context.Background(), uuid.MustParse(id))
 	if err != nil || p.Status != "passed" {
 		t.Fatalf("stored run: %+v %v", p, err)
 	}

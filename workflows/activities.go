@@ -147,7 +147,7 @@ const maxRowWaitAttempts = 8
 // StartRun marks the run running. It waits (by failing retryably) for the
 // run's row, which its starter commits after starting the workflow.
 func (a *Activities) StartRun(ctx context.Context, in StepInput) error {
-	err := a.store.MarkCertificationRunRunning(ctx, in.RunID, a.now().UTC())
+	err := a.store.Runs().MarkRunning(ctx, in.RunID, a.now().UTC())
 	if model.ErrorCodeOf(err) == model.CodeNotFound {
 		if activity.GetInfo(ctx).Attempt >= maxRowWaitAttempts {
 			return temporal.NewNonRetryableApplicationError("the run "+in.RunID.String()+" was never recorded", ErrRunMissing, nil)
@@ -165,7 +165,7 @@ func (a *Activities) FinishRun(ctx context.Context, in FinishInput) error {
 	if !in.Status.Final() {
 		return temporal.NewNonRetryableApplicationError("status "+string(in.Status)+" is not final", ErrInvalid, nil)
 	}
-	if _, err := a.store.FinishCertificationRun(ctx, in.RunID, in.Status, clip(in.Reason), a.now().UTC()); err != nil {
+	if _, err := a.store.Runs().Finish(ctx, in.RunID, in.Status, clip(in.Reason), a.now().UTC()); err != nil {
 		return a.classify(ctx, err)
 	}
 	return nil
@@ -316,7 +316,7 @@ func (a *Activities) BuildPayload(ctx context.Context, in StepInput) (PayloadRes
 			return outcome{}, temporal.NewNonRetryableApplicationError(
 				"einvoice's validator rejects the payload: "+issues(rep.Errors), ErrInvalid, nil)
 		}
-		if err := a.store.SetCertificationRunPayload(ctx, r.run.ID, b.json, b.irn); err != nil {
+		if err := a.store.Runs().SetPayload(ctx, r.run.ID, b.json, b.irn); err != nil {
 			return outcome{}, err
 		}
 		res.IRN = b.irn
@@ -324,7 +324,7 @@ func (a *Activities) BuildPayload(ctx context.Context, in StepInput) (PayloadRes
 			b.source, r.run.InvoiceType, b.irn, rep.Ruleset, len(rep.Warnings))}, nil
 	})
 	if err == nil && skipped {
-		run, err := a.store.CertificationRunByID(ctx, in.RunID)
+		run, err := a.store.Runs().ByID(ctx, in.RunID)
 		if err != nil {
 			return res, a.classify(ctx, err)
 		}
@@ -644,12 +644,12 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 	info := activity.GetInfo(ctx)
 	stop := heartbeat(ctx, info.HeartbeatTimeout)
 	defer stop()
-	run, err := a.store.CertificationRunByID(ctx, runID)
+	run, err := a.store.Runs().ByID(ctx, runID)
 	if err != nil {
 		return false, a.classify(ctx, err)
 	}
 	if !o.rerun {
-		prev, err := a.store.CertificationStep(ctx, runID, name)
+		prev, err := a.store.Runs().Step(ctx, runID, name)
 		switch {
 		case err == nil && prev.Status == model.StepPassed:
 			return true, nil
@@ -699,7 +699,7 @@ const forgottenHint = " (the NRS sandbox stand-in does not hold this invoice: it
 func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), evidenceTimeout)
 	defer cancel()
-	if err := a.store.SaveCertificationStep(wctx, ev); err != nil {
+	if err := a.store.Runs().SaveStep(wctx, ev); err != nil {
 		a.log.WarnContext(ctx, "certification evidence not recorded", "run_id", ev.RunID.String(), "step", ev.Name, "error", err.Error())
 	}
 }

@@ -72,7 +72,7 @@ func (a *activityEnv) must(fn, in, out any) {
 // evidence returns the run's step rows by name.
 func (a *activityEnv) evidence(run *model.CertificationRun) map[string]model.CertificationStep {
 	a.t.Helper()
-	steps, err := a.e.Store.CertificationSteps(context.Background(), run.ID)
+	steps, err := a.e.Store.Runs().Steps(context.Background(), run.ID)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestActivitiesAgainstTheStandIn(t *testing.T) {
 				if _, ok := ev[workflows.StepTransmit]; ok != kind.Transmitted() {
 					t.Errorf("transmit evidence present %v for %s", ok, kind)
 				}
-				got, err := a.e.Store.CertificationRunByID(context.Background(), run.ID)
+				got, err := a.e.Store.Runs().ByID(context.Background(), run.ID)
 				if err != nil || got.Status != model.RunPassed || got.IRN != p.IRN || got.StartedAt == nil || got.FinishedAt == nil {
 					t.Fatalf("run: %+v %v", got, err)
 				}
@@ -316,14 +316,14 @@ func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 	foreign := &model.CertificationRun{ID: newRunID(t), ProjectID: prod.ID, InvoiceType: model.InvoiceKindB2B,
 		IssueDate: "2026-03-15", Status: model.RunQueued, CreatedAt: run.CreatedAt}
 	foreign.WorkflowID = "certification-run-" + foreign.ID.String()
-	if err := a.e.Store.CreateCertificationRun(ctx, foreign); err != nil {
+	if err := a.e.Store.Runs().Create(ctx, foreign); err != nil {
 		t.Fatal(err)
 	}
 	a.must(a.acts.CodeLists, workflows.StepInput{RunID: foreign.ID}, nil)
 	if msg := a.evidence(foreign)[workflows.StepCodeLists].Message; !strings.Contains(msg, "not stored") {
 		t.Errorf("evidence: %s", msg)
 	}
-	if v, _ := a.e.Store.CodeListVersions(ctx); len(v) != 0 {
+	if v, _ := a.e.Store.CodeLists().Versions(ctx); len(v) != 0 {
 		t.Fatalf("lists from another host were stored: %+v", v)
 	}
 
@@ -333,7 +333,7 @@ func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 	if ev.Status != model.StepPassed || !strings.Contains(ev.Message, "stored for sandbox validation") || ev.HTTPStatus == nil {
 		t.Errorf("evidence: %+v", ev)
 	}
-	stored, err := a.e.Store.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
+	stored, err := a.e.Store.CodeLists().List(ctx, "NRS", model.EnvironmentSandbox)
 	if err != nil || len(stored) == 0 {
 		t.Fatalf("stored lists: %v %v", stored, err)
 	}

@@ -91,11 +91,11 @@ func TestAttackSSRFBaseURL(t *testing.T) {
 		id := uuid.Must(uuid.NewV7())
 		run := &model.CertificationRun{ID: id, ProjectID: pr.ID, InvoiceType: model.InvoiceKindB2B, WorkflowID: workflows.WorkflowID(id),
 			IssueDate: "2026-03-15", Status: model.RunRunning, CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
-		if err := st.CreateCertificationRun(ctx, run); err != nil {
+		if err := st.Runs().Create(ctx, run); err != nil {
 			t.Fatal(err)
 		}
 		_, aerr := env.ExecuteActivity(step(acts), workflows.StepInput{RunID: run.ID})
-		steps, err := st.CertificationSteps(ctx, run.ID)
+		steps, err := st.Runs().Steps(ctx, run.ID)
 		if err != nil || len(steps) != 1 {
 			t.Fatalf("evidence: %v %v", steps, err)
 		}

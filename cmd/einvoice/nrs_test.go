@@ -108,7 +108,7 @@ func TestRefreshCodesCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	lists, err := st.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
+	lists, err := st.CodeLists().List(ctx, "NRS", model.EnvironmentSandbox)
 	// Every list the MBS client fetches (seven today; states and lgas once
 	// it asks for them) is stored with the bytes served.
 	if err != nil || len(lists) < 7 {

@@ -31,7 +31,7 @@ func (s *Service) audit(ctx context.Context, tx *store.Store, org *uuid.UUID, ac
 		RequestID:      meta.RequestID,
 		CreatedAt:      s.now(),
 	}
-	return tx.AppendAudit(ctx, e, s.cfg.AuditKey)
+	return tx.Audit().Append(ctx, e, s.cfg.AuditKey)
 }
 
 func truncate(s string, n int) string {
@@ -74,17 +74,17 @@ func (s *Service) AuditLogs(ctx context.Context, u *UserPrincipal, in AuditInput
 	}
 	var ids []uuid.UUID
 	if orgID != uuid.Nil {
-		if _, err := s.store.OrganizationForUser(ctx, orgID, u.UserID); err != nil {
+		if _, err := s.store.Organizations().Get(ctx, orgID, u.UserID); err != nil {
 			return nil, err
 		}
 		ids = []uuid.UUID{orgID}
 	} else {
 		var err error
-		if ids, err = s.store.AllOrganizationIDsForUser(ctx, u.UserID); err != nil {
+		if ids, err = s.store.Organizations().IDs(ctx, u.UserID); err != nil {
 			return nil, err
 		}
 	}
-	rows, more, err := s.store.AuditLogs(ctx, store.AuditFilter{OrganizationIDs: ids, Action: in.Action}, page)
+	rows, more, err := s.store.Audit().List(ctx, store.AuditFilter{OrganizationIDs: ids, Action: in.Action}, page)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ const auditVerifyTTL = 10 * time.Second
 
 // AuditChain verifies one of the caller's organizations' audit chain.
 func (s *Service) AuditChain(ctx context.Context, u *UserPrincipal, orgID uuid.UUID) (*AuditChainView, error) {
-	if _, err := s.store.OrganizationForUser(ctx, orgID, u.UserID); err != nil {
+	if _, err := s.store.Organizations().Get(ctx, orgID, u.UserID); err != nil {
 		return nil, err
 	}
 	key := orgID.String()
@@ -146,7 +146,7 @@ func (s *Service) AuditChain(ctx context.Context, u *UserPrincipal, orgID uuid.U
 	ch := s.auditChecks.group.DoChan(key, func() (any, error) {
 		vctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
-		chk, err := s.store.VerifyAuditChain(vctx, &orgID, s.cfg.AuditKey)
+		chk, err := s.store.Audit().Verify(vctx, &orgID, s.cfg.AuditKey)
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +193,7 @@ type auditChecks struct {
 // RechainAudit re-chains entries written before the audit chain was keyed
 // under the audit key (see store.RechainAudit).
 func (s *Service) RechainAudit(ctx context.Context) (int64, error) {
-	return s.store.RechainAudit(ctx, s.cfg.AuditKey)
+	return s.store.Audit().Rechain(ctx, s.cfg.AuditKey)
 }
 
 // PageInput is a list request's limit and cursor as given by the client.

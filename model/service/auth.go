@@ -78,10 +78,10 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (*AuthPayload, err
 	u := &model.User{ID: newID(), Email: in.Email, PasswordHash: hash, CreatedAt: now}
 	o := &model.Organization{ID: newID(), Name: in.OrganizationName, Slug: in.OrganizationSlug, CreatedAt: now, Role: model.RoleOwner}
 	err = s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		if err := tx.CreateUser(ctx, u); err != nil {
+		if err := tx.Users().Create(ctx, u); err != nil {
 			return err
 		}
-		if err := tx.CreateOrganization(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now}); err != nil {
+		if err := tx.Organizations().Create(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now}); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, &o.ID, userActor(u.ID), model.ActionSignup, "user", u.ID.String())
@@ -116,7 +116,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*AuthPayload, error
 	if err := s.guardAttempt(ctx, in.Email); err != nil {
 		return nil, err
 	}
-	u, err := s.store.UserByEmail(ctx, in.Email)
+	u, err := s.store.Users().ByEmail(ctx, in.Email)
 	if err != nil && model.ErrorCodeOf(err) != model.CodeNotFound {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (s *Service) auditLogin(ctx context.Context, u *model.User, action, targetT
 // in every organization of the user, or in the system chain when they have
 // none.
 func (s *Service) auditUser(ctx context.Context, tx *store.Store, userID uuid.UUID, action, targetType, targetID string) error {
-	ids, err := tx.AllOrganizationIDsForUser(ctx, userID)
+	ids, err := tx.Organizations().IDs(ctx, userID)
 	if err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func (s *Service) allOrganizations(ctx context.Context, userID uuid.UUID) ([]Org
 	out := []OrganizationView{}
 	page := model.Page{Limit: model.MaxPageLimit}
 	for {
-		orgs, more, err := s.store.OrganizationsForUser(ctx, userID, page)
+		orgs, more, err := s.store.Organizations().List(ctx, userID, page)
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +270,7 @@ func (s *Service) AuthenticateToken(ctx context.Context, token string) (*UserPri
 
 // Me returns the authenticated user.
 func (s *Service) Me(ctx context.Context, u *UserPrincipal) (*UserView, error) {
-	usr, err := s.store.UserByID(ctx, u.UserID)
+	usr, err := s.store.Users().ByID(ctx, u.UserID)
 	if err != nil {
 		if model.ErrorCodeOf(err) == model.CodeNotFound {
 			return nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")

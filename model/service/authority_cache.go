@@ -51,7 +51,7 @@ func (s *Service) issuer(ctx context.Context, projectID uuid.UUID) (*issuer, err
 	if ok && now.Sub(it.fetched) < s.issuers.ttl {
 		return it, nil
 	}
-	pr, err := s.store.ProjectByID(ctx, projectID)
+	pr, err := s.store.Projects().ByID(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func PageCursor(id uuid.UUID) string { return *cursorFor(id) }
 // OrganizationsByID returns the caller's organizations among ids, by id;
 // an id that is not one of them has no entry.
 func (s *Service) OrganizationsByID(ctx context.Context, u *UserPrincipal, ids []uuid.UUID) (map[uuid.UUID]*OrganizationView, error) {
-	rows, err := s.store.OrganizationsForUserByIDs(ctx, u.UserID, ids)
+	rows, err := s.store.Organizations().GetMany(ctx, u.UserID, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (s *Service) ProjectsByOrganization(ctx context.Context, u *UserPrincipal, 
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.ProjectsForOrganizations(ctx, u.UserID, orgIDs, page)
+	rows, err := s.store.Projects().ListForOrganizations(ctx, u.UserID, orgIDs, page)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (s *Service) KeysByProject(ctx context.Context, u *UserPrincipal, projectID
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.KeysForProjectsOfUser(ctx, u.UserID, projectIDs, page)
+	rows, err := s.store.Keys().ListForProjects(ctx, u.UserID, projectIDs, page)
 	if err != nil {
 		return nil, err
 	}
@@ -124,11 +124,11 @@ func (s *Service) UsageByProject(ctx context.Context, u *UserPrincipal, projectI
 	if err != nil {
 		return nil, err
 	}
-	ids, err := s.store.ProjectIDsForUser(ctx, u.UserID, projectIDs)
+	ids, err := s.store.Projects().IDs(ctx, u.UserID, projectIDs)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.store.UsageForProjectsOfUser(ctx, u.UserID, ids, keyID, from, to)
+	rows, err := s.store.Usage().ListForProjects(ctx, u.UserID, ids, keyID, from, to)
 	if err != nil {
 		return nil, err
 	}

@@ -180,7 +180,7 @@ func (s *Service) StartCertificationRun(ctx context.Context, k *model.KeyPrincip
 	if err != nil {
 		return nil, err
 	}
-	pr, err := s.store.ProjectByID(ctx, k.ProjectID)
+	pr, err := s.store.Projects().ByID(ctx, k.ProjectID)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func (s *Service) startRun(ctx context.Context, pr *model.Project, actor Ref, in
 		if err := s.checkRunQuota(ctx, tx, pr.ID); err != nil {
 			return err
 		}
-		if err := tx.CreateCertificationRun(ctx, run); err != nil {
+		if err := tx.Runs().Create(ctx, run); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, &pr.OrganizationID, actor, model.ActionCertificationStart, "certification_run", run.ID.String())
@@ -274,7 +274,7 @@ func (s *Service) startRun(ctx context.Context, pr *model.Project, actor Ref, in
 // CertificationRun returns a run of the key's project with its evidence;
 // a run of any other project is not found.
 func (s *Service) CertificationRun(ctx context.Context, k *model.KeyPrincipal, runID uuid.UUID) (*CertificationRunView, error) {
-	r, err := s.store.CertificationRunForProject(ctx, k.ProjectID, runID)
+	r, err := s.store.Runs().Get(ctx, k.ProjectID, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +284,7 @@ func (s *Service) CertificationRun(ctx context.Context, k *model.KeyPrincipal, r
 // ProjectCertificationRun returns a run of a project of the portal user's
 // organizations; any other run is not found.
 func (s *Service) ProjectCertificationRun(ctx context.Context, u *UserPrincipal, runID uuid.UUID) (*CertificationRunView, error) {
-	r, err := s.store.CertificationRunForUser(ctx, u.UserID, runID)
+	r, err := s.store.Runs().GetForUser(ctx, u.UserID, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -299,10 +299,10 @@ func (s *Service) ProjectCertificationRuns(ctx context.Context, u *UserPrincipal
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	if _, err := s.store.ProjectForUser(ctx, projectID, u.UserID); err != nil {
+	if _, err := s.store.Projects().Get(ctx, projectID, u.UserID); err != nil {
 		return nil, err
 	}
-	rows, more, err := s.store.CertificationRunsForProject(ctx, projectID, page)
+	rows, more, err := s.store.Runs().List(ctx, projectID, page)
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +339,7 @@ func (s *Service) certificationRunView(ctx context.Context, r *model.Certificati
 			}
 		}
 	}
-	steps, err := s.store.CertificationSteps(ctx, r.ID)
+	steps, err := s.store.Runs().Steps(ctx, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -354,10 +354,10 @@ func (s *Service) settleRun(ctx context.Context, r *model.CertificationRun, st *
 		// A workflow completes only after recording its pass; reload.
 		status, reason = model.RunFailed, "the workflow completed without recording the run's result"
 	}
-	if _, err := s.store.FinishCertificationRun(ctx, r.ID, status, reason, s.now()); err != nil {
+	if _, err := s.store.Runs().Finish(ctx, r.ID, status, reason, s.now()); err != nil {
 		return err
 	}
-	fresh, err := s.store.CertificationRunByID(ctx, r.ID)
+	fresh, err := s.store.Runs().ByID(ctx, r.ID)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ func (s *Service) CertificationRunsByProject(ctx context.Context, u *UserPrincip
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.CertificationRunsForProjectsOfUser(ctx, u.UserID, projectIDs, page)
+	rows, err := s.store.Runs().ListForProjects(ctx, u.UserID, projectIDs, page)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func (s *Service) CertificationRunsByProject(ctx context.Context, u *UserPrincip
 // CertificationRunCounts counts every project's runs by status, for
 // operators' metrics; every status is present, zero when no run has it.
 func (s *Service) CertificationRunCounts(ctx context.Context) (map[model.RunStatus]int64, error) {
-	counts, err := s.store.CountCertificationRunsByStatus(ctx)
+	counts, err := s.store.Runs().CountByStatus(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -92,7 +92,7 @@ func TestStartCertificationRun(t *testing.T) {
 	if len(runs.started) != 1 || runs.started[0].RunID != v.RunID || !runs.started[0].Sandbox {
 		t.Fatalf("starts: %+v", runs.started)
 	}
-	r, err := e.Store.CertificationRunByID(ctx, v.RunID)
+	r, err := e.Store.Runs().ByID(ctx, v.RunID)
 	if err != nil || r.InvoicePayload != `{"note":"mine"}` || r.TemporalRunID == "" {
 		t.Fatalf("stored run: %+v %v", r, err)
 	}
@@ -191,20 +191,20 @@ func TestWatchCertificationRun(t *testing.T) {
 	if first := <-ch; first.Status != model.RunQueued {
 		t.Fatalf("first view: %+v", first)
 	}
-	if err := e.Store.MarkCertificationRunRunning(ctx, v.RunID, time.Now()); err != nil {
+	if err := e.Store.Runs().MarkRunning(ctx, v.RunID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if next := <-ch; next.Status != model.RunRunning {
 		t.Fatalf("second view: %+v", next)
 	}
-	if err := e.Store.SaveCertificationStep(ctx, &model.CertificationStep{RunID: v.RunID, Name: "health", Seq: 1,
+	if err := e.Store.Runs().SaveStep(ctx, &model.CertificationStep{RunID: v.RunID, Name: "health", Seq: 1,
 		Status: model.StepRunning, Attempts: 1, StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if next := <-ch; len(next.Steps) != 1 || next.Steps[0].Status != model.StepRunning {
 		t.Fatalf("step view: %+v", next)
 	}
-	if _, err := e.Store.FinishCertificationRun(ctx, v.RunID, model.RunCancelled, "cancelled", time.Now()); err != nil {
+	if _, err := e.Store.Runs().Finish(ctx, v.RunID, model.RunCancelled, "cancelled", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	last := <-ch

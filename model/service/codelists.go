@@ -82,7 +82,7 @@ func (s *Service) OfficialBaseURL(env model.Environment) string {
 // only be stored when f talks to the environment's official host
 // (OfficialBaseURL).
 func (s *Service) RefreshCodeLists(ctx context.Context, projectID uuid.UUID, f CodeListFetcher, store bool) (*CodeListRefresh, error) {
-	pr, err := s.store.ProjectByID(ctx, projectID)
+	pr, err := s.store.Projects().ByID(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (s *Service) RefreshCodeLists(ctx context.Context, projectID uuid.UUID, f C
 	if !ok {
 		return nil, model.Errorf(model.CodeInvalid, "tax authority %s publishes no code lists einvoice can refresh", a.Code())
 	}
-	stored, err := s.store.CodeLists(ctx, a.Code(), pr.Environment)
+	stored, err := s.store.CodeLists().List(ctx, a.Code(), pr.Environment)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (s *Service) RefreshCodeLists(ctx context.Context, projectID uuid.UUID, f C
 	if !store || len(rows) == 0 {
 		return out, nil
 	}
-	if err := s.store.SaveCodeLists(ctx, rows); err != nil {
+	if err := s.store.CodeLists().Save(ctx, rows); err != nil {
 		return nil, err
 	}
 	out.Stored = true
@@ -202,7 +202,7 @@ func (k *codeListKeeper) close() {
 func (k *codeListKeeper) reload(ctx context.Context, s *Service) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	versions, err := s.store.CodeListVersions(ctx)
+	versions, err := s.store.CodeLists().Versions(ctx)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (k *codeListKeeper) load(ctx context.Context, s *Service, g codeListGroup) 
 	if ca == nil {
 		return nil
 	}
-	rows, err := s.store.CodeLists(ctx, g.authority, g.env)
+	rows, err := s.store.CodeLists().List(ctx, g.authority, g.env)
 	if err != nil {
 		return err
 	}

@@ -188,7 +188,7 @@ func testRefreshCodeLists(t *testing.T, st *store.Store) {
 	if len(ok) != 10 || len(failed) != 1 || !strings.HasPrefix(failed[0], "invoice-quantity-codes: ") {
 		t.Errorf("fetched %v, failed %v", ok, failed)
 	}
-	if v, _ := st.CodeListVersions(ctx); len(v) != 0 {
+	if v, _ := st.CodeLists().Versions(ctx); len(v) != 0 {
 		t.Errorf("a dry refresh stored %d lists", len(v))
 	}
 
@@ -241,7 +241,7 @@ func testRefreshCodeLists(t *testing.T, st *store.Store) {
 			t.Errorf("unchanged list %+v", l)
 		}
 	}
-	stored, _ := st.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
+	stored, _ := st.CodeLists().List(ctx, "NRS", model.EnvironmentSandbox)
 	for _, l := range stored {
 		if l.Name == "payment-means" && !strings.Contains(string(l.Data), "Cash") {
 			t.Errorf("payment-means replaced by %s", l.Data)

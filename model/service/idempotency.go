@@ -173,7 +173,7 @@ func (s *Service) BeginIdempotent(ctx context.Context, req IdempotentRequest) (*
 		CreatedAt: now, LockedUntil: now.Add(idempotencyLockTTL), ExpiresAt: now.Add(IdempotencyTTL),
 	}
 	admit := func(ctx context.Context) error {
-		u, err := s.store.IdempotencyUsageOf(ctx, req.Credential, now)
+		u, err := s.store.Idempotency().UsageOf(ctx, req.Credential, now)
 		if err != nil {
 			return err
 		}
@@ -184,7 +184,7 @@ func (s *Service) BeginIdempotent(ctx context.Context, req IdempotentRequest) (*
 		}
 		return nil
 	}
-	got, claimed, err := s.store.ClaimIdempotencyKey(ctx, rec, now, admit)
+	got, claimed, err := s.store.Idempotency().Claim(ctx, rec, now, admit)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (s *Service) BeginIdempotent(ctx context.Context, req IdempotentRequest) (*
 func (s *Service) FinishIdempotent(ctx context.Context, req IdempotentRequest, resp *StoredResponse) error {
 	rec := &store.IdempotencyRecord{Credential: req.Credential, Key: req.Key, RequestHash: req.hash()}
 	if resp == nil || !ShouldStore(resp.Status) {
-		return s.store.ReleaseIdempotencyKey(ctx, rec)
+		return s.store.Idempotency().Release(ctx, rec)
 	}
 	header, err := json.Marshal(resp.Header)
 	if err != nil {
@@ -255,7 +255,7 @@ func (s *Service) FinishIdempotent(ctx context.Context, req IdempotentRequest, r
 	if rec.BodySHA256 == nil {
 		rec.BodySHA256 = []byte{}
 	}
-	return s.store.CompleteIdempotencyKey(ctx, rec)
+	return s.store.Idempotency().Complete(ctx, rec)
 }
 
 // sealOverhead is what sealing adds to a body (AES-GCM nonce and tag).
@@ -264,7 +264,7 @@ const sealOverhead = 12 + 16
 // withinByteQuota reports whether a body of size still fits the bytes the
 // credential may keep over a day.
 func (s *Service) withinByteQuota(ctx context.Context, credential string, size int64) (bool, error) {
-	u, err := s.store.IdempotencyUsageOf(ctx, credential, s.now())
+	u, err := s.store.Idempotency().UsageOf(ctx, credential, s.now())
 	if err != nil {
 		return false, err
 	}
@@ -274,7 +274,7 @@ func (s *Service) withinByteQuota(ctx context.Context, credential string, size i
 // PurgeIdempotencyKeys deletes expired idempotency records and returns how
 // many.
 func (s *Service) PurgeIdempotencyKeys(ctx context.Context) (int64, error) {
-	return s.store.PurgeIdempotencyKeys(ctx, s.now())
+	return s.store.Idempotency().Purge(ctx, s.now())
 }
 
 // PurgeIdempotencyKeysEvery purges expired idempotency records now and then

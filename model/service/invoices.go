@@ -138,7 +138,7 @@ func (s *Service) GenerateIRN(ctx context.Context, k *model.KeyPrincipal, in IRN
 	if known, ok := s.irns.get(it.project.ID, ref); ok {
 		*rec = known
 	} else {
-		rec, _, err = s.store.ClaimIRN(ctx, &model.IssuedIRN{
+		rec, _, err = s.store.IRNs().Claim(ctx, &model.IssuedIRN{
 			ProjectID: it.project.ID, InvoiceReference: ref, IssueDate: in.IssueDate, IRN: irn,
 			InvoiceTypeCode: in.InvoiceTypeCode, CreatedAt: s.now(),
 		})
@@ -311,7 +311,7 @@ func (s *Service) PortalPrincipal(ctx context.Context, u *UserPrincipal, project
 	if write {
 		pr, err = s.projectForWriter(ctx, s.store, u, projectID)
 	} else {
-		pr, err = s.store.ProjectForUser(ctx, projectID, u.UserID)
+		pr, err = s.store.Projects().Get(ctx, projectID, u.UserID)
 	}
 	if err != nil {
 		return nil, err

@@ -77,7 +77,7 @@ func (s *Service) AuthenticateKey(ctx context.Context, clientID, clientSecret st
 	e, ok := s.keys.get(clientID, now)
 	if !ok {
 		v, err, _ := s.keys.group.Do(clientID, func() (any, error) {
-			a, err := s.store.KeyByClientID(context.WithoutCancel(ctx), clientID)
+			a, err := s.store.Keys().ByClientID(context.WithoutCancel(ctx), clientID)
 			if err != nil && model.ErrorCodeOf(err) != model.CodeNotFound {
 				return nil, err
 			}

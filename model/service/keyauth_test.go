@@ -80,7 +80,7 @@ func TestUsageSurvivesClose(t *testing.T) {
 	}
 	st := svc.Store()
 	// Before a flush nothing is written; the report still counts the buffer.
-	rows, err := st.Usage(ctx, p.ProjectID, uuid.Nil, "2000-01-01", "2999-12-31")
+	rows, err := st.Usage().List(ctx, p.ProjectID, uuid.Nil, "2000-01-01", "2999-12-31")
 	if err != nil || len(rows) != 0 {
 		t.Fatalf("usage written on the request path: %v %v", rows, err)
 	}
@@ -91,7 +91,7 @@ func TestUsageSurvivesClose(t *testing.T) {
 	if err := svc.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	rows, err = st.Usage(ctx, p.ProjectID, uuid.Nil, "2000-01-01", "2999-12-31")
+	rows, err = st.Usage().List(ctx, p.ProjectID, uuid.Nil, "2000-01-01", "2999-12-31")
 	if err != nil || len(rows) != 1 || rows[0].Count != 5 || rows[0].KeyID != p.KeyID {
 		t.Fatalf("usage after close: %+v %v", rows, err)
 	}

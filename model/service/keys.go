@@ -70,7 +70,7 @@ func utcPtr(t *time.Time) *time.Time {
 
 // projectForWriter loads a project of the caller and checks they may change it.
 func (s *Service) projectForWriter(ctx context.Context, tx *store.Store, u *UserPrincipal, projectID uuid.UUID) (*model.Project, error) {
-	pr, err := tx.ProjectForUser(ctx, projectID, u.UserID)
+	pr, err := tx.Projects().Get(ctx, projectID, u.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (s *Service) CreateKey(ctx context.Context, u *UserPrincipal, projectID uui
 			SecretHash: s.cfg.Hasher.Hash(sec), SecretLast4: sec[len(sec)-4:], Scopes: scopes.String(),
 			Status: model.KeyActive, CreatedAt: s.now(),
 		}
-		if err := tx.CreateKey(ctx, k); err != nil {
+		if err := tx.Keys().Create(ctx, k); err != nil {
 			return err
 		}
 		out = &KeyWithSecret{KeyView: keyView(k), ClientSecret: sec}
@@ -129,10 +129,10 @@ func (s *Service) Keys(ctx context.Context, u *UserPrincipal, projectID uuid.UUI
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	if _, err := s.store.ProjectForUser(ctx, projectID, u.UserID); err != nil {
+	if _, err := s.store.Projects().Get(ctx, projectID, u.UserID); err != nil {
 		return nil, err
 	}
-	rows, more, err := s.store.KeysForProject(ctx, projectID, page)
+	rows, more, err := s.store.Keys().List(ctx, projectID, page)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func (s *Service) RotateKey(ctx context.Context, u *UserPrincipal, projectID, ke
 		if err != nil {
 			return err
 		}
-		k, err := tx.KeyInProject(ctx, pr.ID, keyID)
+		k, err := tx.Keys().Get(ctx, pr.ID, keyID)
 		if err != nil {
 			return err
 		}
@@ -189,7 +189,7 @@ func (s *Service) RotateKey(ctx context.Context, u *UserPrincipal, projectID, ke
 			k.PrevSecretHash, k.PrevSecretExpiresAt = k.SecretHash, &exp
 		}
 		k.SecretHash, k.SecretLast4, k.RotatedAt = s.cfg.Hasher.Hash(sec), sec[len(sec)-4:], &now
-		if err := tx.RotateKey(ctx, k); err != nil {
+		if err := tx.Keys().Rotate(ctx, k); err != nil {
 			return err
 		}
 		clientID = k.ClientID
@@ -212,7 +212,7 @@ func (s *Service) RevokeKey(ctx context.Context, u *UserPrincipal, projectID, ke
 		if err != nil {
 			return err
 		}
-		k, err := tx.KeyInProject(ctx, pr.ID, keyID)
+		k, err := tx.Keys().Get(ctx, pr.ID, keyID)
 		if err != nil {
 			return err
 		}
@@ -223,7 +223,7 @@ func (s *Service) RevokeKey(ctx context.Context, u *UserPrincipal, projectID, ke
 		}
 		now := s.now()
 		k.Status, k.RevokedAt = model.KeyRevoked, &now
-		if err := tx.RevokeKey(ctx, k); err != nil {
+		if err := tx.Keys().Revoke(ctx, k); err != nil {
 			return err
 		}
 		out = &RevokedKey{ID: k.ID, Status: k.Status, RevokedAt: now}

@@ -36,7 +36,7 @@ func (s *Service) CreateOrganization(ctx context.Context, u *UserPrincipal, in O
 		if err := s.checkOrganizationQuota(ctx, tx, u.UserID); err != nil {
 			return err
 		}
-		if err := tx.CreateOrganization(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.UserID, Role: model.RoleOwner, CreatedAt: now}); err != nil {
+		if err := tx.Organizations().Create(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.UserID, Role: model.RoleOwner, CreatedAt: now}); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, &o.ID, userActor(u.UserID), model.ActionOrganizationCreate, "organization", o.ID.String())
@@ -55,7 +55,7 @@ func (s *Service) Organizations(ctx context.Context, u *UserPrincipal, in PageIn
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rows, more, err := s.store.OrganizationsForUser(ctx, u.UserID, page)
+	rows, more, err := s.store.Organizations().List(ctx, u.UserID, page)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (s *Service) Organizations(ctx context.Context, u *UserPrincipal, in PageIn
 
 // Organization returns one of the caller's organizations.
 func (s *Service) Organization(ctx context.Context, u *UserPrincipal, id uuid.UUID) (*OrganizationView, error) {
-	o, err := s.store.OrganizationForUser(ctx, id, u.UserID)
+	o, err := s.store.Organizations().Get(ctx, id, u.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (s *Service) Organization(ctx context.Context, u *UserPrincipal, id uuid.UU
 // requireWriter checks that the caller may change the organization's
 // projects and keys (owner or admin). A non-member gets not_found.
 func (s *Service) requireWriter(ctx context.Context, tx *store.Store, u *UserPrincipal, orgID uuid.UUID) error {
-	o, err := tx.OrganizationForUser(ctx, orgID, u.UserID)
+	o, err := tx.Organizations().Get(ctx, orgID, u.UserID)
 	if err != nil {
 		return err
 	}

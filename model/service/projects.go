@@ -75,7 +75,7 @@ func (s *Service) CreateProject(ctx context.Context, u *UserPrincipal, in Projec
 		if err := s.checkProjectQuota(ctx, tx, orgID); err != nil {
 			return err
 		}
-		if err := tx.CreateProject(ctx, pr); err != nil {
+		if err := tx.Projects().Create(ctx, pr); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, &orgID, userActor(u.UserID), model.ActionProjectCreate, "project", pr.ID.String())
@@ -217,7 +217,7 @@ func (s *Service) Projects(ctx context.Context, u *UserPrincipal, in ProjectsInp
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rows, more, err := s.store.ProjectsForUser(ctx, u.UserID, orgID, page)
+	rows, more, err := s.store.Projects().List(ctx, u.UserID, orgID, page)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func (s *Service) Projects(ctx context.Context, u *UserPrincipal, in ProjectsInp
 
 // Project returns one of the caller's projects.
 func (s *Service) Project(ctx context.Context, u *UserPrincipal, id uuid.UUID) (*ProjectView, error) {
-	pr, err := s.store.ProjectForUser(ctx, id, u.UserID)
+	pr, err := s.store.Projects().Get(ctx, id, u.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func (s *Service) checkBaseURL(ctx context.Context, u *UserPrincipal, projectID 
 		p.Add(model.ProblemValueError, "Input should be a valid http or https URL", "base_url")
 		return
 	}
-	pr, err := s.store.ProjectForUser(ctx, projectID, u.UserID)
+	pr, err := s.store.Projects().Get(ctx, projectID, u.UserID)
 	if err != nil {
 		pr = nil // not found, or not the caller's: the update answers that
 	}
@@ -327,7 +327,7 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 	}
 	var view *ProjectView
 	err := s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		pr, err := tx.ProjectForUser(ctx, projectID, u.UserID)
+		pr, err := tx.Projects().Get(ctx, projectID, u.UserID)
 		if err != nil {
 			return err
 		}
@@ -360,7 +360,7 @@ func (s *Service) UpdateAuthority(ctx context.Context, u *UserPrincipal, project
 		}
 		pr.Configured = true
 		pr.UpdatedAt = s.now()
-		if err := tx.UpdateProjectAuthority(ctx, pr); err != nil {
+		if err := tx.Projects().UpdateAuthority(ctx, pr); err != nil {
 			return err
 		}
 		// The stand-in refuses a business that belongs to another project
@@ -408,7 +408,7 @@ func (s *Service) UpdateProject(ctx context.Context, u *UserPrincipal, projectID
 	}
 	var view *ProjectView
 	err := s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		pr, err := tx.ProjectForUser(ctx, projectID, u.UserID)
+		pr, err := tx.Projects().Get(ctx, projectID, u.UserID)
 		if err != nil {
 			return err
 		}
@@ -417,7 +417,7 @@ func (s *Service) UpdateProject(ctx context.Context, u *UserPrincipal, projectID
 		}
 		pr.ValidationProfile = model.ValidationProfile(*in.ValidationProfile)
 		pr.UpdatedAt = s.now()
-		if err := tx.UpdateProjectValidationProfile(ctx, pr); err != nil {
+		if err := tx.Projects().UpdateValidationProfile(ctx, pr); err != nil {
 			return err
 		}
 		view = s.projectView(pr)

@@ -63,10 +63,10 @@ func (s *Service) checkOrganizationQuota(ctx context.Context, tx *store.Store, u
 	if limit < 0 {
 		return nil
 	}
-	if err := tx.LockUser(ctx, userID); err != nil {
+	if err := tx.Users().Lock(ctx, userID); err != nil {
 		return err
 	}
-	n, err := tx.CountOwnedOrganizations(ctx, userID)
+	n, err := tx.Organizations().CountOwned(ctx, userID)
 	if err != nil {
 		return err
 	}
@@ -83,10 +83,10 @@ func (s *Service) checkProjectQuota(ctx context.Context, tx *store.Store, orgID 
 	if limit < 0 {
 		return nil
 	}
-	if err := tx.LockOrganization(ctx, orgID); err != nil {
+	if err := tx.Organizations().Lock(ctx, orgID); err != nil {
 		return err
 	}
-	n, err := tx.CountProjects(ctx, orgID)
+	n, err := tx.Projects().Count(ctx, orgID)
 	if err != nil {
 		return err
 	}
@@ -103,10 +103,10 @@ func (s *Service) checkKeyQuota(ctx context.Context, tx *store.Store, projectID 
 	if limit < 0 {
 		return nil
 	}
-	if err := tx.LockProject(ctx, projectID); err != nil {
+	if err := tx.Projects().Lock(ctx, projectID); err != nil {
 		return err
 	}
-	n, err := tx.CountActiveKeys(ctx, projectID)
+	n, err := tx.Keys().CountActive(ctx, projectID)
 	if err != nil {
 		return err
 	}
@@ -132,10 +132,10 @@ func (s *Service) checkRunQuota(ctx context.Context, tx *store.Store, projectID 
 	if limit < 0 {
 		return nil
 	}
-	if err := tx.LockProject(ctx, projectID); err != nil {
+	if err := tx.Projects().Lock(ctx, projectID); err != nil {
 		return err
 	}
-	n, err := tx.CountActiveCertificationRuns(ctx, projectID, s.now().Add(-activeRunWindow))
+	n, err := tx.Runs().CountActive(ctx, projectID, s.now().Add(-activeRunWindow))
 	if err != nil {
 		return err
 	}

@@ -88,7 +88,7 @@ func mark(secret string) string {
 // that already knows the project is the caller's (it holds the id of a run
 // the service started). An unconfigured project is authority_not_configured.
 func (s *Service) AuthorityCredentials(ctx context.Context, projectID uuid.UUID) (*AuthorityCredentials, error) {
-	pr, err := s.store.ProjectByID(ctx, projectID)
+	pr, err := s.store.Projects().ByID(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func (s *Service) RegisterSandboxBusinesses(ctx context.Context) (int, error) {
 				return err
 			}
 			pr.UpdatedAt = s.now()
-			if err := s.store.UpdateProjectAuthority(ctx, pr); err != nil {
+			if err := s.store.Projects().UpdateAuthority(ctx, pr); err != nil {
 				return err
 			}
 			s.issuers.forget(pr.ID)
@@ -202,7 +202,7 @@ func (s *Service) RegisterSandboxBusinesses(ctx context.Context) (int, error) {
 func (s *Service) eachSandboxProject(ctx context.Context, fn func(pr *model.Project) error) error {
 	after := uuid.Nil
 	for {
-		page, err := s.store.SandboxProjects(ctx, after, sandboxPageSize)
+		page, err := s.store.Projects().Sandbox(ctx, after, sandboxPageSize)
 		if err != nil {
 			return err
 		}

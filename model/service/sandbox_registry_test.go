@@ -134,7 +134,7 @@ func TestSandboxProjectRegistered(t *testing.T) {
 	}
 
 	t.Run("sealed at rest", func(t *testing.T) {
-		row, err := e.st.ProjectByID(ctx, pr.ID)
+		row, err := e.st.Projects().ByID(ctx, pr.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,12 +232,12 @@ func TestRegisterSandboxBusinessesBackfillsCredentials(t *testing.T) {
 	other := e.project(t, "sandbox")
 	e.project(t, "production")
 	// A project from before sandbox credentials existed.
-	row, err := e.st.ProjectByID(ctx, pr.ID)
+	row, err := e.st.Projects().ByID(ctx, pr.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	row.APIKeyEnc, row.APISecretEnc, row.BaseURL = nil, nil, ""
-	if err := e.st.UpdateProjectAuthority(ctx, row); err != nil {
+	if err := e.st.Projects().UpdateAuthority(ctx, row); err != nil {
 		t.Fatal(err)
 	}
 	list, err := e.svc.SandboxBusinesses(ctx)
@@ -461,7 +461,7 @@ func (e *sandboxEnv) otherTenant(tb testing.TB) tenant {
 func TestSandboxBaseURLReadAtUseTime(t *testing.T) {
 	e := newSandboxEnv(t, &fakeRegistrar{})
 	pr := e.project(t, "sandbox")
-	row, err := e.st.ProjectByID(context.Background(), pr.ID)
+	row, err := e.st.Projects().ByID(context.Background(), pr.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

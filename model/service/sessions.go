@@ -67,7 +67,7 @@ func (s *Service) issueSession(ctx context.Context, tx *store.Store, userID, fam
 	if exp.After(familyExpires) {
 		exp = familyExpires
 	}
-	err = tx.CreatePortalSession(ctx, &model.PortalSession{
+	err = tx.Sessions().Create(ctx, &model.PortalSession{
 		ID: newID(), FamilyID: familyID, UserID: userID, TokenHash: s.sessionHash(value),
 		CreatedAt: now, ExpiresAt: exp, FamilyExpiresAt: familyExpires,
 	})
@@ -86,7 +86,7 @@ func (s *Service) RefreshSession(ctx context.Context, value string) (*AuthPayloa
 	if !strings.HasPrefix(value, sessionTokenPrefix) || len(value) > 100 {
 		return nil, nil, errNoSession
 	}
-	ps, err := s.store.PortalSessionByHash(ctx, s.sessionHash(value))
+	ps, err := s.store.Sessions().ByHash(ctx, s.sessionHash(value))
 	if err != nil {
 		if model.ErrorCodeOf(err) == model.CodeNotFound {
 			return nil, nil, errNoSession
@@ -102,7 +102,7 @@ func (s *Service) RefreshSession(ctx context.Context, value string) (*AuthPayloa
 	}
 	var next *SessionToken
 	err = s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		won, err := tx.RotatePortalSession(ctx, ps.ID, now)
+		won, err := tx.Sessions().Rotate(ctx, ps.ID, now)
 		if err != nil {
 			return err
 		}
@@ -115,7 +115,7 @@ func (s *Service) RefreshSession(ctx context.Context, value string) (*AuthPayloa
 	if err != nil {
 		return nil, nil, err
 	}
-	usr, err := s.store.UserByID(ctx, ps.UserID)
+	usr, err := s.store.Users().ByID(ctx, ps.UserID)
 	if err != nil {
 		if model.ErrorCodeOf(err) == model.CodeNotFound {
 			return nil, nil, errNoSession
@@ -139,10 +139,10 @@ func (s *Service) sessionReused(ctx context.Context, ps *model.PortalSession, no
 	if now.Sub(*ps.RotatedAt) < sessionReuseGrace {
 		return errNoSession
 	}
-	if err := s.store.RevokePortalSessionFamily(ctx, ps.FamilyID, now); err != nil {
+	if err := s.store.Sessions().RevokeFamily(ctx, ps.FamilyID, now); err != nil {
 		return err
 	}
-	usr, err := s.store.UserByID(ctx, ps.UserID)
+	usr, err := s.store.Users().ByID(ctx, ps.UserID)
 	if err == nil {
 		err = s.auditLogin(ctx, usr, model.ActionSessionReuse, "session", ps.FamilyID.String())
 	}
@@ -159,17 +159,17 @@ func (s *Service) EndSession(ctx context.Context, value string) error {
 	if !strings.HasPrefix(value, sessionTokenPrefix) || len(value) > 100 {
 		return nil
 	}
-	ps, err := s.store.PortalSessionByHash(ctx, s.sessionHash(value))
+	ps, err := s.store.Sessions().ByHash(ctx, s.sessionHash(value))
 	if err != nil {
 		if model.ErrorCodeOf(err) == model.CodeNotFound {
 			return nil
 		}
 		return err
 	}
-	return s.store.RevokePortalSessionFamily(ctx, ps.FamilyID, s.now())
+	return s.store.Sessions().RevokeFamily(ctx, ps.FamilyID, s.now())
 }
 
 // PurgeSessions deletes the refresh tokens of sign-ins that have ended.
 func (s *Service) PurgeSessions(ctx context.Context) (int64, error) {
-	return s.store.PurgePortalSessions(ctx, s.now())
+	return s.store.Sessions().Purge(ctx, s.now())
 }

@@ -86,7 +86,7 @@ func (r *revocations) refresh(ctx context.Context) error {
 	if loaded {
 		since = checked.Add(-revocationOverlap)
 	}
-	rows, err := r.st.RevokedTokensSince(ctx, since, began)
+	rows, err := r.st.Tokens().Since(ctx, since, began)
 	if err != nil {
 		if loaded && began.Sub(checked) < revocationMaxStale {
 			return nil
@@ -131,7 +131,7 @@ func (s *Service) Logout(ctx context.Context, u *UserPrincipal) (*LogoutResult, 
 	now := s.now()
 	t := &model.RevokedToken{TokenID: u.TokenID, UserID: u.UserID, RevokedAt: now, ExpiresAt: u.TokenExpiresAt.UTC()}
 	err := s.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		if err := tx.RevokeToken(ctx, t); err != nil {
+		if err := tx.Tokens().Revoke(ctx, t); err != nil {
 			return err
 		}
 		return s.auditUser(ctx, tx, u.UserID, model.ActionLogout, "user", u.UserID.String())
@@ -146,7 +146,7 @@ func (s *Service) Logout(ctx context.Context, u *UserPrincipal) (*LogoutResult, 
 // PurgeRevokedTokens deletes the records of revoked tokens that have
 // expired since, which no check needs any more.
 func (s *Service) PurgeRevokedTokens(ctx context.Context) (int64, error) {
-	return s.store.PurgeRevokedTokens(ctx, s.cfg.Now())
+	return s.store.Tokens().Purge(ctx, s.cfg.Now())
 }
 
 // Why a token's context ended: TokenContext cancels with one of these.

@@ -130,10 +130,10 @@ func (m *meter) flush(ctx context.Context) error {
 		return a.Day < b.Day
 	})
 	err := m.store.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		if err := tx.AddUsage(ctx, rows); err != nil {
+		if err := tx.Usage().Add(ctx, rows); err != nil {
 			return err
 		}
-		return tx.TouchKeys(ctx, used)
+		return tx.Keys().Touch(ctx, used)
 	})
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -206,7 +206,7 @@ func (s *Service) Usage(ctx context.Context, k *model.KeyPrincipal, in UsageInpu
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.store.Usage(ctx, k.ProjectID, keyID, from, to)
+	rows, err := s.store.Usage().List(ctx, k.ProjectID, keyID, from, to)
 	if err != nil {
 		return nil, err
 	}

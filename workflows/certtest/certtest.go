@@ -140,7 +140,7 @@ func (e *Env) NewRun(tb testing.TB, kind model.InvoiceKind, issueDate, payload s
 	r := &model.CertificationRun{ID: id, ProjectID: e.Tenant.Project.ID, InvoiceType: kind, IssueDate: issueDate,
 		Status: model.RunQueued, InvoicePayload: payload, WorkflowID: "certification-run-" + id.String(),
 		CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
-	if err := e.Store.CreateCertificationRun(context.Background(), r); err != nil {
+	if err := e.Store.Runs().Create(context.Background(), r); err != nil {
 		tb.Fatal(err)
 	}
 	return r
