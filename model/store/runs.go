@@ -238,3 +238,18 @@ func uuidV7Floor(t time.Time) uuid.UUID {
 	u[6] = 0x70
 	return u
 }
+
+// Unfinished lists, in id order, one page of at most limit runs of every
+// project that are queued or running and were created before before, after
+// the run id after: the runs whose workflow may have ended without
+// recording it.
+func (rp Runs) Unfinished(ctx context.Context, before time.Time, after uuid.UUID, limit int) ([]model.CertificationRun, error) {
+	var out []model.CertificationRun
+	err := rp.s.idb.NewSelect().Model(&out).
+		ExcludeColumn("invoice_payload", "payload").
+		Where("status IN (?)", bun.In([]model.RunStatus{model.RunQueued, model.RunRunning})).
+		Where("created_at < ?", before).
+		Where("id > ?", after).
+		OrderExpr("id ASC").Limit(limit).Scan(ctx)
+	return out, rp.s.wrap(err, "certification run")
+}
