@@ -14,10 +14,10 @@ import (
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/secret"
-	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
 
