@@ -198,7 +198,7 @@ func (a *Activities) Health(ctx context.Context, in StepInput) error {
 // fails only when it serves none, and is retried when it was unavailable.
 func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepCodeLists, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
-		f := &codeListFetcher{fetch: resourceJSON(c)}
+		f := &codeListFetcher{fetch: resourceJSON(c.Resources())}
 		official := r.creds.BaseURL != "" && r.creds.BaseURL == a.runs.OfficialBaseURL(r.creds.Environment)
 		res, err := a.runs.RefreshCodeLists(ctx, r.run, f, official)
 		o := outcome{call: f.last}
@@ -237,7 +237,7 @@ func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 // resourceClient is what fetching code lists needs of the MBS client: one
 // resource list by name, as served, with the call's record.
 type resourceClient interface {
-	ResourceCall(ctx context.Context, name string) (json.RawMessage, mbs.Call, error)
+	ListCall(ctx context.Context, name string) (json.RawMessage, mbs.Call, error)
 }
 
 // resourceJSON fetches one resource list with c as the authority served it:
@@ -248,7 +248,7 @@ type resourceClient interface {
 // shape of the client's resource call.
 func resourceJSON(c resourceClient) func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
 	return func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
-		data, call, err := c.ResourceCall(ctx, name)
+		data, call, err := c.ListCall(ctx, name)
 		if err != nil {
 			return nil, call, err
 		}
@@ -270,7 +270,7 @@ type codeListFetcher struct {
 
 // NewCodeListFetcher fetches a tax authority's code lists with c.
 func NewCodeListFetcher(c *mbs.Client) codelists.Fetcher {
-	return &codeListFetcher{fetch: resourceJSON(c)}
+	return &codeListFetcher{fetch: resourceJSON(c.Resources())}
 }
 
 // FetchCodeList returns a list as the authority served it.
