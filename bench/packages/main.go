@@ -5,6 +5,10 @@
 // that the numbers of a refactoring can be compared before and after.
 //
 //	go run ./bench/packages [-md] [DIR]
+//	go run ./bench/packages -max-methods 25 [DIR]
+//
+// With -max-methods it prints nothing but the types holding more exported
+// methods than that, and fails when there is one (make lint runs it).
 package main
 
 import (
@@ -34,6 +38,7 @@ type pkg struct {
 
 func main() {
 	md := flag.Bool("md", false, "print a Markdown table")
+	maxMethods := flag.Int("max-methods", 0, "fail when a type has more exported methods than this (0: report only)")
 	flag.Parse()
 	root := "."
 	if flag.NArg() > 0 {
@@ -44,7 +49,30 @@ func main() {
 		fmt.Fprintln(os.Stderr, "packages:", err)
 		os.Exit(1)
 	}
+	if *maxMethods > 0 {
+		if over := tooBig(pkgs, *maxMethods); len(over) > 0 {
+			for _, o := range over {
+				fmt.Fprintln(os.Stderr, o)
+			}
+			os.Exit(1)
+		}
+		return
+	}
 	print(pkgs, *md)
+}
+
+// tooBig lists the types holding more than max exported methods.
+func tooBig(pkgs []*pkg, max int) []string {
+	var out []string
+	for _, p := range pkgs {
+		for t, n := range p.perType {
+			if n > max {
+				out = append(out, fmt.Sprintf("%s: type %s has %d exported methods, more than %d: split it", p.dir, t, n, max))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // measure walks root and counts every directory holding non-test Go files,

@@ -163,9 +163,9 @@ func quotasFromEnv(getenv func(string) string) (application.Quotas, error) {
 		{"EINVOICE_MAX_RUNS_PER_PROJECT", &q.RunsPerProject},
 	} {
 		v := strings.TrimSpace(getenv(f.name))
-		switch {
-		case v == "":
-		case v == "off":
+		switch v {
+		case "":
+		case "off":
 			*f.dst = -1
 		default:
 			n, err := strconv.Atoi(v)

@@ -77,7 +77,7 @@ func (s *Service) Actions() []string { return append([]string(nil), actions...) 
 // newest first.
 func (s *Service) List(ctx context.Context, who *model.Principal, in Input) (*model.List[View], error) {
 	var p model.Problems
-	page := in.PageInput.Validate(&p)
+	page := in.Validate(&p)
 	var orgID uuid.UUID
 	if in.OrganizationID != "" {
 		orgID = p.CheckUUID(in.OrganizationID, "organization_id")

@@ -88,7 +88,7 @@ type ProjectsInput struct {
 // Projects lists the caller's projects, optionally of one organization.
 func (s *Service) Projects(ctx context.Context, who *model.Principal, in ProjectsInput) (*model.List[ProjectView], error) {
 	var p model.Problems
-	page := in.PageInput.Validate(&p)
+	page := in.Validate(&p)
 	var orgID uuid.UUID
 	if in.OrganizationID != "" {
 		orgID = p.CheckUUID(in.OrganizationID, "organization_id")

@@ -112,7 +112,7 @@ func (rp Audit) List(ctx context.Context, f AuditFilter, p model.Page) ([]model.
 		return []model.AuditLog{}, false, nil
 	}
 	q := rp.s.idb.NewSelect().Model(&out).
-		Where("organization_id IN (?)", bun.In(f.OrganizationIDs)).
+		Where("organization_id IN (?)", bun.List(f.OrganizationIDs)).
 		OrderExpr("id DESC").Limit(p.Limit + 1)
 	if f.Action != "" {
 		q = q.Where("action = ?", f.Action)

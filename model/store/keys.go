@@ -27,7 +27,7 @@ func (rp Keys) ListForProjects(ctx context.Context, userID uuid.UUID, projectIDs
 	inner := rp.s.idb.NewSelect().Model((*model.APIKey)(nil)).
 		ColumnExpr("api_key.*").
 		ColumnExpr("ROW_NUMBER() OVER (PARTITION BY api_key.project_id ORDER BY api_key.id) AS rn").
-		Where("api_key.project_id IN (?)", bun.In(projectIDs)).
+		Where("api_key.project_id IN (?)", bun.List(projectIDs)).
 		Where("api_key.project_id IN (?)", rp.s.memberProjectIDs(userID))
 	if p.After != uuid.Nil {
 		inner = inner.Where("api_key.id > ?", p.After)

@@ -24,7 +24,7 @@ func (rp Organizations) GetMany(ctx context.Context, userID uuid.UUID, ids []uui
 	if len(ids) == 0 {
 		return out, nil
 	}
-	err := rp.s.orgsForUser(userID).Where("o.id IN (?)", bun.In(ids)).OrderExpr("o.id ASC").Scan(ctx, &out)
+	err := rp.s.orgsForUser(userID).Where("o.id IN (?)", bun.List(ids)).OrderExpr("o.id ASC").Scan(ctx, &out)
 	return out, rp.s.wrap(err, "organization")
 }
 

@@ -26,7 +26,7 @@ func (rp Projects) ListForOrganizations(ctx context.Context, userID uuid.UUID, o
 	inner := rp.s.idb.NewSelect().Model((*model.Project)(nil)).
 		ColumnExpr("project.*").
 		ColumnExpr("ROW_NUMBER() OVER (PARTITION BY project.organization_id ORDER BY project.id) AS rn").
-		Where("project.organization_id IN (?)", bun.In(orgIDs)).
+		Where("project.organization_id IN (?)", bun.List(orgIDs)).
 		Where("project.organization_id IN (?)", rp.s.memberOrgIDs(userID))
 	if p.After != uuid.Nil {
 		inner = inner.Where("project.id > ?", p.After)
@@ -46,7 +46,7 @@ func (rp Projects) IDs(ctx context.Context, userID uuid.UUID, ids []uuid.UUID) (
 	if len(ids) == 0 {
 		return out, nil
 	}
-	err := rp.s.memberProjectIDs(userID).Where("id IN (?)", bun.In(ids)).OrderExpr("id ASC").Scan(ctx, &out)
+	err := rp.s.memberProjectIDs(userID).Where("id IN (?)", bun.List(ids)).OrderExpr("id ASC").Scan(ctx, &out)
 	return out, rp.s.wrap(err, "project")
 }
 

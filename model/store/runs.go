@@ -26,7 +26,7 @@ func (rp Runs) ListForProjects(ctx context.Context, userID uuid.UUID, projectIDs
 	inner := rp.s.idb.NewSelect().Model((*model.CertificationRun)(nil)).
 		ExcludeColumn("invoice_payload", "payload").
 		ColumnExpr("ROW_NUMBER() OVER (PARTITION BY certification_run.project_id ORDER BY certification_run.id DESC) AS rn").
-		Where("certification_run.project_id IN (?)", bun.In(projectIDs)).
+		Where("certification_run.project_id IN (?)", bun.List(projectIDs)).
 		Where("certification_run.project_id IN (?)", rp.s.memberProjectIDs(userID))
 	if p.After != uuid.Nil {
 		inner = inner.Where("certification_run.id < ?", p.After)
@@ -140,7 +140,7 @@ func (rp Runs) Finish(ctx context.Context, id uuid.UUID, status model.RunStatus,
 			Set("status = ?", status).
 			Set("finished_at = ?", at).
 			Where("id = ?", id).
-			Where("status IN (?)", bun.In([]model.RunStatus{model.RunQueued, model.RunRunning}))
+			Where("status IN (?)", bun.List([]model.RunStatus{model.RunQueued, model.RunRunning}))
 		if reason != "" {
 			q = q.Set("failure_reason = ?", reason)
 		}
@@ -156,7 +156,7 @@ func (rp Runs) Finish(ctx context.Context, id uuid.UUID, status model.RunStatus,
 			Set("status = ?", model.StepFailed).
 			Set("finished_at = COALESCE(finished_at, ?)", at).
 			Where("run_id = ?", id).
-			Where("status IN (?)", bun.In([]model.StepStatus{model.StepRunning, model.StepRetrying})).
+			Where("status IN (?)", bun.List([]model.StepStatus{model.StepRunning, model.StepRetrying})).
 			Exec(ctx)
 		return tx.wrap(err, "certification step")
 	})
@@ -223,7 +223,7 @@ func (rp Runs) CountActive(ctx context.Context, projectID uuid.UUID, since time.
 	n, err := rp.s.idb.NewSelect().Model((*model.CertificationRun)(nil)).
 		Where("project_id = ? AND id >= ?", projectID, uuidV7Floor(since)).
 		Where("created_at >= ?", since).
-		Where("status IN (?)", bun.In([]model.RunStatus{model.RunQueued, model.RunRunning})).
+		Where("status IN (?)", bun.List([]model.RunStatus{model.RunQueued, model.RunRunning})).
 		Count(ctx)
 	return n, rp.s.wrap(err, "certification run")
 }
@@ -247,7 +247,7 @@ func (rp Runs) Unfinished(ctx context.Context, before time.Time, after uuid.UUID
 	var out []model.CertificationRun
 	err := rp.s.idb.NewSelect().Model(&out).
 		ExcludeColumn("invoice_payload", "payload").
-		Where("status IN (?)", bun.In([]model.RunStatus{model.RunQueued, model.RunRunning})).
+		Where("status IN (?)", bun.List([]model.RunStatus{model.RunQueued, model.RunRunning})).
 		Where("created_at < ?", before).
 		Where("id > ?", after).
 		OrderExpr("id ASC").Limit(limit).Scan(ctx)

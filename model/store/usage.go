@@ -25,7 +25,7 @@ func (rp Usage) ListForProjects(ctx context.Context, userID uuid.UUID, projectID
 		return out, nil
 	}
 	q := rp.s.idb.NewSelect().Model(&out).
-		Where("project_id IN (?)", bun.In(projectIDs)).
+		Where("project_id IN (?)", bun.List(projectIDs)).
 		Where("project_id IN (?)", rp.s.memberProjectIDs(userID)).
 		Where("day >= ? AND day <= ?", from, to).
 		OrderExpr("project_id ASC, day ASC, operation ASC, key_id ASC")

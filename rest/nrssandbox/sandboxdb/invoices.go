@@ -94,11 +94,11 @@ func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCou
 			totals.Bytes -= o.PayloadBytes
 		}
 		if _, err := rp.d.idb.NewDelete().Model((*attempt)(nil)).
-			Where("business_id = ?", businessID).Where("irn IN (?)", bun.In(drop)).Exec(ctx); err != nil {
+			Where("business_id = ?", businessID).Where("irn IN (?)", bun.List(drop)).Exec(ctx); err != nil {
 			return evicted, mapErr(err)
 		}
 		if _, err := rp.d.idb.NewDelete().Model((*Invoice)(nil)).
-			Where("business_id = ?", businessID).Where("irn IN (?)", bun.In(drop)).Exec(ctx); err != nil {
+			Where("business_id = ?", businessID).Where("irn IN (?)", bun.List(drop)).Exec(ctx); err != nil {
 			return evicted, mapErr(err)
 		}
 		evicted += len(drop)
