@@ -2,10 +2,12 @@ package workflows_test
 
 import (
 	"log/slog"
+	"path/filepath"
 	"testing"
 
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
 )
 
@@ -15,10 +17,24 @@ import (
 // A change to CertificationRun that could not resume the runs in flight
 // when it is deployed (steps added, removed or reordered without a version
 // marker, a timer or a side effect where there was none) fails here.
+//
+// Every history of the folder replays, the kinds' current ones and any kept
+// from before a versioned change.
 func TestReplayRecordedHistories(t *testing.T) {
+	files := map[string]bool{}
 	for _, kind := range certtest.HistoryKinds {
-		t.Run(string(kind), func(t *testing.T) {
-			h, err := certtest.ReadHistory(certtest.HistoryFile(kind))
+		files[certtest.HistoryFile(kind)] = true
+	}
+	kept, err := filepath.Glob(filepath.Join(filepath.Dir(certtest.HistoryFile(model.InvoiceKindB2B)), "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range kept {
+		files[f] = true
+	}
+	for f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			h, err := certtest.ReadHistory(f)
 			if err != nil {
 				t.Fatalf("read the recorded history (record it with go test ./worker -run TestCertificationHistories -update): %v", err)
 			}
