@@ -53,6 +53,14 @@ func (in PageInput) Validate(p *Problems) Page {
 	return page
 }
 
+// Page is Validate for a list request whose only input is its page: the
+// page, or the invalid error listing every problem.
+func (in PageInput) Page() (Page, error) {
+	var p Problems
+	page := in.Validate(&p)
+	return page, p.Err()
+}
+
 // List is one page of items and the cursor of the next page (nil at the end).
 type List[T any] struct {
 	Items      []T     `json:"items"`

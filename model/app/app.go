@@ -220,7 +220,7 @@ func New(st *store.Store, cfg Config) (*App, error) {
 	})
 	a.Audit = audit.New(st, audit.Config{Key: cfg.AuditKey, Now: cfg.Now})
 	a.Runs = runs.New(st, w.runsConfig(trail, cfg.Quotas.RunsPerProject))
-	a.Idempotency = idempotency.New(st, idempotency.Config{Box: cfg.Box, Limits: cfg.Idempotency, Now: cfg.Now, Logger: cfg.Logger})
+	a.Idempotency = idempotency.New(st, idempotency.Config{Box: cfg.Box, Limits: cfg.Idempotency, Now: cfg.Now})
 	return a, nil
 }
 

@@ -127,12 +127,7 @@ func (in *LoginInput) Validate(p *model.Problems) {
 
 // Signup creates a user, an organization they own, and their first token.
 func (s *Service) Signup(ctx context.Context, in SignupInput) (*AuthPayload, error) {
-	var p model.Problems
-	in.Validate(&p)
-	if err := p.Err(); err != nil {
-		return nil, err
-	}
-	if err := s.guardAttempt(ctx, in.Email); err != nil {
+	if err := s.admit(ctx, in.Validate, &in.Email); err != nil {
 		return nil, err
 	}
 	release, err := s.hashing.acquire(ctx)
@@ -167,6 +162,18 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (*AuthPayload, err
 	return &AuthPayload{AccessToken: token, TokenType: "bearer", ExpiresIn: ttl, User: userView(u), Organization: org}, nil
 }
 
+// admit validates a sign-in request (validate normalizes it, the e-mail
+// included) and counts the attempt against the limits of its client
+// address and e-mail.
+func (s *Service) admit(ctx context.Context, validate func(*model.Problems), email *string) error {
+	var p model.Problems
+	validate(&p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	return s.guardAttempt(ctx, *email)
+}
+
 // dummyHash is checked against when the e-mail is unknown, so that a login
 // takes the same time whether or not the address has an account.
 var dummyHash, _ = secret.HashPassword("not a real password", secret.DefaultPasswordParams)
@@ -178,12 +185,7 @@ const badLogin = "incorrect email or password"
 // per client address and per e-mail (known or not) before any password is
 // hashed, and hashing waits for a bounded slot.
 func (s *Service) Login(ctx context.Context, in LoginInput) (*AuthPayload, error) {
-	var p model.Problems
-	in.Validate(&p)
-	if err := p.Err(); err != nil {
-		return nil, err
-	}
-	if err := s.guardAttempt(ctx, in.Email); err != nil {
+	if err := s.admit(ctx, in.Validate, &in.Email); err != nil {
 		return nil, err
 	}
 	u, err := s.st.Users().ByEmail(ctx, in.Email)

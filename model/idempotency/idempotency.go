@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"strconv"
 	"time"
 
@@ -115,8 +114,6 @@ type Config struct {
 	Limits Limits
 	// Now is the clock; default time.Now.
 	Now func() time.Time
-	// Logger receives the purge's failures; default slog.Default().
-	Logger *slog.Logger
 }
 
 // Service claims Idempotency-Keys and keeps their responses.
@@ -130,9 +127,6 @@ func New(st *store.Store, cfg Config) *Service {
 	cfg.Limits.defaults()
 	if cfg.Now == nil {
 		cfg.Now = time.Now
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
 	}
 	return &Service{st: st, cfg: cfg}
 }
@@ -311,28 +305,4 @@ func (s *Service) withinByteQuota(ctx context.Context, credential string, size i
 // many.
 func (s *Service) Purge(ctx context.Context) (int64, error) {
 	return s.st.Idempotency().Purge(ctx, model.StoredTime(s.cfg.Now()))
-}
-
-// PurgeEvery purges expired idempotency records now and then
-// every interval until ctx ends. Failures are logged; the next round
-// retries.
-func (s *Service) PurgeEvery(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		pctx, cancel := context.WithTimeout(ctx, time.Minute)
-		n, err := s.Purge(pctx)
-		cancel()
-		switch {
-		case err != nil && ctx.Err() == nil:
-			s.cfg.Logger.Error("purge idempotency keys", "error", err)
-		case n > 0:
-			s.cfg.Logger.Info("purged expired idempotency keys", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }

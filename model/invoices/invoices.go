@@ -76,22 +76,14 @@ func (s *Service) lookupAuthority(p *model.Problems, code, fallback string) mode
 // lists of the project's environment. An invalid invoice is a report with
 // valid=false; only an unusable request is an error.
 func (s *Service) Validate(ctx context.Context, who *model.Principal, in ValidateInput) (*model.ValidationReport, error) {
-	it, err := s.issuer(ctx, who)
-	if err != nil {
-		return nil, err
-	}
-	return s.validate(it, in)
+	return with(ctx, s, projectOf(who), func(it *authority.Issuer) (*model.ValidationReport, error) { return s.validate(it, in) })
 }
 
 // ValidateForProject validates a payload with the project's authority
 // exactly as Validate does, for a caller that already knows the project is
 // its own: the activities of a run the project started.
 func (s *Service) ValidateForProject(ctx context.Context, projectID uuid.UUID, in ValidateInput) (*model.ValidationReport, error) {
-	it, err := s.dir.Issuer(ctx, projectID)
-	if err != nil {
-		return nil, err
-	}
-	return s.validate(it, in)
+	return with(ctx, s, projectID, func(it *authority.Issuer) (*model.ValidationReport, error) { return s.validate(it, in) })
 }
 
 func (s *Service) validate(it *authority.Issuer, in ValidateInput) (*model.ValidationReport, error) {
@@ -158,22 +150,14 @@ type IRNResult struct {
 // records it: the same reference and date give the same IRN, the same
 // reference with another date is a conflict.
 func (s *Service) GenerateIRN(ctx context.Context, who *model.Principal, in IRNInput) (*IRNResult, error) {
-	it, err := s.issuer(ctx, who)
-	if err != nil {
-		return nil, err
-	}
-	return s.generateIRN(ctx, it, in)
+	return with(ctx, s, projectOf(who), func(it *authority.Issuer) (*IRNResult, error) { return s.generateIRN(ctx, it, in) })
 }
 
 // GenerateIRNForProject issues an IRN for a project exactly as GenerateIRN
 // does (and records it), for a caller that already knows the project is
 // its own: the activities of a run the project started.
 func (s *Service) GenerateIRNForProject(ctx context.Context, projectID uuid.UUID, in IRNInput) (*IRNResult, error) {
-	it, err := s.dir.Issuer(ctx, projectID)
-	if err != nil {
-		return nil, err
-	}
-	return s.generateIRN(ctx, it, in)
+	return with(ctx, s, projectID, func(it *authority.Issuer) (*IRNResult, error) { return s.generateIRN(ctx, it, in) })
 }
 
 func (s *Service) generateIRN(ctx context.Context, it *authority.Issuer, in IRNInput) (*IRNResult, error) {
@@ -281,22 +265,14 @@ type QRResult struct {
 // QRCode builds the encrypted QR payload of one of the project's IRNs with
 // its public key and certificate; withPNG adds the QR image.
 func (s *Service) QRCode(ctx context.Context, who *model.Principal, in QRInput, withPNG bool) (*QRResult, error) {
-	it, err := s.issuer(ctx, who)
-	if err != nil {
-		return nil, err
-	}
-	return s.qrCode(it, in, withPNG)
+	return with(ctx, s, projectOf(who), func(it *authority.Issuer) (*QRResult, error) { return s.qrCode(it, in, withPNG) })
 }
 
 // QRCodeForProject builds the QR payload of one of a project's IRNs
 // exactly as QRCode does, for a caller that already knows the project is
 // its own: the activities of a run the project started.
 func (s *Service) QRCodeForProject(ctx context.Context, projectID uuid.UUID, in QRInput) (*QRResult, error) {
-	it, err := s.dir.Issuer(ctx, projectID)
-	if err != nil {
-		return nil, err
-	}
-	return s.qrCode(it, in, false)
+	return with(ctx, s, projectID, func(it *authority.Issuer) (*QRResult, error) { return s.qrCode(it, in, false) })
 }
 
 func (s *Service) qrCode(it *authority.Issuer, in QRInput, withPNG bool) (*QRResult, error) {
@@ -399,11 +375,32 @@ func (s *Service) Workbench(ctx context.Context, who *model.Principal, projectID
 	}, nil
 }
 
-// issuer is the Issuer of the project who acts on: an API key's, or the one
-// a workbench principal was given.
+// projectOf is the project who acts on: an API key's, or the one a
+// workbench principal was given (uuid.Nil for none).
+func projectOf(who *model.Principal) uuid.UUID {
+	if who == nil {
+		return uuid.Nil
+	}
+	return who.ProjectID
+}
+
+// issuer is the Issuer of the project who acts on.
 func (s *Service) issuer(ctx context.Context, who *model.Principal) (*authority.Issuer, error) {
-	if who == nil || who.ProjectID == uuid.Nil {
+	if projectOf(who) == uuid.Nil {
 		return nil, model.NotFound("project")
 	}
 	return s.dir.Issuer(ctx, who.ProjectID)
+}
+
+// with runs op with the Issuer of projectID (uuid.Nil: none, not found).
+func with[T any](ctx context.Context, s *Service, projectID uuid.UUID, op func(*authority.Issuer) (T, error)) (T, error) {
+	var zero T
+	if projectID == uuid.Nil {
+		return zero, model.NotFound("project")
+	}
+	it, err := s.dir.Issuer(ctx, projectID)
+	if err != nil {
+		return zero, err
+	}
+	return op(it)
 }

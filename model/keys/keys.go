@@ -153,9 +153,8 @@ func (s *Service) Create(ctx context.Context, who *model.Principal, projectID uu
 
 // List lists a project's keys without secrets.
 func (s *Service) List(ctx context.Context, who *model.Principal, projectID uuid.UUID, in model.PageInput) (*model.List[View], error) {
-	var p model.Problems
-	page := in.Validate(&p)
-	if err := p.Err(); err != nil {
+	page, err := in.Page()
+	if err != nil {
 		return nil, err
 	}
 	if _, err := access.Project(ctx, s.st, who, projectID, access.Read); err != nil {
@@ -191,11 +190,7 @@ func (s *Service) Rotate(ctx context.Context, who *model.Principal, projectID, k
 	var out *WithSecret
 	var clientID string
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		pr, err := access.Project(ctx, tx, who, projectID, access.Write)
-		if err != nil {
-			return err
-		}
-		k, err := tx.Keys().Get(ctx, pr.ID, keyID)
+		pr, k, err := keyOf(ctx, tx, who, projectID, keyID)
 		if err != nil {
 			return err
 		}
@@ -232,11 +227,7 @@ func (s *Service) Revoke(ctx context.Context, who *model.Principal, projectID, k
 	var out *Revoked
 	var clientID string
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		pr, err := access.Project(ctx, tx, who, projectID, access.Write)
-		if err != nil {
-			return err
-		}
-		k, err := tx.Keys().Get(ctx, pr.ID, keyID)
+		pr, k, err := keyOf(ctx, tx, who, projectID, keyID)
 		if err != nil {
 			return err
 		}
@@ -260,13 +251,23 @@ func (s *Service) Revoke(ctx context.Context, who *model.Principal, projectID, k
 	return out, nil
 }
 
+// keyOf loads a key of a project who may change (an owner or admin of its
+// organization).
+func keyOf(ctx context.Context, tx *store.Store, who *model.Principal, projectID, keyID uuid.UUID) (*model.Project, *model.APIKey, error) {
+	pr, err := access.Project(ctx, tx, who, projectID, access.Write)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := tx.Keys().Get(ctx, pr.ID, keyID)
+	return pr, k, err
+}
+
 // ByProject lists one page of keys (without secrets) of each project in
 // projectIDs, by project id, for GraphQL dataloaders. Every id gets a list;
 // one that is not the caller's gets an empty list.
 func (s *Service) ByProject(ctx context.Context, who *model.Principal, projectIDs []uuid.UUID, in model.PageInput) (map[uuid.UUID]*model.List[View], error) {
-	var p model.Problems
-	page := in.Validate(&p)
-	if err := p.Err(); err != nil {
+	page, err := in.Page()
+	if err != nil {
 		return nil, err
 	}
 	rows, err := s.st.Keys().ListForProjects(ctx, who.UserID, projectIDs, page)

@@ -74,9 +74,8 @@ func (s *Service) CreateOrganization(ctx context.Context, who *model.Principal, 
 
 // Organizations lists the caller's organizations.
 func (s *Service) Organizations(ctx context.Context, who *model.Principal, in model.PageInput) (*model.List[OrganizationView], error) {
-	var p model.Problems
-	page := in.Validate(&p)
-	if err := p.Err(); err != nil {
+	page, err := in.Page()
+	if err != nil {
 		return nil, err
 	}
 	rows, more, err := s.st.Organizations().List(ctx, who.UserID, page)

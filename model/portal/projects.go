@@ -197,12 +197,8 @@ func (s *Service) UpdateAuthority(ctx context.Context, who *model.Principal, pro
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	var view *ProjectView
-	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		pr, err := access.Project(ctx, tx, who, projectID, access.Write)
-		if err != nil {
-			return err
-		}
+	return s.update(ctx, who, projectID, model.ActionAuthorityUpdate, func(ctx context.Context, tx *store.Store, pr *model.Project) error {
+		var err error
 		if pr.PublicKey != pubPEM {
 			pr.PrivateKeyEnc = nil // the stored private key no longer matches
 		}
@@ -228,24 +224,14 @@ func (s *Service) UpdateAuthority(ctx context.Context, who *model.Principal, pro
 			pr.QREncryption = model.QREncryption(*in.QREncryption)
 		}
 		pr.Configured = true
-		pr.UpdatedAt = s.now()
 		if err := tx.Projects().UpdateAuthority(ctx, pr); err != nil {
 			return err
 		}
 		// The stand-in refuses a business that belongs to another project
 		// (issue: a tenant pointing its sandbox project at another tenant's
 		// business_id); that refusal undoes the change.
-		if err := s.register(ctx, pr, true); err != nil {
-			return err
-		}
-		view = s.projectView(pr)
-		return s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionAuthorityUpdate, "project", pr.ID.String())
+		return s.register(ctx, pr, true)
 	})
-	if err != nil {
-		return nil, err
-	}
-	s.dir.Forget(projectID)
-	return view, nil
 }
 
 // ProjectUpdate changes a project's settings; fields left out keep their
@@ -275,19 +261,30 @@ func (s *Service) UpdateProject(ctx context.Context, who *model.Principal, proje
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
+	return s.update(ctx, who, projectID, model.ActionProjectUpdate, func(ctx context.Context, tx *store.Store, pr *model.Project) error {
+		pr.ValidationProfile = model.ValidationProfile(*in.ValidationProfile)
+		return tx.Projects().UpdateValidationProfile(ctx, pr)
+	})
+}
+
+// update changes a project who may change (owners and admins) with change,
+// in one transaction with its audit entry (action), and forgets the
+// project's cached settings: this process sees the change at once, others
+// within the issuer cache period (one second by default).
+func (s *Service) update(ctx context.Context, who *model.Principal, projectID uuid.UUID, action string,
+	change func(context.Context, *store.Store, *model.Project) error) (*ProjectView, error) {
 	var view *ProjectView
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		pr, err := access.Project(ctx, tx, who, projectID, access.Write)
 		if err != nil {
 			return err
 		}
-		pr.ValidationProfile = model.ValidationProfile(*in.ValidationProfile)
 		pr.UpdatedAt = s.now()
-		if err := tx.Projects().UpdateValidationProfile(ctx, pr); err != nil {
+		if err := change(ctx, tx, pr); err != nil {
 			return err
 		}
 		view = s.projectView(pr)
-		return s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionProjectUpdate, "project", pr.ID.String())
+		return s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), action, "project", pr.ID.String())
 	})
 	if err != nil {
 		return nil, err
@@ -310,9 +307,8 @@ func (s *Service) canCreateProject(ctx context.Context, tx *store.Store, who *mo
 // orgIDs, by organization id, for GraphQL dataloaders. Every id gets a
 // list; one that is not the caller's gets an empty list.
 func (s *Service) ProjectsByOrganization(ctx context.Context, who *model.Principal, orgIDs []uuid.UUID, in model.PageInput) (map[uuid.UUID]*model.List[ProjectView], error) {
-	var p model.Problems
-	page := in.Validate(&p)
-	if err := p.Err(); err != nil {
+	page, err := in.Page()
+	if err != nil {
 		return nil, err
 	}
 	rows, err := s.st.Projects().ListForOrganizations(ctx, who.UserID, orgIDs, page)

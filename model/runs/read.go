@@ -90,9 +90,8 @@ func ended(r *model.CertificationRun, steps []model.CertificationStep, st *State
 // List lists one page of a project's runs, newest first, without their
 // steps.
 func (s *Service) List(ctx context.Context, who *model.Principal, projectID uuid.UUID, in model.PageInput) (*model.List[View], error) {
-	var p model.Problems
-	page := in.Validate(&p)
-	if err := p.Err(); err != nil {
+	page, err := in.Page()
+	if err != nil {
 		return nil, err
 	}
 	if _, err := access.Project(ctx, s.st, who, projectID, access.Read); err != nil {
@@ -110,9 +109,8 @@ func (s *Service) List(ctx context.Context, who *model.Principal, projectID uuid
 // Every id gets a list; one that is not the caller's gets an empty list.
 // One query reads every project's page, tenant check included.
 func (s *Service) ByProject(ctx context.Context, who *model.Principal, projectIDs []uuid.UUID, in model.PageInput) (map[uuid.UUID]*model.List[View], error) {
-	var p model.Problems
-	page := in.Validate(&p)
-	if err := p.Err(); err != nil {
+	page, err := in.Page()
+	if err != nil {
 		return nil, err
 	}
 	rows, err := s.st.Runs().ListForProjects(ctx, who.UserID, projectIDs, page)
