@@ -77,6 +77,17 @@ func Project(ctx context.Context, st *store.Store, who *model.Principal, project
 	return pr, nil
 }
 
+// ProjectPage checks a list request on one of a project's collections: the
+// page asked for, and that who may read the project.
+func ProjectPage(ctx context.Context, st *store.Store, who *model.Principal, projectID uuid.UUID, in model.PageInput) (model.Page, error) {
+	page, err := in.Page()
+	if err != nil {
+		return page, err
+	}
+	_, err = Project(ctx, st, who, projectID, Read)
+	return page, err
+}
+
 // Trail appends to the audit log under Key, stamping entries with Now.
 type Trail struct {
 	// Key keys the audit chain (HMAC-SHA-256); it lives outside the

@@ -153,11 +153,8 @@ func (s *Service) Create(ctx context.Context, who *model.Principal, projectID uu
 
 // List lists a project's keys without secrets.
 func (s *Service) List(ctx context.Context, who *model.Principal, projectID uuid.UUID, in model.PageInput) (*model.List[View], error) {
-	page, err := in.Page()
+	page, err := access.ProjectPage(ctx, s.st, who, projectID, in)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := access.Project(ctx, s.st, who, projectID, access.Read); err != nil {
 		return nil, err
 	}
 	rows, more, err := s.st.Keys().List(ctx, projectID, page)

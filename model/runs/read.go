@@ -90,11 +90,8 @@ func ended(r *model.CertificationRun, steps []model.CertificationStep, st *State
 // List lists one page of a project's runs, newest first, without their
 // steps.
 func (s *Service) List(ctx context.Context, who *model.Principal, projectID uuid.UUID, in model.PageInput) (*model.List[View], error) {
-	page, err := in.Page()
+	page, err := access.ProjectPage(ctx, s.st, who, projectID, in)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := access.Project(ctx, s.st, who, projectID, access.Read); err != nil {
 		return nil, err
 	}
 	rows, more, err := s.st.Runs().List(ctx, projectID, page)
