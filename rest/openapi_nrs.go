@@ -19,8 +19,10 @@ const nrsInvoiceVersion = nrs.SchemaVersion11
 // /api/v2/invoices/schemas/NRS/1.1 serves into the document's component
 // schemas, in a form every code generator reads: the document itself as
 // NRSInvoice, each object of its $defs as NRS<Name> (party as NRSParty),
-// scalar $defs (dates, amounts, ids) written out where they are used, and a
-// value that may be an object or an array as a oneOf of the two. The
+// scalar $defs (dates, amounts, ids) written out where they are used, a
+// value that may be an object or an array as a oneOf of the two, and
+// numbers (amounts, quantities, rates) as "format: double", which code
+// generators read as 64-bit floats rather than float32. The
 // schema is the one source: a change to it changes the documents.
 func addNRSInvoice(doc map[string]any) error {
 	raw, ok := nrs.SchemaDocument(nrsInvoiceVersion)
@@ -152,6 +154,10 @@ func (c nrsConverter) convert(s map[string]any) map[string]any {
 		return c.split(s, types)
 	}
 	out := make(map[string]any, len(s))
+	if s["type"] == "number" && s["format"] == nil {
+		// Amounts: generators read a number without a format as float32.
+		out["format"] = "double"
+	}
 	for k, v := range s {
 		switch k {
 		case "properties":
