@@ -164,6 +164,12 @@ func shareOperationParts(doc map[string]any) {
 			if _, isRef := resp["$ref"]; isRef || resp == nil {
 				continue
 			}
+			// An answer of the HTTP server itself, before the router: none
+			// of the router's headers.
+			if resp["x-before-routing"] == true {
+				delete(resp, "x-before-routing")
+				continue
+			}
 			headers, _ := resp["headers"].(map[string]any)
 			if headers == nil {
 				headers = map[string]any{}

@@ -115,7 +115,7 @@ func (r Retry) withDefaults() Retry {
 // New returns a client of the server at baseURL (such as
 // "https://api.example.com", without /api/v2).
 func New(baseURL string, opts ...Option) (*Client, error) {
-	c := &Client{base: strings.TrimRight(baseURL, "/"), doer: &doer{next: http.DefaultClient, retry: Retry{}.withDefaults(), userAgent: "einvoice-go"}}
+	c := &Client{base: strings.TrimRight(baseURL, "/"), doer: &doer{next: http.DefaultClient, retry: Retry{}.withDefaults(), userAgent: "einvoice-go", sleep: sleep}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -261,6 +261,19 @@ type doer struct {
 	retry     Retry
 	userAgent string
 	creds     credentials
+	// sleep waits between attempts; tests record the waits instead.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
@@ -318,12 +331,8 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		if wait == 0 {
 			wait = d.backoff(attempt)
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
+		if err := d.sleep(ctx, wait); err != nil {
+			return nil, err
 		}
 	}
 }
@@ -389,12 +398,8 @@ func (c *Client) WaitForRun(ctx context.Context, runID UUID, interval time.Durat
 		if r.JSON200.Status.Final() {
 			return r.JSON200, nil
 		}
-		t := time.NewTimer(interval)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return r.JSON200, ctx.Err()
-		case <-t.C:
+		if err := sleep(ctx, interval); err != nil {
+			return r.JSON200, err
 		}
 	}
 }

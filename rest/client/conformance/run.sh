@@ -92,19 +92,19 @@ for v in v1 v2; do
   go tool oapi-codegen -package oapi -o "gen/$v/oapi/api.gen.go" "gen/$v/openapi.json"
   quiet "ogen $v" '^$|Header name is not canonical|Convenient errors are not available' \
     go tool ogen -package ogen -target "gen/$v/ogen" -clean "gen/$v/openapi.json"
-  quiet "openapi-typescript $v" '^$|^🚀 ' \
-    npx --no-install openapi-typescript "gen/$v/openapi.json" -o "gen/$v/schema.d.ts"
+  quiet "openapi-typescript $v" '^$|^✨ openapi-typescript [0-9.]+$|^🚀 ' \
+    node_modules/.bin/openapi-typescript "gen/$v/openapi.json" -o "gen/$v/schema.d.ts"
 done
 
 phase "compile: go build, tsc --noEmit --strict"
 go build ./gen/... ./goflow ./sdkflow
 go vet ./goflow ./sdkflow
-npx --no-install tsc -p . --noEmit --strict
-npx --no-install tsc -p .
+node_modules/.bin/tsc -p . --noEmit --strict
+node_modules/.bin/tsc -p .
 
 phase "lint: Redocly recommended, Spectral oas"
 for v in v1 v2; do
-  npx --no-install redocly lint --config redocly.yaml "gen/$v/openapi.json" --format=json >"$work/redocly-$v.json" 2>"$work/redocly-$v.err" || true
+  node_modules/.bin/redocly lint --config redocly.yaml "gen/$v/openapi.json" --format=json >"$work/redocly-$v.json" 2>"$work/redocly-$v.err" || true
   node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const t = r.totals || {};
@@ -113,7 +113,7 @@ for v in v1 v2; do
     if (t.errors || t.warnings || shown.length) { console.error(`Redocly ${process.argv[2]}: ${t.errors} errors, ${t.warnings} warnings`); process.exit(1); }
     console.log(`Redocly ${process.argv[2]}: 0 errors, 0 warnings (${t.ignored || 0} ignored)`);
   ' "$work/redocly-$v.json" "$v" || { cat "$work/redocly-$v.err" >&2; exit 1; }
-  npx --no-install spectral lint --ruleset .spectral.yaml --fail-severity=warn --display-only-failures "gen/$v/openapi.json" ||
+  node_modules/.bin/spectral lint --ruleset .spectral.yaml --fail-severity=warn --display-only-failures "gen/$v/openapi.json" ||
     { echo "Spectral $v: errors or warnings (above)" >&2; exit 1; }
 done
 
