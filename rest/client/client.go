@@ -290,7 +290,8 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		req.Header.Set("User-Agent", d.userAgent)
 	}
 	// An authenticated POST may run once only: one key for all its tries.
-	keyed := req.Method == http.MethodPost && authenticated
+	// Signup and login take no credentials, so no key either.
+	keyed := req.Method == http.MethodPost && authenticated && !public(req.URL.Path)
 	if keyed && req.Header.Get("Idempotency-Key") == "" {
 		req.Header.Set("Idempotency-Key", uuid.NewString())
 	}
@@ -335,6 +336,12 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+}
+
+// public tells the operations that take no credentials and no
+// Idempotency-Key.
+func public(path string) bool {
+	return strings.HasSuffix(path, "/auth/signup") || strings.HasSuffix(path, "/auth/login")
 }
 
 // retryable tells whether an error answer may be retried: the server did

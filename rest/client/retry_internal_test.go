@@ -225,3 +225,16 @@ func TestRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestSignupTakesNoKey: signup and login go without an Idempotency-Key
+// even from a client holding credentials, so an ambiguous failure is not
+// retried (it may have created the account).
+func TestSignupTakesNoKey(t *testing.T) {
+	s := &script{answers: []func(*http.Request) (*http.Response, error){answer(500, nil, `{"detail":"Internal Server Error","code":"internal"}`)}}
+	c, _ := client(t, s, WithBearerToken("tok"), WithAPIKey("ck", "cs"))
+	_, err := c.Login(context.Background(), LoginRequest{Email: "a@example.com", Password: "correct horse battery"})
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || len(s.got) != 1 || s.got[0].Header.Get("Idempotency-Key") != "" {
+		t.Fatalf("error %v after %d attempts, key %q", err, len(s.got), s.got[0].Header.Get("Idempotency-Key"))
+	}
+}
