@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test security vet bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test bench-portal
+.PHONY: build dev test security vet bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -48,10 +48,13 @@ portal-check: portal ## fail when the committed portal bundle differs from a fre
 		echo "graph/portal/dist differs from a fresh build; run 'make portal' and commit the result:" >&2; \
 		git status --porcelain -- $(PORTAL)/dist >&2; exit 1; fi
 
-portal-test: portal-deps ## end-to-end tests of the portal in Debian's Chromium against einvoice dev
+portal-test: portal-deps ## end-to-end tests of the portal in Debian's Chromium against einvoice dev (screenshots to graph/portal/e2e/out/screenshots)
 	mkdir -p $(PORTAL)/e2e/out
 	$(GO) build -o $(PORTAL)/e2e/out/einvoice ./cmd/einvoice
 	cd $(PORTAL) && EINVOICE_BIN=$(CURDIR)/$(PORTAL)/e2e/out/einvoice npm run test:e2e
+
+portal-screenshots: ## the portal's end-to-end tests, rewriting the committed screenshots docs/portal/*.png
+	$(MAKE) portal-test PORTAL_SCREENSHOTS_DIR=$(CURDIR)/docs/portal
 
 bench-portal: portal-deps ## portal budgets: initial JS gzipped, first meaningful paint of the projects screen
 	mkdir -p $(PORTAL)/e2e/out
