@@ -261,8 +261,8 @@ var generatedNames = []string{"Response", "Params", "JSONBody", "JSONRequestBody
 // generator of the CI step (make clients) reads: no type lists (a nullable
 // value is an anyOf with {"type":"null"}), no writeOnly or readOnly, no
 // default beside a $ref, no component named after an operation's generated
-// types, every operation with a unique id, a summary and a description,
-// and no unused component. make clients runs the generators themselves.
+// types, every operation with a unique id, a summary, a description and a
+// 4xx response, and no unused component. make clients runs the generators themselves.
 func TestOpenAPIGeneratorForms(t *testing.T) {
 	for _, version := range []string{"v2", "v1"} {
 		doc := loadOpenAPI(t, version)
@@ -310,6 +310,13 @@ func TestOpenAPIGeneratorForms(t *testing.T) {
 					if s, _ := op[k].(string); strings.TrimSpace(s) == "" {
 						t.Errorf("%s: no %s", where, k)
 					}
+				}
+				clientError := false
+				for code := range op["responses"].(map[string]any) {
+					clientError = clientError || strings.HasPrefix(code, "4")
+				}
+				if !clientError {
+					t.Errorf("%s: no 4xx response", where)
 				}
 				for _, suffix := range generatedNames {
 					name := strings.ToUpper(id[:1]) + id[1:] + suffix
