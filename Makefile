@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test security vet bench bench-middleware fmt tidy generate portal portal-deps portal-check portal-test portal-screenshots bench-portal
+.PHONY: build dev test security vet bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -11,7 +11,7 @@ build: ## build ./einvoice
 dev: ## run everything on embedded defaults
 	$(GO) run ./cmd/einvoice dev
 
-generate: ## regenerate code (gqlgen: graph/ from graph/*.graphqls and gqlgen.yml)
+generate: ## regenerate code (gqlgen: graph/ from graph/*.graphqls and gqlgen.yml; the Go SDK: rest/client from rest/openapi/openapi.yaml)
 	$(GO) generate ./...
 
 vet:
@@ -28,6 +28,9 @@ bench: ## hot-path benchmarks on one core
 
 bench-middleware: ## wrk: the full router against a bare handler on IRN generation (needs wrk)
 	bench/middleware/run.sh
+
+clients: ## generated clients against einvoice dev: oapi-codegen, ogen, openapi-typescript compiled; Redocly, Spectral; the flow with the Go, TypeScript and SDK clients
+	rest/client/conformance/run.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
