@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test security vet lint bench bench-middleware fmt tidy generate portal portal-deps portal-check portal-test bench-portal
+.PHONY: build dev test security vet lint bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -11,7 +11,7 @@ build: ## build ./einvoice
 dev: ## run everything on embedded defaults
 	$(GO) run ./cmd/einvoice dev
 
-generate: ## regenerate code (gqlgen: graph/ from graph/*.graphqls and gqlgen.yml)
+generate: ## regenerate code (gqlgen: graph/ from graph/*.graphqls and gqlgen.yml; the Go SDK: rest/client from rest/openapi/openapi.yaml)
 	$(GO) generate ./...
 
 vet:
@@ -38,6 +38,9 @@ bench: ## hot-path benchmarks on one core
 bench-middleware: ## wrk: the full router against a bare handler on IRN generation (needs wrk)
 	bench/middleware/run.sh
 
+clients: ## generated clients against einvoice dev: oapi-codegen, ogen, openapi-typescript compiled; Redocly, Spectral; the flow with the Go, TypeScript and SDK clients
+	rest/client/conformance/run.sh
+
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
@@ -54,10 +57,13 @@ portal-check: portal ## fail when the committed portal bundle differs from a fre
 		echo "graph/portal/dist differs from a fresh build; run 'make portal' and commit the result:" >&2; \
 		git status --porcelain -- $(PORTAL)/dist >&2; exit 1; fi
 
-portal-test: portal-deps ## end-to-end tests of the portal in Debian's Chromium against einvoice dev
+portal-test: portal-deps ## end-to-end tests of the portal in Debian's Chromium against einvoice dev (screenshots to graph/portal/e2e/out/screenshots)
 	mkdir -p $(PORTAL)/e2e/out
 	$(GO) build -o $(PORTAL)/e2e/out/einvoice ./cmd/einvoice
 	cd $(PORTAL) && EINVOICE_BIN=$(CURDIR)/$(PORTAL)/e2e/out/einvoice npm run test:e2e
+
+portal-screenshots: ## the portal's end-to-end tests, rewriting the committed screenshots docs/portal/*.png
+	$(MAKE) portal-test PORTAL_SCREENSHOTS_DIR=$(CURDIR)/docs/portal
 
 bench-portal: portal-deps ## portal budgets: initial JS gzipped, first meaningful paint of the projects screen
 	mkdir -p $(PORTAL)/e2e/out

@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -70,7 +71,9 @@ func number(v any) (int, bool) {
 	return int(f), ok
 }
 
-func types(s map[string]any) []string {
+// types lists the JSON types a schema allows: its type, or those of its
+// anyOf or oneOf branches (how the documents say "or null").
+func (d openAPIDoc) types(s map[string]any) []string {
 	switch t := s["type"].(type) {
 	case string:
 		return []string{t}
@@ -81,7 +84,29 @@ func types(s map[string]any) []string {
 		}
 		return out
 	}
-	return nil
+	var out []string
+	for _, k := range []string{"anyOf", "oneOf"} {
+		branches, _ := s[k].([]any)
+		for _, b := range branches {
+			bm, _ := b.(map[string]any)
+			out = append(out, d.types(d.resolve(bm))...)
+		}
+	}
+	return out
+}
+
+// branch returns the first anyOf or oneOf branch of s that is not null, or
+// s itself: where the bounds of a nullable value are stated.
+func (d openAPIDoc) branch(s map[string]any) map[string]any {
+	for _, k := range []string{"anyOf", "oneOf"} {
+		branches, _ := s[k].([]any)
+		for _, b := range branches {
+			if bm, _ := b.(map[string]any); bm["type"] != "null" {
+				return d.resolve(bm)
+			}
+		}
+	}
+	return s
 }
 
 // TestOpenAPIStatesTheBounds checks both OpenAPI documents against
@@ -121,7 +146,7 @@ func TestOpenAPIStatesTheBounds(t *testing.T) {
 					continue
 				}
 				p = doc.resolve(p)
-				checkProperty(t, where, f, p)
+				checkProperty(t, doc, where, f, p)
 			}
 			slices.Sort(required)
 			slices.Sort(want)
@@ -132,33 +157,34 @@ func TestOpenAPIStatesTheBounds(t *testing.T) {
 	}
 }
 
-func checkProperty(t *testing.T, where string, f model.RequestField, p map[string]any) {
+func checkProperty(t *testing.T, doc openAPIDoc, where string, f model.RequestField, p map[string]any) {
 	t.Helper()
 	wantType := map[model.FieldKind]string{
 		model.KindString: "string", model.KindUUID: "string", model.KindStrings: "array",
 		model.KindObject: "object", model.KindIntegerOrNull: "integer",
 	}[f.Kind]
-	if ts := types(p); !slices.Contains(ts, wantType) {
+	if ts := doc.types(p); !slices.Contains(ts, wantType) {
 		t.Errorf("%s: type %v, want %s", where, ts, wantType)
 	}
-	if f.Kind == model.KindIntegerOrNull && !slices.Contains(types(p), "null") {
+	if f.Kind == model.KindIntegerOrNull && !slices.Contains(doc.types(p), "null") {
 		t.Errorf("%s: null not allowed", where)
 	}
-	if f.Kind == model.KindUUID && p["format"] != "uuid" {
-		t.Errorf("%s: format %v, want uuid", where, p["format"])
+	b := doc.branch(p) // a nullable value states its bounds in its other branch
+	if f.Kind == model.KindUUID && b["format"] != "uuid" {
+		t.Errorf("%s: format %v, want uuid", where, b["format"])
 	}
-	lo, hasLo := number(p["minLength"])
-	hi, hasHi := number(p["maxLength"])
+	lo, hasLo := number(b["minLength"])
+	hi, hasHi := number(b["maxLength"])
 	if l := f.Length; l != nil {
 		if !hasLo || !hasHi || lo != l.Min || hi != l.Max {
-			t.Errorf("%s: minLength %v maxLength %v, document %d to %d", where, p["minLength"], p["maxLength"], l.Min, l.Max)
+			t.Errorf("%s: minLength %v maxLength %v, document %d to %d", where, b["minLength"], b["maxLength"], l.Min, l.Max)
 		}
 	}
 	switch {
 	case f.Enum == nil:
 	case slices.Equal(f.Enum, model.InvoiceKinds):
 		// Read in any case: a pattern, not an enum, states it.
-		pattern, _ := p["pattern"].(string)
+		pattern, _ := b["pattern"].(string)
 		re, err := regexp.Compile(pattern)
 		if err != nil {
 			t.Errorf("%s: pattern: %v", where, err)
@@ -178,7 +204,7 @@ func checkProperty(t *testing.T, where string, f model.RequestField, p map[strin
 		}
 	default:
 		var enum []string
-		for _, e := range p["enum"].([]any) {
+		for _, e := range b["enum"].([]any) {
 			enum = append(enum, e.(string))
 		}
 		if !slices.Equal(enum, f.Enum) {
@@ -222,6 +248,86 @@ func TestOpenAPIBodyErrors(t *testing.T) {
 		}
 		if !slices.Contains(codes, string(model.CodeUnsupportedMediaType)) {
 			t.Errorf("%s: ErrorCode lacks unsupported_media_type", version)
+		}
+	}
+}
+
+// generatedNames are the names code generators give an operation's own
+// types, by operation id ("signup" -> "SignupResponse"): a component schema
+// of one of these names collides with them (oapi-codegen, ogen).
+var generatedNames = []string{"Response", "Params", "JSONBody", "JSONRequestBody", "RequestBody", "Res", "OK", "Req", "Created"}
+
+// TestOpenAPIGeneratorForms keeps the documents in the forms every client
+// generator of the CI step (make clients) reads: no type lists (a nullable
+// value is an anyOf with {"type":"null"}), no writeOnly or readOnly, no
+// default beside a $ref, no component named after an operation's generated
+// types, every operation with a unique id, a summary, a description and a
+// 4xx response, and no unused component. make clients runs the generators themselves.
+func TestOpenAPIGeneratorForms(t *testing.T) {
+	for _, version := range []string{"v2", "v1"} {
+		doc := loadOpenAPI(t, version)
+		var walk func(where string, v any)
+		walk = func(where string, v any) {
+			switch n := v.(type) {
+			case map[string]any:
+				if _, list := n["type"].([]any); list {
+					t.Errorf("%s %s: type is a list; write anyOf: [{type: …}, {type: \"null\"}]", version, where)
+				}
+				for _, k := range []string{"writeOnly", "readOnly"} {
+					if n[k] == true {
+						t.Errorf("%s %s: %s (generators make the field a pointer or drop it); say it in the description", version, where, k)
+					}
+				}
+				if _, isRef := n["$ref"]; isRef {
+					if _, def := n["default"]; def {
+						t.Errorf("%s %s: a default beside $ref makes the field required in generated TypeScript; put it in the referenced schema", version, where)
+					}
+				}
+				for k, e := range n {
+					walk(where+"/"+k, e)
+				}
+			case []any:
+				for i, e := range n {
+					walk(fmt.Sprintf("%s/%d", where, i), e)
+				}
+			}
+		}
+		walk("#", doc.raw)
+
+		schemas := doc.raw["components"].(map[string]any)["schemas"].(map[string]any)
+		ids := map[string]bool{}
+		for path, item := range doc.raw["paths"].(map[string]any) {
+			for method, o := range item.(map[string]any) {
+				op, _ := o.(map[string]any)
+				id, _ := op["operationId"].(string)
+				where := version + " " + strings.ToUpper(method) + " " + path
+				if id == "" || ids[id] {
+					t.Errorf("%s: operationId %q missing or repeated", where, id)
+					continue
+				}
+				ids[id] = true
+				for _, k := range []string{"summary", "description"} {
+					if s, _ := op[k].(string); strings.TrimSpace(s) == "" {
+						t.Errorf("%s: no %s", where, k)
+					}
+				}
+				clientError := false
+				for code := range op["responses"].(map[string]any) {
+					clientError = clientError || strings.HasPrefix(code, "4")
+				}
+				if !clientError {
+					t.Errorf("%s: no 4xx response", where)
+				}
+				for _, suffix := range generatedNames {
+					name := strings.ToUpper(id[:1]) + id[1:] + suffix
+					if _, taken := schemas[name]; taken {
+						t.Errorf("%s: component schema %s collides with a generated type of operation %s", version, name, id)
+					}
+				}
+			}
+		}
+		if unused := rest.UnusedComponents(doc.raw); len(unused) > 0 {
+			t.Errorf("%s: unused components %v", version, unused)
 		}
 	}
 }

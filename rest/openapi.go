@@ -45,6 +45,9 @@ func buildOpenAPI() (map[string][]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("openapi.yaml: not a mapping")
 	}
+	if err := addNRSInvoice(v2); err != nil {
+		return nil, err
+	}
 	shareOperationParts(v2)
 	v2JSON, err := json.Marshal(v2)
 	if err != nil {
@@ -55,6 +58,17 @@ func buildOpenAPI() (map[string][]byte, error) {
 		return nil, err
 	}
 	legacyV1(v1)
+	// Deprecation, Sunset and Link are v1's headers: v2 answers without them.
+	headers, _ := v2["components"].(map[string]any)["headers"].(map[string]any)
+	for _, h := range v1Headers {
+		delete(headers, h)
+	}
+	if unused := unusedComponents(v2); len(unused) > 0 {
+		return nil, fmt.Errorf("openapi.yaml: unused components %v", unused)
+	}
+	if v2JSON, err = json.Marshal(v2); err != nil {
+		return nil, err
+	}
 	v1JSON, err := json.Marshal(v1)
 	if err != nil {
 		return nil, err
@@ -150,6 +164,12 @@ func shareOperationParts(doc map[string]any) {
 			if _, isRef := resp["$ref"]; isRef || resp == nil {
 				continue
 			}
+			// An answer of the HTTP server itself, before the router: none
+			// of the router's headers.
+			if resp["x-before-routing"] == true {
+				delete(resp, "x-before-routing")
+				continue
+			}
 			headers, _ := resp["headers"].(map[string]any)
 			if headers == nil {
 				headers = map[string]any{}
@@ -232,11 +252,65 @@ func legacyV1(doc map[string]any) {
 				headers = map[string]any{}
 				resp["headers"] = headers
 			}
-			for _, h := range []string{"Deprecation", "Sunset", "Link"} {
+			for _, h := range v1Headers {
 				headers[h] = ref("#/components/headers/" + h)
 			}
 		}
 	})
+	// Responses are inlined above and /health is not under /api/v1: drop
+	// what no v1 operation uses.
+	for _, name := range unusedComponents(doc) {
+		kind, name, _ := strings.Cut(name, "/")
+		delete(components[kind].(map[string]any), name)
+	}
+}
+
+// v1Headers are the headers only /api/v1 answers carry.
+var v1Headers = []string{"Deprecation", "Sunset", "Link"}
+
+// unusedComponents lists the components ("schemas/Name") that nothing
+// reachable from the paths and the security requirements refers to, in
+// order. Repeated until nothing more goes, as an unused component's own
+// references keep others alive.
+func unusedComponents(doc map[string]any) []string {
+	components, _ := doc["components"].(map[string]any)
+	used := map[string]bool{}
+	var mark func(v any)
+	mark = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			if r, ok := t["$ref"].(string); ok {
+				name := strings.TrimPrefix(r, "#/components/")
+				if !used[name] {
+					used[name] = true
+					kind, n, _ := strings.Cut(name, "/")
+					section, _ := components[kind].(map[string]any)
+					mark(section[n])
+				}
+			}
+			for _, e := range t {
+				mark(e)
+			}
+		case []any:
+			for _, e := range t {
+				mark(e)
+			}
+		}
+	}
+	mark(doc["paths"])
+	var out []string
+	for _, kind := range slices.Sorted(maps.Keys(components)) {
+		if kind == "securitySchemes" {
+			continue // used by name in security requirements
+		}
+		section, _ := components[kind].(map[string]any)
+		for _, name := range slices.Sorted(maps.Keys(section)) {
+			if !used[kind+"/"+name] {
+				out = append(out, kind+"/"+name)
+			}
+		}
+	}
+	return out
 }
 
 func deepCopy(v any) any {
@@ -276,3 +350,7 @@ func OpenAPIOperations(version string) ([]string, error) {
 	slices.Sort(out)
 	return out, nil
 }
+
+// UnusedComponents lists the components of a document (parsed JSON) that no
+// operation uses, as "schemas/Name", for tests.
+func UnusedComponents(doc map[string]any) []string { return unusedComponents(doc) }

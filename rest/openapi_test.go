@@ -224,6 +224,8 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 		{"idempotent irn replayed", withKey(key("POST", "/api/v2/invoices/irn/generate", irnBody), "doc-1"), 200},
 		{"idempotency key reuse", withKey(key("POST", "/api/v2/invoices/irn/generate", map[string]any{"invoice_reference": "INV002", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}), "doc-1"), 422},
 		{"render", key("POST", "/api/v2/invoices/render", renderBody), 200},
+		{"render an empty invoice", key("POST", "/api/v2/invoices/render", map[string]any{"invoice_type": "b2c", "payload": map[string]any{}}), 200},
+		{"render an invalid invoice", key("POST", "/api/v2/invoices/render", map[string]any{"invoice_type": "B2B", "payload": loadFixture(t, "invalid-missing-supplier-tin.json")}), 200},
 		{"render pdf", req{method: "POST", path: "/api/v2/invoices/render", clientID: tn.ClientID, secret: tn.Secret, body: renderBody, header: map[string]string{"Accept": "application/pdf"}}, 200},
 		{"render pdf by query", key("POST", "/api/v2/invoices/render?format=pdf", renderBody), 200},
 		{"render invalid", key("POST", "/api/v2/invoices/render", map[string]any{"invoice_type": "B2X"}), 422},

@@ -18,6 +18,17 @@ import (
 //go:embed schemas/invoice-1.0.json schemas/invoice-1.1.json
 var schemaFS embed.FS
 
+// SchemaDocument returns the JSON Schema (draft 2020-12) document of a
+// schema version as shipped, without compiling it: what the OpenAPI
+// documents type invoice payloads with.
+func SchemaDocument(version string) ([]byte, bool) {
+	if !knownVersion(version) {
+		return nil, false
+	}
+	data, err := schemaFS.ReadFile("schemas/invoice-" + version + ".json")
+	return data, err == nil
+}
+
 // SchemaID returns the $id of a schema version's document.
 func SchemaID(version string) string {
 	return "https://einvoice.ng/schemas/nrs/invoice-" + version + ".json"

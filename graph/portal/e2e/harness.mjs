@@ -48,6 +48,8 @@ export async function startServer(env = {}) {
   }
   return {
     base,
+    /** The SQLite database of this server (for tests that tamper with it behind the service's back). */
+    db: join(dir, 'data', 'einvoice.db'),
     log: () => log,
     async stop() {
       proc.kill('SIGTERM');
@@ -88,5 +90,18 @@ export async function axe(page) {
   return res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-export const shotsDir = join(repo, 'docs', 'portal');
-mkdirSync(shotsDir, { recursive: true });
+// Screenshots: the committed ones in docs/portal are rewritten only when
+// asked (PORTAL_SCREENSHOTS_DIR=docs/portal, which `make portal-screenshots`
+// sets); by default a run writes them to e2e/out/screenshots (ignored by git,
+// emptied at the start of each run), so a test run leaves the tree clean.
+export const docsShotsDir = join(repo, 'docs', 'portal');
+const defaultShotsDir = join(here, 'out', 'screenshots');
+
+/** screenshotsDir returns where this run writes its screenshots, created and, when it is the default, emptied. */
+export function screenshotsDir() {
+  const named = process.env.PORTAL_SCREENSHOTS_DIR;
+  const dir = named ? resolve(repo, named) : defaultShotsDir;
+  if (dir === defaultShotsDir) rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

@@ -4,9 +4,10 @@
 // scan plus desktop and phone screenshots of every screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launch, axe, desktop, phone, shotsDir, repo } from './harness.mjs';
+import { startServer, launch, axe, desktop, phone, screenshotsDir, docsShotsDir, repo } from './harness.mjs';
 
 let server;
 let chrome;
@@ -14,8 +15,11 @@ let context;
 let page;
 const cspViolations = [];
 const scanned = [];
+const shots = [];
+let shotsDir;
 
 before(async () => {
+  shotsDir = screenshotsDir();
   server = await startServer();
   chrome = await launch();
   context = await chrome.browser.newContext({ viewport: desktop, baseURL: server.base, locale: 'en-GB', timezoneId: 'UTC' });
@@ -41,11 +45,13 @@ async function screen(name) {
   assert.deepEqual(violations, [], `axe on ${name}: ${JSON.stringify(violations, null, 1)}`);
   scanned.push(name);
   await page.screenshot({ path: join(shotsDir, `${name}-desktop.png`), fullPage: true });
+  shots.push(`${name}-desktop.png`);
   await page.setViewportSize(phone);
   await page.waitForTimeout(100);
   const phoneViolations = await axe(page);
   assert.deepEqual(phoneViolations, [], `axe on ${name} at phone width: ${JSON.stringify(phoneViolations, null, 1)}`);
   await page.screenshot({ path: join(shotsDir, `${name}-phone.png`), fullPage: true });
+  shots.push(`${name}-phone.png`);
   const wide = await page.evaluate(() => {
     const w = window.innerWidth;
     const over = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 1 && !e.closest('.table-wrap, .json'));
@@ -238,7 +244,7 @@ test('a production project: the authority form shows each problem at its field',
   await screen('projects');
 });
 
-test('the audit log shows each action and filters by action', async () => {
+test('the audit log shows each action, its hash chain verifies, and it filters by action', async () => {
   await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Audit log' }).click();
   const table = page.getByTestId('audit-table');
   await table.waitFor();
@@ -246,6 +252,35 @@ test('the audit log shows each action and filters by action', async () => {
   for (const a of ['signup', 'project.create', 'key.create', 'certification.start', 'key.rotate', 'key.revoke']) {
     assert.ok(text.includes(a), `audit log lacks ${a}: ${text}`);
   }
+  // After all of the above, the organization's chain verifies, and its head
+  // is the newest entry in the table.
+  const chain = page.getByTestId('audit-chain');
+  const verdict = chain.getByTestId('chain-verdict');
+  await verdict.waitFor();
+  assert.equal(await verdict.getAttribute('data-state'), 'verified');
+  assert.match(await verdict.textContent(), /Verified\. All \d+ entries carry their keyed hash/);
+  assert.equal(await verdict.getAttribute('role'), 'status');
+  const entries = Number(await chain.getByTestId('chain-entries').textContent());
+  assert.ok(entries >= 6, `chain entries: ${entries}`);
+  assert.equal(Number(await chain.getByTestId('chain-head-seq').textContent()), entries);
+  const head = (await chain.getByTestId('chain-head-hash').textContent()).trim();
+  const newest = (await table.locator('tbody tr').first().locator('td').last().textContent()).trim();
+  assert.match(head, /^[0-9a-f]{64}$/);
+  assert.ok(newest.length === 12 && head.startsWith(newest), `head ${head} is not the newest entry ${newest}`);
+  assert.equal(await page.locator('tr.broken').count(), 0);
+  // A verification that fails says so, and verifying again recovers.
+  await page.route('**/graphql', (route) =>
+    (route.request().postData() ?? '').includes('AuditChain(')
+      ? route.fulfill({ status: 200, contentType: 'application/json',
+        body: JSON.stringify({ errors: [{ message: 'database is down', extensions: { code: 'unavailable' } }], data: null }) })
+      : route.continue());
+  await chain.getByRole('button', { name: 'Verify again' }).click();
+  await chain.getByRole('alert').getByText(/unavailable right now/).waitFor();
+  assert.equal(await chain.getByTestId('chain-verdict').count(), 0, 'no verdict beside the error');
+  await page.unroute('**/graphql');
+  await chain.getByRole('button', { name: 'Verify again' }).click();
+  await verdict.waitFor();
+  assert.equal(await verdict.getAttribute('data-state'), 'verified');
   await page.getByLabel('Action').selectOption('key.revoke');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=audit-table] tbody tr').length === 1);
   await screen('audit');
@@ -263,6 +298,31 @@ test('organizations: create one and switch', async () => {
   await page.getByRole('link', { name: 'Organizations' }).click();
   await page.getByRole('link', { name: 'Ikeja Foods' }).waitFor();
   await screen('organizations');
+});
+
+test('a tampered audit entry breaks the chain, and the screen says where', async () => {
+  const orgId = (await page.getByRole('link', { name: 'Ikeja Foods' }).getAttribute('href')).split('/')[2];
+  // Edit the new organization's only entry in the database, behind the
+  // service's back (SQLite's own locking keeps the running server safe).
+  const changed = execFileSync('sqlite3', ['-cmd', '.timeout 10000', server.db,
+    `UPDATE audit_logs SET ip = '203.0.113.66' WHERE organization_id = '${orgId}'; SELECT changes();`], { encoding: 'utf8' });
+  assert.equal(changed.trim(), '1', 'one audit entry of the new organization edited');
+  await page.getByRole('link', { name: 'Ikeja Foods' }).click();
+  await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Audit log' }).click();
+  const chain = page.getByTestId('audit-chain');
+  const verdict = chain.getByTestId('chain-verdict');
+  await verdict.waitFor();
+  assert.equal(await verdict.getAttribute('data-state'), 'broken');
+  assert.match(await verdict.textContent(), /Broken:/);
+  assert.equal(await verdict.getAttribute('role'), 'alert');
+  assert.match(await chain.getByTestId('chain-problem').textContent(), /entry 1 does not match its hash/);
+  const broken = page.locator('tr.broken');
+  await broken.waitFor();
+  assert.equal(await page.locator('tr.broken').count(), 1);
+  assert.equal(await broken.getAttribute('data-entry'), (await chain.getByTestId('chain-broken-entry').textContent()).trim());
+  assert.match(await broken.textContent(), /organization\.create.*chain breaks here.*203\.0\.113\.66/s);
+  assert.match(await verdict.textContent(), /marked in the entries below/);
+  await screen('audit-broken');
 });
 
 test('a reload keeps the session; an expired one sends you to log in; log out ends it', async () => {
@@ -306,5 +366,13 @@ test('not found, and no Content-Security-Policy violation anywhere', async () =>
   await page.getByRole('heading', { name: 'Page not found' }).waitFor();
   await screen('not-found');
   assert.deepEqual(cspViolations, []);
-  assert.ok(scanned.length >= 15, `screens scanned: ${scanned}`);
+  assert.ok(scanned.length >= 16, `screens scanned: ${scanned}`);
+});
+
+test('docs/portal.md shows every screenshot this run writes, and each is committed', () => {
+  const written = [...new Set(shots)].sort();
+  const shown = [...new Set([...readFileSync(join(repo, 'docs', 'portal.md'), 'utf8').matchAll(/\bportal\/([\w-]+\.png)/g)].map((m) => m[1]))].sort();
+  const committed = readdirSync(docsShotsDir).filter((f) => f.endsWith('.png')).sort();
+  assert.deepEqual(shown, written, 'docs/portal.md must show exactly the screens the tests capture');
+  assert.deepEqual(committed, written, 'docs/portal/*.png must be the screens the tests capture: run make portal-screenshots');
 });

@@ -166,6 +166,18 @@ export const AuditDoc = graphql(`
   }
 `);
 
+// The organization's hash chain, verified by the server (results are reused
+// for 10 seconds); fetched apart from the entries so that paging and
+// filtering never re-verify it.
+export const AuditChainDoc = graphql(`
+  query AuditChain($org: ID!) {
+    organization(id: $org) {
+      id
+      auditChain { organizationId valid entries headSeq headHash problem brokenEntryId verifiedAt }
+    }
+  }
+`);
+
 export const ValidateDoc = graphql(`
   query ValidateInvoice($projectId: ID!, $input: ValidateInvoiceInput!) {
     project(id: $projectId) { id validationProfile }
