@@ -35,7 +35,7 @@ func parseID(v string, loc ...any) (uuid.UUID, error) {
 	return id, nil
 }
 
-// pageInput turns connection arguments into the service's paging input.
+// pageInput turns connection arguments into the application's paging input.
 func pageInput(first *int, after *string) model.PageInput {
 	return model.PageInput{Limit: first, Cursor: deref(after)}
 }
@@ -100,10 +100,10 @@ func certificationRunConnection(l *model.List[runs.View]) *gqlmodel.Certificatio
 	return &gqlmodel.CertificationRunConnection{Edges: e, PageInfo: info}
 }
 
-// pointers relays a service's stream of values as the stream of pointers a
-// gqlgen subscription returns. It closes when in closes or ctx ends (the
-// client unsubscribed), so that the producer, which also watches ctx, can
-// stop.
+// pointers relays the application's stream of values as the stream of
+// pointers a gqlgen subscription returns. It closes when in closes or ctx
+// ends (the client unsubscribed), so that the producer, which also watches
+// ctx, can stop.
 func pointers[T any](ctx context.Context, in <-chan T) <-chan *T {
 	out := make(chan *T)
 	go func() {

@@ -63,7 +63,7 @@ var authMutations = map[string]bool{"login": true, "signup": true}
 // AuthMutationLimit refuses, before any field runs, an operation that asks
 // for more than one signup or login (aliases and fragments included): one
 // document must not batch password guesses. Each attempt is also counted
-// by the service's per-address and per-e-mail limits.
+// by model/auth's per-address and per-e-mail limits.
 type AuthMutationLimit struct{}
 
 var (

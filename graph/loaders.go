@@ -39,7 +39,7 @@ func newPageKey(parent uuid.UUID, first *int, after *string) pageKey {
 	return k
 }
 
-// page turns the key's arguments back into the service's paging input.
+// page turns the key's arguments back into the application's paging input.
 func (k pageKey) page() model.PageInput {
 	in := model.PageInput{Cursor: k.after}
 	if k.first >= 0 {

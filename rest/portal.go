@@ -33,7 +33,7 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	return reply(w, "body", out, err)
 }
 
-// withRateHeaders makes the service's per-address decision on a signup or
+// withRateHeaders makes model/auth's per-address decision on a signup or
 // login attempt show in the RateLimit-* headers, as on other limited routes.
 func withRateHeaders(w http.ResponseWriter, r *http.Request) context.Context {
 	return auth.WithRateObserver(r.Context(), func(rate auth.Rate, d auth.RateDecision) {

@@ -70,7 +70,7 @@ func ParseLimit(s string) (Limit, error) {
 	return Limit{Count: n, Period: d}, nil
 }
 
-// Rate is l as the service counts it.
+// Rate is l as model/auth counts it.
 func (l Limit) Rate() auth.Rate { return auth.Rate{Count: l.Count, Period: l.Period} }
 
 // Default rate limits, which cmd/einvoice applies unless configured.
@@ -102,7 +102,7 @@ type RateLimits struct {
 	// GraphQLAnonymous limits each client IP's /graphql requests made
 	// without a bearer token (signup, login, introspection, WebSocket
 	// upgrades, whose token comes later in connection_init). Signup and
-	// login attempts themselves are counted by the service, one per
+	// login attempts themselves are counted by model/auth, one per
 	// attempt on both transports (auth.Limits, AttemptLimiter).
 	GraphQLAnonymous Limit
 	// Store counts requests; nil counts in this process's memory. Use
@@ -256,7 +256,7 @@ func (a *api) limitAnonymousGraphQL(next http.Handler) http.Handler {
 	})
 }
 
-// AttemptLimiter lets the service count signup and login attempts in s,
+// AttemptLimiter lets model/auth count signup and login attempts in s,
 // the store the router limits with: REST and GraphQL attempts then share
 // one budget per address and per e-mail, and with a Redis store so do all
 // API processes. While Redis fails, the store's in-memory fallback decides.

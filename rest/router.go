@@ -131,7 +131,7 @@ func New(svc *app.App, opts Options) http.Handler {
 
 // v2 declares the versioned routes.
 func (a *api) v2(r chi.Router) {
-	// Signup and login attempts are limited by the service, per client
+	// Signup and login attempts are limited by model/auth, per client
 	// address and per e-mail, whichever transport carries them.
 	r.Post("/auth/signup", a.adapt(a.signup))
 	r.Post("/auth/login", a.adapt(a.login))
