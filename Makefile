@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test security vet bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
+.PHONY: build dev test security vet lint bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -16,6 +16,15 @@ generate: ## regenerate code (gqlgen: graph/ from graph/*.graphqls and gqlgen.ym
 
 vet:
 	$(GO) vet ./...
+
+# The linters are pinned in a module of their own (.ci/tools/go.mod), so that
+# their dependencies never change the service's.
+TOOL := $(GO) tool -modfile=.ci/tools/go.mod
+
+lint: ## the layout's import arrows (depguard), staticcheck, one writer of a run's state, workflow determinism, type sizes
+	$(TOOL) golangci-lint run ./...
+	$(TOOL) workflowcheck ./workflows/...
+	$(GO) run ./bench/packages -max-methods 25 .
 
 test: vet ## vet, then every test with the race detector
 	$(GO) test -race -count=1 -timeout 30m ./...

@@ -10,10 +10,10 @@ import (
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/keys"
 )
 
-func (r *apiKeyResolver) Scopes(ctx context.Context, obj *service.KeyView) ([]string, error) {
+func (r *apiKeyResolver) Scopes(ctx context.Context, obj *keys.View) ([]string, error) {
 	out := make([]string, len(obj.Scopes))
 	for i, s := range obj.Scopes {
 		out[i] = string(s)
@@ -30,11 +30,11 @@ func (r *mutationResolver) CreateAPIKey(ctx context.Context, input gqlmodel.Crea
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.svc.CreateKey(ctx, u, projectID, service.KeyInput{KeyName: input.KeyName, Scopes: input.Scopes})
+	out, err := r.app.Keys.Create(ctx, u, projectID, keys.Input{KeyName: input.KeyName, Scopes: input.Scopes})
 	if err != nil {
 		return nil, inInput(err)
 	}
-	return &gqlmodel.APIKeySecretPayload{Key: &out.KeyView, ClientSecret: out.ClientSecret}, nil
+	return &gqlmodel.APIKeySecretPayload{Key: &out.View, ClientSecret: out.ClientSecret}, nil
 }
 
 func (r *mutationResolver) RotateAPIKey(ctx context.Context, projectID string, keyID string, graceSeconds *int) (*gqlmodel.APIKeySecretPayload, error) {
@@ -54,14 +54,14 @@ func (r *mutationResolver) RotateAPIKey(ctx context.Context, projectID string, k
 	if graceSeconds != nil {
 		grace = *graceSeconds
 	}
-	out, err := r.svc.RotateKey(ctx, u, pid, kid, grace)
+	out, err := r.app.Keys.Rotate(ctx, u, pid, kid, grace)
 	if err != nil {
 		return nil, err
 	}
-	return &gqlmodel.APIKeySecretPayload{Key: &out.KeyView, ClientSecret: out.ClientSecret}, nil
+	return &gqlmodel.APIKeySecretPayload{Key: &out.View, ClientSecret: out.ClientSecret}, nil
 }
 
-func (r *mutationResolver) RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*service.RevokedKey, error) {
+func (r *mutationResolver) RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*keys.Revoked, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ func (r *mutationResolver) RevokeAPIKey(ctx context.Context, projectID string, k
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.RevokeKey(ctx, u, pid, kid)
+	return r.app.Keys.Revoke(ctx, u, pid, kid)
 }
 
 func (r *queryResolver) APIKeyScopes(ctx context.Context) ([]string, error) {

@@ -24,7 +24,10 @@ import (
 
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/audit"
+	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
@@ -219,12 +222,12 @@ func TestAttackLoginAliases(t *testing.T) {
 		})
 	}
 	// Nothing ran: no attempt reached the audit log, and no signup either.
-	logs, err := s.svc.AuditLogs(context.Background(), &service.UserPrincipal{UserID: uuid.MustParse(victim.UserID)},
-		service.AuditInput{Action: model.ActionLoginFailed})
+	logs, err := s.svc.Audit.List(context.Background(), &model.Principal{UserID: uuid.MustParse(victim.UserID)},
+		audit.Input{Action: model.ActionLoginFailed})
 	if err != nil || len(logs.Items) != 0 {
 		t.Fatalf("failed logins recorded: %+v %v", logs, err)
 	}
-	if _, err := s.st.UserByEmail(context.Background(), "other@example.com"); model.ErrorCodeOf(err) != model.CodeNotFound {
+	if _, err := s.st.Users().ByEmail(context.Background(), "other@example.com"); model.ErrorCodeOf(err) != model.CodeNotFound {
 		t.Fatalf("the batched signup ran: %v", err)
 	}
 	// One login per request still works.
@@ -237,11 +240,11 @@ func TestAttackLoginAliases(t *testing.T) {
 // attempts per address and per e-mail in one memory store, shared with the
 // router (as cmd/einvoice wires them), trusting X-Forwarded-For so that
 // tests can pick the client address.
-func authLimited(t *testing.T, perIP, perAccount service.Rate) *server {
+func authLimited(t *testing.T, perIP, perAccount auth.Rate) *server {
 	t.Helper()
 	limits := rest.NewMemoryLimitStore(nil)
-	return newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *service.Config) {
-		c.Auth = service.AuthLimits{Limiter: rest.AttemptLimiter(limits), PerIP: perIP, PerAccount: perAccount}
+	return newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *app.Config) {
+		c.Auth = auth.Limits{Limiter: rest.AttemptLimiter(limits), PerIP: perIP, PerAccount: perAccount}
 	}, func(o *rest.Options) {
 		o.TrustedProxies = rest.ProxyTrust{Hops: 1}
 		o.RateLimits.Store = limits
@@ -264,7 +267,7 @@ func (s *server) restLogin(ip, email, password string) *httptest.ResponseRecorde
 // by the login limit. Now each attempt counts, on either transport, in one
 // budget per client address.
 func TestAttackGraphQLLoginBypassesAuthLimit(t *testing.T) {
-	s := authLimited(t, service.Rate{Count: 3, Period: time.Hour}, service.Rate{})
+	s := authLimited(t, auth.Rate{Count: 3, Period: time.Hour}, auth.Rate{})
 	from := map[string]string{"X-Forwarded-For": "198.51.100.7"}
 	login := loginAliases("nobody@example.com", 1, -1, "")
 	for i := 0; i < 2; i++ {
@@ -292,7 +295,7 @@ func TestAttackGraphQLLoginBypassesAuthLimit(t *testing.T) {
 // it was unlimited. Each signup attempt now counts against the address's
 // and the e-mail's budgets, on both transports.
 func TestAttackSignupEnumeration(t *testing.T) {
-	s := authLimited(t, service.Rate{}, service.Rate{Count: 2, Period: time.Hour})
+	s := authLimited(t, auth.Rate{}, auth.Rate{Count: 2, Period: time.Hour})
 	s.tenant("taken")
 	signup := func(email, slug string) result {
 		_, r := s.post("", fmt.Sprintf(`mutation { signup(input: {email: %q, password: "correct horse battery", organizationName: "Probe", organizationSlug: %q}) { accessToken } }`, email, slug),
@@ -320,12 +323,12 @@ func TestAttackSignupEnumeration(t *testing.T) {
 // stay open.
 type stuckRuns struct{}
 
-func (stuckRuns) StartCertificationRun(_ context.Context, in service.RunStart) (service.RunRef, error) {
-	return service.RunRef{WorkflowID: workflows.WorkflowID(in.RunID), TemporalRunID: uuid.NewString()}, nil
+func (stuckRuns) StartCertificationRun(_ context.Context, in runs.WorkflowInput) (runs.Ref, error) {
+	return runs.Ref{WorkflowID: workflows.WorkflowID(in.RunID), TemporalRunID: uuid.NewString()}, nil
 }
 
-func (stuckRuns) DescribeCertificationRun(context.Context, uuid.UUID) (*service.RunState, error) {
-	return &service.RunState{Status: model.RunQueued}, nil
+func (stuckRuns) DescribeCertificationRun(context.Context, uuid.UUID) (*runs.State, error) {
+	return &runs.State{Status: model.RunQueued}, nil
 }
 
 func (stuckRuns) AbandonCertificationRun(context.Context, uuid.UUID, string) error { return nil }
@@ -482,7 +485,7 @@ func closeStatus(t *testing.T, c *wsClient, within time.Duration) (websocket.Sta
 // stayed open after the token expired. It is closed (4403, "access token
 // expired") when the token expires.
 func TestAttackWebsocketOutlivesToken(t *testing.T) {
-	s := newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *service.Config) { c.TokenTTL = 3 * time.Second }, nil)
+	s := newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *app.Config) { c.TokenTTL = 3 * time.Second }, nil)
 	s.tenant("short")
 	srv := httptest.NewServer(s.h)
 	t.Cleanup(srv.Close)
@@ -492,7 +495,7 @@ func TestAttackWebsocketOutlivesToken(t *testing.T) {
 	c := dialWS(t, srv)
 	c.send(wsMessage{Type: "connection_init", Payload: json.RawMessage(`{"Authorization":"Bearer ` + fresh.Login.AccessToken + `"}`)})
 	c.must("connection_ack")
-	if code, reason := closeStatus(t, c, 10*time.Second); code != 4403 || reason != service.ErrTokenExpired.Error() {
+	if code, reason := closeStatus(t, c, 10*time.Second); code != 4403 || reason != auth.ErrTokenExpired.Error() {
 		t.Fatalf("closed with %d %q", code, reason)
 	}
 }
@@ -502,7 +505,7 @@ func TestAttackWebsocketOutlivesToken(t *testing.T) {
 // transports, and the WebSocket opened with it closes (4403, "access token
 // revoked"). The user's other tokens stay valid.
 func TestAttackTokenAfterLogout(t *testing.T) {
-	s := newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *service.Config) { c.RevocationCacheTTL = 20 * time.Millisecond }, nil)
+	s := newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *app.Config) { c.RevocationCacheTTL = 20 * time.Millisecond }, nil)
 	tn := s.tenant("leaving")
 	var other struct{ Login struct{ AccessToken string } }
 	s.must("", `mutation { login(input: {email: "leaving@example.com", password: "correct horse battery"}) { accessToken } }`, nil, &other)
@@ -528,7 +531,7 @@ func TestAttackTokenAfterLogout(t *testing.T) {
 	if w.Code != http.StatusUnauthorized {
 		t.Fatalf("REST with the revoked token: %d %s", w.Code, w.Body)
 	}
-	if code, reason := closeStatus(t, c, 10*time.Second); code != 4403 || reason != service.ErrTokenRevoked.Error() {
+	if code, reason := closeStatus(t, c, 10*time.Second); code != 4403 || reason != auth.ErrTokenRevoked.Error() {
 		t.Fatalf("closed with %d %q", code, reason)
 	}
 	s.must(other.Login.AccessToken, "{ me { id } }", nil, nil)

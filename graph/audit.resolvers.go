@@ -9,11 +9,11 @@ import (
 	"context"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/audit"
 )
 
 func (r *queryResolver) AuditActions(ctx context.Context) ([]string, error) {
-	return r.svc.AuditActions(), nil
+	return r.app.Audit.Actions(), nil
 }
 
 func (r *queryResolver) AuditLogs(ctx context.Context, organizationID *string, action *string, first *int, after *string) (*gqlmodel.AuditLogConnection, error) {
@@ -21,7 +21,7 @@ func (r *queryResolver) AuditLogs(ctx context.Context, organizationID *string, a
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.svc.AuditLogs(ctx, u, service.AuditInput{
+	list, err := r.app.Audit.List(ctx, u, audit.Input{
 		OrganizationID: deref(organizationID), Action: deref(action), PageInput: pageInput(first, after),
 	})
 	if err != nil {

@@ -9,10 +9,11 @@ import (
 	"context"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/runs"
 )
 
-func (r *mutationResolver) StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*service.CertificationRunView, error) {
+func (r *mutationResolver) StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*runs.View, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -21,7 +22,7 @@ func (r *mutationResolver) StartCertificationRun(ctx context.Context, input gqlm
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.svc.StartProjectCertificationRun(ctx, u, projectID, service.CertificationInput{
+	out, err := r.app.Runs.Start(ctx, u, projectID, runs.Input{
 		InvoiceType: input.InvoiceType, IssueDate: input.IssueDate, InvoicePayload: input.InvoicePayload,
 	})
 	if err != nil {
@@ -30,7 +31,7 @@ func (r *mutationResolver) StartCertificationRun(ctx context.Context, input gqlm
 	return out, nil
 }
 
-func (r *projectResolver) CertificationRuns(ctx context.Context, obj *service.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error) {
+func (r *projectResolver) CertificationRuns(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error) {
 	list, err := loadersFrom(ctx).runs.Load(ctx, newPageKey(obj.ID, first, after))()
 	if err != nil {
 		return nil, inPage(err)
@@ -38,7 +39,7 @@ func (r *projectResolver) CertificationRuns(ctx context.Context, obj *service.Pr
 	return certificationRunConnection(list), nil
 }
 
-func (r *queryResolver) CertificationRun(ctx context.Context, id string) (*service.CertificationRunView, error) {
+func (r *queryResolver) CertificationRun(ctx context.Context, id string) (*runs.View, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -47,10 +48,10 @@ func (r *queryResolver) CertificationRun(ctx context.Context, id string) (*servi
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.ProjectCertificationRun(ctx, u, runID)
+	return r.app.Runs.Get(ctx, u, runID)
 }
 
-func (r *subscriptionResolver) CertificationRunUpdated(ctx context.Context, id string) (<-chan *service.CertificationRunView, error) {
+func (r *subscriptionResolver) CertificationRunUpdated(ctx context.Context, id string) (<-chan *runs.View, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -59,14 +60,14 @@ func (r *subscriptionResolver) CertificationRunUpdated(ctx context.Context, id s
 	if err != nil {
 		return nil, err
 	}
-	views, err := r.svc.WatchProjectCertificationRun(ctx, u, runID)
+	views, err := r.app.Runs.Watch(ctx, u, runID)
 	if err != nil {
 		return nil, err
 	}
 	return pointers(ctx, views), nil
 }
 
-func (r *temporalWorkflowResolver) UIURL(ctx context.Context, obj *service.TemporalRef) (*string, error) {
+func (r *temporalWorkflowResolver) UIURL(ctx context.Context, obj *runs.TemporalRef) (*string, error) {
 	if l := r.temporal.link(obj.WorkflowID, obj.RunID); l != "" {
 		return &l, nil
 	}

@@ -23,8 +23,10 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/einvoice-ng/einvoice/graph"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -99,9 +101,9 @@ func newTemporalRig(t testing.TB) *temporalRig {
 }
 
 // startWorker starts a worker of svc on the rig's queue until the test ends.
-func (r *temporalRig) startWorker(t testing.TB, svc *service.Service) {
+func (r *temporalRig) startWorker(t testing.TB, svc *app.App) {
 	t.Helper()
-	w, err := worker.New(r.c, worker.Options{Service: svc, TaskQueue: r.queue, Logger: quietLogger()})
+	w, err := worker.New(r.c, worker.Options{Runs: svc.Steps, TaskQueue: r.queue, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,16 +116,16 @@ func (r *temporalRig) startWorker(t testing.TB, svc *service.Service) {
 // newCertServer is newServer over a certtest environment: the real NRS
 // rules, sandbox projects provisioned by the NRS sandbox stand-in, and runs
 // started by runs (nil: no workflow engine).
-func newCertServer(t testing.TB, d storetest.Dialect, runs service.RunStarter) *server {
+func newCertServer(t testing.TB, d storetest.Dialect, runs runs.Starter) *server {
 	t.Helper()
 	return newCertServerWith(t, d, runs, graph.Options{})
 }
 
 // newCertServerWith is newCertServer with the GraphQL handler's options.
-func newCertServerWith(t testing.TB, d storetest.Dialect, runs service.RunStarter, opts graph.Options) *server {
+func newCertServerWith(t testing.TB, d storetest.Dialect, runs runs.Starter, opts graph.Options) *server {
 	t.Helper()
 	queries := &store.QueryCounter{}
-	logs := &servicetest.LogBuffer{}
+	logs := &apptest.LogBuffer{}
 	e := certtest.New(t, certtest.Options{
 		Open: func(tb testing.TB) *store.Store {
 			st := d.Open(tb)
@@ -135,8 +137,8 @@ func newCertServerWith(t testing.TB, d storetest.Dialect, runs service.RunStarte
 	})
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	opts.Logger = log
-	h := rest.New(e.Service, rest.Options{Version: "test", Logger: log, GraphQL: graph.NewHandler(e.Service, opts)})
-	return &server{t: t, h: h, c: client.New(h, client.Path("/graphql")), svc: e.Service, st: e.Store, logs: logs, queries: queries}
+	h := rest.New(e.App, rest.Options{Version: "test", Logger: log, GraphQL: graph.NewHandler(e.App, opts)})
+	return &server{t: t, h: h, c: client.New(h, client.Path("/graphql")), svc: e.App, st: e.Store, logs: logs, queries: queries}
 }
 
 // as returns s reporting to t, for use inside subtests.
@@ -557,7 +559,7 @@ func TestCertificationRunErrors(t *testing.T) {
 			if got := r.code(t); got != "unavailable" || !strings.Contains(r.Errors[0].Message, "Temporal") {
 				t.Fatalf("start: %s", r.Raw)
 			}
-			list, err := s.svc.ProjectCertificationRuns(context.Background(), &service.UserPrincipal{UserID: uuid.MustParse(tn.UserID)}, uuid.MustParse(tn.ProjectID), service.PageInput{})
+			list, err := s.svc.Runs.List(context.Background(), &model.Principal{UserID: uuid.MustParse(tn.UserID)}, uuid.MustParse(tn.ProjectID), model.PageInput{})
 			if err != nil || len(list.Items) != 0 {
 				t.Fatalf("runs left behind: %+v %v", list, err)
 			}

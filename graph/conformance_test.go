@@ -12,8 +12,10 @@ import (
 
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	signin "github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
@@ -23,12 +25,12 @@ import (
 // is running.
 type startNothing struct{}
 
-func (startNothing) StartCertificationRun(_ context.Context, in service.RunStart) (service.RunRef, error) {
-	return service.RunRef{WorkflowID: workflows.WorkflowID(in.RunID), TemporalRunID: uuid.NewString()}, nil
+func (startNothing) StartCertificationRun(_ context.Context, in runs.WorkflowInput) (runs.Ref, error) {
+	return runs.Ref{WorkflowID: workflows.WorkflowID(in.RunID), TemporalRunID: uuid.NewString()}, nil
 }
 
-func (startNothing) DescribeCertificationRun(context.Context, uuid.UUID) (*service.RunState, error) {
-	return &service.RunState{Status: model.RunRunning}, nil
+func (startNothing) DescribeCertificationRun(context.Context, uuid.UUID) (*runs.State, error) {
+	return &runs.State{Status: model.RunRunning}, nil
 }
 
 func (startNothing) AbandonCertificationRun(context.Context, uuid.UUID, string) error { return nil }
@@ -38,13 +40,13 @@ func (startNothing) AbandonCertificationRun(context.Context, uuid.UUID, string) 
 func conformanceServer(t *testing.T, d storetest.Dialect) *server {
 	t.Helper()
 	st := d.Open(t)
-	logs := &servicetest.LogBuffer{}
-	cfg := servicetest.Config(t, logs)
+	logs := &apptest.LogBuffer{}
+	cfg := apptest.Config(t, logs)
 	cfg.Runs, cfg.SandboxBaseURL = startNothing{}, "http://127.0.0.1:9"
 	// Every accepted run stays queued: bounds, not the concurrency quota,
 	// are under test.
 	cfg.Quotas.RunsPerProject = -1
-	svc, err := service.New(st, cfg)
+	svc, err := app.New(st, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ type gqlRequest struct {
 	authed               bool
 	// extra are input fields the REST body takes from the path.
 	extra  map[string]any
-	values servicetest.Values
+	values apptest.Values
 	// echo maps a field (REST name) to where the answer shows it, under op.
 	echo    map[string]string
 	prepare func(t *testing.T, body map[string]any)
@@ -86,51 +88,51 @@ func gqlRequests(t *testing.T, s *server) (map[string]gqlRequest, string) {
 	text := func(field string, n int) (string, bool) {
 		switch field {
 		case "email":
-			return servicetest.Email(n), true
+			return apptest.Email(n), true
 		case "organization_slug", "slug":
-			return servicetest.Slug(n), true
+			return apptest.Slug(n), true
 		}
 		return "", false
 	}
 	auth := `accessToken user { email } organization { name slug }`
 	return map[string]gqlRequest{
 		"SignupRequest": {input: "SignupInput", op: "signup", selection: auth,
-			values: servicetest.Values{Text: text, Base: func() map[string]any {
-				return map[string]any{"email": servicetest.Email(20), "password": "correct horse battery",
-					"organization_name": "Conformance Ltd", "organization_slug": servicetest.Slug(12)}
+			values: apptest.Values{Text: text, Base: func() map[string]any {
+				return map[string]any{"email": apptest.Email(20), "password": "correct horse battery",
+					"organization_name": "Conformance Ltd", "organization_slug": apptest.Slug(12)}
 			}},
 			echo: map[string]string{"email": "user.email", "organization_name": "organization.name", "organization_slug": "organization.slug"}},
 		"LoginRequest": {input: "LoginInput", op: "login", selection: `accessToken user { email }`,
-			values: servicetest.Values{Text: text, Base: func() map[string]any {
-				return map[string]any{"email": servicetest.Email(20), "password": "correct horse battery"}
+			values: apptest.Values{Text: text, Base: func() map[string]any {
+				return map[string]any{"email": apptest.Email(20), "password": "correct horse battery"}
 			}},
 			echo: map[string]string{"email": "user.email"},
 			prepare: func(t *testing.T, body map[string]any) {
-				_, err := s.svc.Signup(context.Background(), service.SignupInput{Email: body["email"].(string),
-					Password: body["password"].(string), OrganizationName: "Login Ltd", OrganizationSlug: servicetest.Slug(12)})
+				_, err := s.svc.Auth.Signup(context.Background(), signin.SignupInput{Email: body["email"].(string),
+					Password: body["password"].(string), OrganizationName: "Login Ltd", OrganizationSlug: apptest.Slug(12)})
 				if err != nil {
 					t.Fatalf("create the account to log in to: %v", err)
 				}
 			}},
 		"OrganizationCreate": {input: "CreateOrganizationInput", op: "createOrganization", selection: `name slug`, authed: true,
-			values: servicetest.Values{Text: text, Base: func() map[string]any {
-				return map[string]any{"name": "Second Org", "slug": servicetest.Slug(12)}
+			values: apptest.Values{Text: text, Base: func() map[string]any {
+				return map[string]any{"name": "Second Org", "slug": apptest.Slug(12)}
 			}},
 			echo: map[string]string{"name": "name", "slug": "slug"}},
 		"ProjectCreate": {input: "CreateProjectInput", op: "createProject", selection: `organizationId name environment`, authed: true,
-			values: servicetest.Values{Base: func() map[string]any {
+			values: apptest.Values{Base: func() map[string]any {
 				return map[string]any{"organization_id": tn.OrgID, "name": "Web shop", "environment": "sandbox"}
 			}},
 			echo: map[string]string{"organization_id": "organizationId", "name": "name", "environment": "environment"}},
 		"ApiKeyCreate": {input: "CreateApiKeyInput", op: "createApiKey", selection: `key { keyName scopes }`, authed: true,
 			extra: map[string]any{"projectId": tn.ProjectID},
-			values: servicetest.Values{Base: func() map[string]any {
+			values: apptest.Values{Base: func() map[string]any {
 				return map[string]any{"key_name": "erp", "scopes": []any{"usage:read"}}
 			}},
 			echo: map[string]string{"key_name": "key.keyName", "scopes": "key.scopes"}},
 		"CertificationRunRequest": {input: "StartCertificationRunInput", op: "startCertificationRun", selection: `invoiceType issueDate`, authed: true,
 			extra: map[string]any{"projectId": tn.ProjectID},
-			values: servicetest.Values{Base: func() map[string]any {
+			values: apptest.Values{Base: func() map[string]any {
 				return map[string]any{"invoice_type": "B2B", "issue_date": "2026-03-15", "invoice_payload": map[string]any{"note": "x"}}
 			}},
 			echo: map[string]string{"invoice_type": "invoiceType", "issue_date": "issueDate"}},
@@ -165,7 +167,7 @@ func TestConformance(t *testing.T) {
 				}
 				gr := requests[name]
 				t.Run(name, func(t *testing.T) {
-					for _, c := range servicetest.BoundCases(spec, gr.values) {
+					for _, c := range apptest.BoundCases(spec, gr.values) {
 						t.Run(c.Name, func(t *testing.T) {
 							gqlConformanceCase(t, s, token, gr, c)
 						})
@@ -223,7 +225,7 @@ func dataAt(t *testing.T, r result, op, path string) any {
 	return cur
 }
 
-func gqlConformanceCase(t *testing.T, s *server, token string, gr gqlRequest, c servicetest.BoundCase) {
+func gqlConformanceCase(t *testing.T, s *server, token string, gr gqlRequest, c apptest.BoundCase) {
 	if c.Want == "" && gr.prepare != nil {
 		gr.prepare(t, c.Body)
 	}

@@ -82,7 +82,7 @@ func presenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 }
 
 // detail renders the problems of an invalid error with GraphQL names: the
-// service's snake_case locations become the camelCase names of the schema.
+// application's snake_case locations become the camelCase names of the schema.
 func detail(e *model.Error) []model.FieldError {
 	fields := e.Fields
 	if len(fields) == 0 {

@@ -17,7 +17,13 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/audit"
+	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/invoices"
+	"github.com/einvoice-ng/einvoice/model/keys"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/usage"
 	"github.com/google/uuid"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -225,19 +231,19 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		CreateAPIKey           func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
-		CreateOrganization     func(childComplexity int, input service.OrganizationInput) int
+		CreateOrganization     func(childComplexity int, input portal.OrganizationInput) int
 		CreateProject          func(childComplexity int, input gqlmodel.CreateProjectInput) int
 		EndSession             func(childComplexity int) int
-		GenerateIrn            func(childComplexity int, projectID string, input service.IRNInput) int
-		Login                  func(childComplexity int, input service.LoginInput) int
+		GenerateIrn            func(childComplexity int, projectID string, input invoices.IRNInput) int
+		Login                  func(childComplexity int, input auth.LoginInput) int
 		Logout                 func(childComplexity int) int
 		RefreshSession         func(childComplexity int) int
 		RevokeAPIKey           func(childComplexity int, projectID string, keyID string) int
 		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
-		Signup                 func(childComplexity int, input service.SignupInput) int
+		Signup                 func(childComplexity int, input auth.SignupInput) int
 		StartCertificationRun  func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
 		UpdateProject          func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
-		UpdateProjectAuthority func(childComplexity int, projectID string, input service.AuthorityInput) int
+		UpdateProjectAuthority func(childComplexity int, projectID string, input portal.AuthorityInput) int
 	}
 
 	OperationCount struct {
@@ -310,12 +316,12 @@ type ComplexityRoot struct {
 		AuditActions     func(childComplexity int) int
 		AuditLogs        func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
 		CertificationRun func(childComplexity int, id string) int
-		InvoiceQRCode    func(childComplexity int, projectID string, input service.QRInput, png *bool) int
+		InvoiceQRCode    func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
 		Me               func(childComplexity int) int
 		Organization     func(childComplexity int, id string) int
 		Project          func(childComplexity int, id string) int
-		RenderInvoice    func(childComplexity int, projectID string, input service.RenderInput, pdf *bool) int
-		ValidateInvoice  func(childComplexity int, projectID string, input service.ValidateInvoiceInput) int
+		RenderInvoice    func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
+		ValidateInvoice  func(childComplexity int, projectID string, input invoices.ValidateInput) int
 	}
 
 	RevokedApiKey struct {
@@ -363,68 +369,68 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type ApiKeyResolver interface {
-	Scopes(ctx context.Context, obj *service.KeyView) ([]string, error)
+	Scopes(ctx context.Context, obj *keys.View) ([]string, error)
 }
 type InvoiceIssueResolver interface {
 	Severity(ctx context.Context, obj *model.Issue) (string, error)
 }
 type InvoiceQrCodeResolver interface {
-	Encryption(ctx context.Context, obj *service.QRResult) (string, error)
+	Encryption(ctx context.Context, obj *invoices.QRResult) (string, error)
 }
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input gqlmodel.CreateAPIKeyInput) (*gqlmodel.APIKeySecretPayload, error)
 	RotateAPIKey(ctx context.Context, projectID string, keyID string, graceSeconds *int) (*gqlmodel.APIKeySecretPayload, error)
-	RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*service.RevokedKey, error)
-	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*service.CertificationRunView, error)
-	CreateOrganization(ctx context.Context, input service.OrganizationInput) (*service.OrganizationView, error)
-	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*service.ProjectView, error)
-	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*service.ProjectView, error)
-	UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error)
-	RefreshSession(ctx context.Context) (*service.AuthPayload, error)
+	RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*keys.Revoked, error)
+	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*runs.View, error)
+	CreateOrganization(ctx context.Context, input portal.OrganizationInput) (*portal.OrganizationView, error)
+	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error)
+	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*portal.ProjectView, error)
+	UpdateProjectAuthority(ctx context.Context, projectID string, input portal.AuthorityInput) (*portal.ProjectView, error)
+	RefreshSession(ctx context.Context) (*auth.AuthPayload, error)
 	EndSession(ctx context.Context) (*gqlmodel.EndSessionPayload, error)
-	Signup(ctx context.Context, input service.SignupInput) (*service.AuthPayload, error)
-	Login(ctx context.Context, input service.LoginInput) (*service.AuthPayload, error)
-	Logout(ctx context.Context) (*service.LogoutResult, error)
-	GenerateIrn(ctx context.Context, projectID string, input service.IRNInput) (*service.IRNResult, error)
+	Signup(ctx context.Context, input auth.SignupInput) (*auth.AuthPayload, error)
+	Login(ctx context.Context, input auth.LoginInput) (*auth.AuthPayload, error)
+	Logout(ctx context.Context) (*auth.LogoutResult, error)
+	GenerateIrn(ctx context.Context, projectID string, input invoices.IRNInput) (*invoices.IRNResult, error)
 }
 type OrganizationResolver interface {
-	Projects(ctx context.Context, obj *service.OrganizationView, first *int, after *string) (*gqlmodel.ProjectConnection, error)
-	AuditChain(ctx context.Context, obj *service.OrganizationView) (*service.AuditChainView, error)
+	Projects(ctx context.Context, obj *portal.OrganizationView, first *int, after *string) (*gqlmodel.ProjectConnection, error)
+	AuditChain(ctx context.Context, obj *portal.OrganizationView) (*audit.ChainView, error)
 }
 type ProjectResolver interface {
-	Organization(ctx context.Context, obj *service.ProjectView) (*service.OrganizationView, error)
+	Organization(ctx context.Context, obj *portal.ProjectView) (*portal.OrganizationView, error)
 
-	APIKeys(ctx context.Context, obj *service.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error)
-	CertificationRuns(ctx context.Context, obj *service.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error)
-	Usage(ctx context.Context, obj *service.ProjectView, from *string, to *string, keyID *string) (*service.UsageReport, error)
+	APIKeys(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error)
+	CertificationRuns(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error)
+	Usage(ctx context.Context, obj *portal.ProjectView, from *string, to *string, keyID *string) (*usage.Report, error)
 }
 type QueryResolver interface {
 	APIKeyScopes(ctx context.Context) ([]string, error)
 	AuditActions(ctx context.Context) ([]string, error)
 	AuditLogs(ctx context.Context, organizationID *string, action *string, first *int, after *string) (*gqlmodel.AuditLogConnection, error)
-	CertificationRun(ctx context.Context, id string) (*service.CertificationRunView, error)
-	Organization(ctx context.Context, id string) (*service.OrganizationView, error)
-	Project(ctx context.Context, id string) (*service.ProjectView, error)
-	Me(ctx context.Context) (*service.UserView, error)
-	ValidateInvoice(ctx context.Context, projectID string, input service.ValidateInvoiceInput) (*model.ValidationReport, error)
-	InvoiceQRCode(ctx context.Context, projectID string, input service.QRInput, png *bool) (*service.QRResult, error)
-	RenderInvoice(ctx context.Context, projectID string, input service.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error)
+	CertificationRun(ctx context.Context, id string) (*runs.View, error)
+	Organization(ctx context.Context, id string) (*portal.OrganizationView, error)
+	Project(ctx context.Context, id string) (*portal.ProjectView, error)
+	Me(ctx context.Context) (*auth.UserView, error)
+	ValidateInvoice(ctx context.Context, projectID string, input invoices.ValidateInput) (*model.ValidationReport, error)
+	InvoiceQRCode(ctx context.Context, projectID string, input invoices.QRInput, png *bool) (*invoices.QRResult, error)
+	RenderInvoice(ctx context.Context, projectID string, input invoices.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error)
 }
 type SubscriptionResolver interface {
-	CertificationRunUpdated(ctx context.Context, id string) (<-chan *service.CertificationRunView, error)
+	CertificationRunUpdated(ctx context.Context, id string) (<-chan *runs.View, error)
 }
 type TemporalWorkflowResolver interface {
-	UIURL(ctx context.Context, obj *service.TemporalRef) (*string, error)
+	UIURL(ctx context.Context, obj *runs.TemporalRef) (*string, error)
 }
 type UsageResolver interface {
-	ByOperation(ctx context.Context, obj *service.UsageReport) ([]*gqlmodel.OperationCount, error)
+	ByOperation(ctx context.Context, obj *usage.Report) ([]*gqlmodel.OperationCount, error)
 }
 type ViewerResolver interface {
-	Organizations(ctx context.Context, obj *service.UserView, first *int, after *string) (*gqlmodel.OrganizationConnection, error)
+	Organizations(ctx context.Context, obj *auth.UserView, first *int, after *string) (*gqlmodel.OrganizationConnection, error)
 }
 
 type ValidateInvoiceInputResolver interface {
-	Profile(ctx context.Context, obj *service.ValidateInvoiceInput, data *model.ValidationProfile) error
+	Profile(ctx context.Context, obj *invoices.ValidateInput, data *model.ValidationProfile) error
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1124,7 +1130,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateOrganization(childComplexity, args["input"].(service.OrganizationInput)), true
+		return e.ComplexityRoot.Mutation.CreateOrganization(childComplexity, args["input"].(portal.OrganizationInput)), true
 	case "Mutation.createProject":
 		if e.ComplexityRoot.Mutation.CreateProject == nil {
 			break
@@ -1152,7 +1158,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.GenerateIrn(childComplexity, args["projectId"].(string), args["input"].(service.IRNInput)), true
+		return e.ComplexityRoot.Mutation.GenerateIrn(childComplexity, args["projectId"].(string), args["input"].(invoices.IRNInput)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -1163,7 +1169,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.Login(childComplexity, args["input"].(service.LoginInput)), true
+		return e.ComplexityRoot.Mutation.Login(childComplexity, args["input"].(auth.LoginInput)), true
 	case "Mutation.logout":
 		if e.ComplexityRoot.Mutation.Logout == nil {
 			break
@@ -1208,7 +1214,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.Signup(childComplexity, args["input"].(service.SignupInput)), true
+		return e.ComplexityRoot.Mutation.Signup(childComplexity, args["input"].(auth.SignupInput)), true
 	case "Mutation.startCertificationRun":
 		if e.ComplexityRoot.Mutation.StartCertificationRun == nil {
 			break
@@ -1241,7 +1247,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateProjectAuthority(childComplexity, args["projectId"].(string), args["input"].(service.AuthorityInput)), true
+		return e.ComplexityRoot.Mutation.UpdateProjectAuthority(childComplexity, args["projectId"].(string), args["input"].(portal.AuthorityInput)), true
 
 	case "OperationCount.count":
 		if e.ComplexityRoot.OperationCount.Count == nil {
@@ -1545,7 +1551,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.InvoiceQRCode(childComplexity, args["projectId"].(string), args["input"].(service.QRInput), args["png"].(*bool)), true
+		return e.ComplexityRoot.Query.InvoiceQRCode(childComplexity, args["projectId"].(string), args["input"].(invoices.QRInput), args["png"].(*bool)), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -1584,7 +1590,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.RenderInvoice(childComplexity, args["projectId"].(string), args["input"].(service.RenderInput), args["pdf"].(*bool)), true
+		return e.ComplexityRoot.Query.RenderInvoice(childComplexity, args["projectId"].(string), args["input"].(invoices.RenderInput), args["pdf"].(*bool)), true
 	case "Query.validateInvoice":
 		if e.ComplexityRoot.Query.ValidateInvoice == nil {
 			break
@@ -1595,7 +1601,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.ValidateInvoice(childComplexity, args["projectId"].(string), args["input"].(service.ValidateInvoiceInput)), true
+		return e.ComplexityRoot.Query.ValidateInvoice(childComplexity, args["projectId"].(string), args["input"].(invoices.ValidateInput)), true
 
 	case "RevokedApiKey.id":
 		if e.ComplexityRoot.RevokedApiKey.ID == nil {
@@ -2557,8 +2563,8 @@ func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.C
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.OrganizationInput, error) {
-			return ec.unmarshalNCreateOrganizationInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationInput(ctx, v)
+		func(ctx context.Context, v any) (portal.OrganizationInput, error) {
+			return ec.unmarshalNCreateOrganizationInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2593,8 +2599,8 @@ func (ec *executionContext) field_Mutation_generateIrn_args(ctx context.Context,
 	}
 	args["projectId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.IRNInput, error) {
-			return ec.unmarshalNGenerateIrnInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐIRNInput(ctx, v)
+		func(ctx context.Context, v any) (invoices.IRNInput, error) {
+			return ec.unmarshalNGenerateIrnInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐIRNInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2607,8 +2613,8 @@ func (ec *executionContext) field_Mutation_login_args(ctx context.Context, rawAr
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.LoginInput, error) {
-			return ec.unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLoginInput(ctx, v)
+		func(ctx context.Context, v any) (auth.LoginInput, error) {
+			return ec.unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐLoginInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2673,8 +2679,8 @@ func (ec *executionContext) field_Mutation_signup_args(ctx context.Context, rawA
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.SignupInput, error) {
-			return ec.unmarshalNSignupInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐSignupInput(ctx, v)
+		func(ctx context.Context, v any) (auth.SignupInput, error) {
+			return ec.unmarshalNSignupInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐSignupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2709,8 +2715,8 @@ func (ec *executionContext) field_Mutation_updateProjectAuthority_args(ctx conte
 	}
 	args["projectId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.AuthorityInput, error) {
-			return ec.unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthorityInput(ctx, v)
+		func(ctx context.Context, v any) (portal.AuthorityInput, error) {
+			return ec.unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐAuthorityInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2915,8 +2921,8 @@ func (ec *executionContext) field_Query_invoiceQrCode_args(ctx context.Context, 
 	}
 	args["projectId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.QRInput, error) {
-			return ec.unmarshalNInvoiceQrCodeInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐQRInput(ctx, v)
+		func(ctx context.Context, v any) (invoices.QRInput, error) {
+			return ec.unmarshalNInvoiceQrCodeInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐQRInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2973,8 +2979,8 @@ func (ec *executionContext) field_Query_renderInvoice_args(ctx context.Context, 
 	}
 	args["projectId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.RenderInput, error) {
-			return ec.unmarshalNRenderInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRenderInput(ctx, v)
+		func(ctx context.Context, v any) (invoices.RenderInput, error) {
+			return ec.unmarshalNRenderInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐRenderInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3003,8 +3009,8 @@ func (ec *executionContext) field_Query_validateInvoice_args(ctx context.Context
 	}
 	args["projectId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.ValidateInvoiceInput, error) {
-			return ec.unmarshalNValidateInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐValidateInvoiceInput(ctx, v)
+		func(ctx context.Context, v any) (invoices.ValidateInput, error) {
+			return ec.unmarshalNValidateInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐValidateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3109,7 +3115,7 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _ApiKey_id(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_id(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3132,7 +3138,7 @@ func (ec *executionContext) fieldContext_ApiKey_id(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_projectId(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_projectId(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3155,7 +3161,7 @@ func (ec *executionContext) fieldContext_ApiKey_projectId(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_keyName(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_keyName(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3178,7 +3184,7 @@ func (ec *executionContext) fieldContext_ApiKey_keyName(_ context.Context, field
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_clientId(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_clientId(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3201,7 +3207,7 @@ func (ec *executionContext) fieldContext_ApiKey_clientId(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_secretLast4(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_secretLast4(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3224,7 +3230,7 @@ func (ec *executionContext) fieldContext_ApiKey_secretLast4(_ context.Context, f
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_scopes(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_scopes(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3247,7 +3253,7 @@ func (ec *executionContext) fieldContext_ApiKey_scopes(_ context.Context, field 
 	return graphql.NewScalarFieldContext("ApiKey", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_status(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_status(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3270,7 +3276,7 @@ func (ec *executionContext) fieldContext_ApiKey_status(_ context.Context, field 
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type ApiKeyStatus does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3293,7 +3299,7 @@ func (ec *executionContext) fieldContext_ApiKey_createdAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3316,7 +3322,7 @@ func (ec *executionContext) fieldContext_ApiKey_lastUsedAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_rotatedAt(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_rotatedAt(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3339,7 +3345,7 @@ func (ec *executionContext) fieldContext_ApiKey_rotatedAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *service.KeyView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *keys.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3461,8 +3467,8 @@ func (ec *executionContext) _ApiKeyEdge_node(ctx context.Context, field graphql.
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.KeyView) graphql.Marshaler {
-			return ec.marshalNApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐKeyView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *keys.View) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋkeysᚐView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3493,8 +3499,8 @@ func (ec *executionContext) _ApiKeySecretPayload_key(ctx context.Context, field 
 			return obj.Key, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.KeyView) graphql.Marshaler {
-			return ec.marshalNApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐKeyView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *keys.View) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋkeysᚐView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3536,7 +3542,7 @@ func (ec *executionContext) fieldContext_ApiKeySecretPayload_clientSecret(_ cont
 	return graphql.NewScalarFieldContext("ApiKeySecretPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditChain_organizationId(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditChain_organizationId(ctx context.Context, field graphql.CollectedField, obj *audit.ChainView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3559,7 +3565,7 @@ func (ec *executionContext) fieldContext_AuditChain_organizationId(_ context.Con
 	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _AuditChain_valid(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditChain_valid(ctx context.Context, field graphql.CollectedField, obj *audit.ChainView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3582,7 +3588,7 @@ func (ec *executionContext) fieldContext_AuditChain_valid(_ context.Context, fie
 	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _AuditChain_entries(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditChain_entries(ctx context.Context, field graphql.CollectedField, obj *audit.ChainView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3605,7 +3611,7 @@ func (ec *executionContext) fieldContext_AuditChain_entries(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _AuditChain_headSeq(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditChain_headSeq(ctx context.Context, field graphql.CollectedField, obj *audit.ChainView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3628,7 +3634,7 @@ func (ec *executionContext) fieldContext_AuditChain_headSeq(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _AuditChain_headHash(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditChain_headHash(ctx context.Context, field graphql.CollectedField, obj *audit.ChainView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3651,7 +3657,7 @@ func (ec *executionContext) fieldContext_AuditChain_headHash(_ context.Context, 
 	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditChain_problem(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditChain_problem(ctx context.Context, field graphql.CollectedField, obj *audit.ChainView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3674,7 +3680,7 @@ func (ec *executionContext) fieldContext_AuditChain_problem(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditChain_brokenEntryId(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditChain_brokenEntryId(ctx context.Context, field graphql.CollectedField, obj *audit.ChainView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3697,7 +3703,7 @@ func (ec *executionContext) fieldContext_AuditChain_brokenEntryId(_ context.Cont
 	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _AuditChain_verifiedAt(ctx context.Context, field graphql.CollectedField, obj *service.AuditChainView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditChain_verifiedAt(ctx context.Context, field graphql.CollectedField, obj *audit.ChainView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3720,7 +3726,7 @@ func (ec *executionContext) fieldContext_AuditChain_verifiedAt(_ context.Context
 	return graphql.NewScalarFieldContext("AuditChain", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_id(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_id(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3743,7 +3749,7 @@ func (ec *executionContext) fieldContext_AuditLog_id(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_organizationId(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_organizationId(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3766,7 +3772,7 @@ func (ec *executionContext) fieldContext_AuditLog_organizationId(_ context.Conte
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_actor(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_actor(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3778,8 +3784,8 @@ func (ec *executionContext) _AuditLog_actor(ctx context.Context, field graphql.C
 			return obj.Actor, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.Ref) graphql.Marshaler {
-			return ec.marshalNAuditRef2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRef(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.Ref) graphql.Marshaler {
+			return ec.marshalNAuditRef2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRef(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3798,7 +3804,7 @@ func (ec *executionContext) fieldContext_AuditLog_actor(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _AuditLog_action(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_action(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3821,7 +3827,7 @@ func (ec *executionContext) fieldContext_AuditLog_action(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_target(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_target(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3833,8 +3839,8 @@ func (ec *executionContext) _AuditLog_target(ctx context.Context, field graphql.
 			return obj.Target, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.Ref) graphql.Marshaler {
-			return ec.marshalNAuditRef2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRef(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.Ref) graphql.Marshaler {
+			return ec.marshalNAuditRef2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRef(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3853,7 +3859,7 @@ func (ec *executionContext) fieldContext_AuditLog_target(_ context.Context, fiel
 	return fc, nil
 }
 
-func (ec *executionContext) _AuditLog_ip(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_ip(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3876,7 +3882,7 @@ func (ec *executionContext) fieldContext_AuditLog_ip(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_userAgent(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_userAgent(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3899,7 +3905,7 @@ func (ec *executionContext) fieldContext_AuditLog_userAgent(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_requestId(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_requestId(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3922,7 +3928,7 @@ func (ec *executionContext) fieldContext_AuditLog_requestId(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_createdAt(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3945,7 +3951,7 @@ func (ec *executionContext) fieldContext_AuditLog_createdAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_hash(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_hash(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3968,7 +3974,7 @@ func (ec *executionContext) fieldContext_AuditLog_hash(_ context.Context, field 
 	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditLog_prevHash(ctx context.Context, field graphql.CollectedField, obj *service.AuditView) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditLog_prevHash(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4090,8 +4096,8 @@ func (ec *executionContext) _AuditLogEdge_node(ctx context.Context, field graphq
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.AuditView) graphql.Marshaler {
-			return ec.marshalNAuditLog2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuditView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *audit.View) graphql.Marshaler {
+			return ec.marshalNAuditLog2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauditᚐView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4110,7 +4116,7 @@ func (ec *executionContext) fieldContext_AuditLogEdge_node(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _AuditRef_type(ctx context.Context, field graphql.CollectedField, obj *service.Ref) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditRef_type(ctx context.Context, field graphql.CollectedField, obj *model.Ref) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4133,7 +4139,7 @@ func (ec *executionContext) fieldContext_AuditRef_type(_ context.Context, field 
 	return graphql.NewScalarFieldContext("AuditRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditRef_id(ctx context.Context, field graphql.CollectedField, obj *service.Ref) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditRef_id(ctx context.Context, field graphql.CollectedField, obj *model.Ref) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4156,7 +4162,7 @@ func (ec *executionContext) fieldContext_AuditRef_id(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("AuditRef", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuthPayload_accessToken(ctx context.Context, field graphql.CollectedField, obj *service.AuthPayload) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthPayload_accessToken(ctx context.Context, field graphql.CollectedField, obj *auth.AuthPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4179,7 +4185,7 @@ func (ec *executionContext) fieldContext_AuthPayload_accessToken(_ context.Conte
 	return graphql.NewScalarFieldContext("AuthPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuthPayload_tokenType(ctx context.Context, field graphql.CollectedField, obj *service.AuthPayload) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthPayload_tokenType(ctx context.Context, field graphql.CollectedField, obj *auth.AuthPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4202,7 +4208,7 @@ func (ec *executionContext) fieldContext_AuthPayload_tokenType(_ context.Context
 	return graphql.NewScalarFieldContext("AuthPayload", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuthPayload_expiresIn(ctx context.Context, field graphql.CollectedField, obj *service.AuthPayload) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthPayload_expiresIn(ctx context.Context, field graphql.CollectedField, obj *auth.AuthPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4225,7 +4231,7 @@ func (ec *executionContext) fieldContext_AuthPayload_expiresIn(_ context.Context
 	return graphql.NewScalarFieldContext("AuthPayload", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _AuthPayload_user(ctx context.Context, field graphql.CollectedField, obj *service.AuthPayload) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthPayload_user(ctx context.Context, field graphql.CollectedField, obj *auth.AuthPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4237,8 +4243,8 @@ func (ec *executionContext) _AuthPayload_user(ctx context.Context, field graphql
 			return obj.User, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.UserView) graphql.Marshaler {
-			return ec.marshalNUser2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v auth.UserView) graphql.Marshaler {
+			return ec.marshalNUser2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐUserView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4257,7 +4263,7 @@ func (ec *executionContext) fieldContext_AuthPayload_user(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _AuthPayload_organization(ctx context.Context, field graphql.CollectedField, obj *service.AuthPayload) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthPayload_organization(ctx context.Context, field graphql.CollectedField, obj *auth.AuthPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4269,8 +4275,8 @@ func (ec *executionContext) _AuthPayload_organization(ctx context.Context, field
 			return obj.Organization, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrganizationView) graphql.Marshaler {
-			return ec.marshalOOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.OrganizationView) graphql.Marshaler {
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx, selections, v)
 		},
 		true,
 		false,
@@ -4289,7 +4295,7 @@ func (ec *executionContext) fieldContext_AuthPayload_organization(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _AuthPayload_organizations(ctx context.Context, field graphql.CollectedField, obj *service.AuthPayload) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuthPayload_organizations(ctx context.Context, field graphql.CollectedField, obj *auth.AuthPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4301,8 +4307,8 @@ func (ec *executionContext) _AuthPayload_organizations(ctx context.Context, fiel
 			return obj.Organizations, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.OrganizationView) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationViewᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []portal.OrganizationView) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationViewᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4321,7 +4327,7 @@ func (ec *executionContext) fieldContext_AuthPayload_organizations(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _CertificationRun_id(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_id(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4344,7 +4350,7 @@ func (ec *executionContext) fieldContext_CertificationRun_id(_ context.Context, 
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_projectId(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_projectId(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4367,7 +4373,7 @@ func (ec *executionContext) fieldContext_CertificationRun_projectId(_ context.Co
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_status(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_status(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4390,7 +4396,7 @@ func (ec *executionContext) fieldContext_CertificationRun_status(_ context.Conte
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type CertificationRunStatus does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_invoiceType(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_invoiceType(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4413,7 +4419,7 @@ func (ec *executionContext) fieldContext_CertificationRun_invoiceType(_ context.
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type InvoiceType does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_issueDate(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_issueDate(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4436,7 +4442,7 @@ func (ec *executionContext) fieldContext_CertificationRun_issueDate(_ context.Co
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_irn(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_irn(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4459,7 +4465,7 @@ func (ec *executionContext) fieldContext_CertificationRun_irn(_ context.Context,
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_failureReason(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_failureReason(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4482,7 +4488,7 @@ func (ec *executionContext) fieldContext_CertificationRun_failureReason(_ contex
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_createdAt(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4505,7 +4511,7 @@ func (ec *executionContext) fieldContext_CertificationRun_createdAt(_ context.Co
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_finishedAt(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_finishedAt(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4528,7 +4534,7 @@ func (ec *executionContext) fieldContext_CertificationRun_finishedAt(_ context.C
 	return graphql.NewScalarFieldContext("CertificationRun", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationRun_temporal(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_temporal(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4540,8 +4546,8 @@ func (ec *executionContext) _CertificationRun_temporal(ctx context.Context, fiel
 			return obj.Temporal, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.TemporalRef) graphql.Marshaler {
-			return ec.marshalNTemporalWorkflow2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐTemporalRef(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v runs.TemporalRef) graphql.Marshaler {
+			return ec.marshalNTemporalWorkflow2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐTemporalRef(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4560,7 +4566,7 @@ func (ec *executionContext) fieldContext_CertificationRun_temporal(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _CertificationRun_steps(ctx context.Context, field graphql.CollectedField, obj *service.CertificationRunView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationRun_steps(ctx context.Context, field graphql.CollectedField, obj *runs.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4572,8 +4578,8 @@ func (ec *executionContext) _CertificationRun_steps(ctx context.Context, field g
 			return obj.Steps, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.StepView) graphql.Marshaler {
-			return ec.marshalNCertificationStep2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐStepViewᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []runs.StepView) graphql.Marshaler {
+			return ec.marshalNCertificationStep2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐStepViewᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4691,8 +4697,8 @@ func (ec *executionContext) _CertificationRunEdge_node(ctx context.Context, fiel
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
-			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *runs.View) graphql.Marshaler {
+			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4711,7 +4717,7 @@ func (ec *executionContext) fieldContext_CertificationRunEdge_node(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _CertificationStep_name(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_name(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4734,7 +4740,7 @@ func (ec *executionContext) fieldContext_CertificationStep_name(_ context.Contex
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationStep_status(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_status(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4757,7 +4763,7 @@ func (ec *executionContext) fieldContext_CertificationStep_status(_ context.Cont
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type CertificationStepStatus does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationStep_attempts(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_attempts(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4780,7 +4786,7 @@ func (ec *executionContext) fieldContext_CertificationStep_attempts(_ context.Co
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationStep_startedAt(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_startedAt(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4803,7 +4809,7 @@ func (ec *executionContext) fieldContext_CertificationStep_startedAt(_ context.C
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationStep_finishedAt(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_finishedAt(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4826,7 +4832,7 @@ func (ec *executionContext) fieldContext_CertificationStep_finishedAt(_ context.
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationStep_durationMs(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_durationMs(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4849,7 +4855,7 @@ func (ec *executionContext) fieldContext_CertificationStep_durationMs(_ context.
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationStep_httpStatus(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_httpStatus(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4872,7 +4878,7 @@ func (ec *executionContext) fieldContext_CertificationStep_httpStatus(_ context.
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationStep_nrsErrorId(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_nrsErrorId(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4895,7 +4901,7 @@ func (ec *executionContext) fieldContext_CertificationStep_nrsErrorId(_ context.
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _CertificationStep_message(ctx context.Context, field graphql.CollectedField, obj *service.StepView) (ret graphql.Marshaler) {
+func (ec *executionContext) _CertificationStep_message(ctx context.Context, field graphql.CollectedField, obj *runs.StepView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4918,7 +4924,7 @@ func (ec *executionContext) fieldContext_CertificationStep_message(_ context.Con
 	return graphql.NewScalarFieldContext("CertificationStep", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _DailyUsage_date(ctx context.Context, field graphql.CollectedField, obj *service.DailyUsage) (ret graphql.Marshaler) {
+func (ec *executionContext) _DailyUsage_date(ctx context.Context, field graphql.CollectedField, obj *usage.Daily) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4941,7 +4947,7 @@ func (ec *executionContext) fieldContext_DailyUsage_date(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("DailyUsage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _DailyUsage_operation(ctx context.Context, field graphql.CollectedField, obj *service.DailyUsage) (ret graphql.Marshaler) {
+func (ec *executionContext) _DailyUsage_operation(ctx context.Context, field graphql.CollectedField, obj *usage.Daily) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4964,7 +4970,7 @@ func (ec *executionContext) fieldContext_DailyUsage_operation(_ context.Context,
 	return graphql.NewScalarFieldContext("DailyUsage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _DailyUsage_count(ctx context.Context, field graphql.CollectedField, obj *service.DailyUsage) (ret graphql.Marshaler) {
+func (ec *executionContext) _DailyUsage_count(ctx context.Context, field graphql.CollectedField, obj *usage.Daily) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5010,7 +5016,7 @@ func (ec *executionContext) fieldContext_EndSessionPayload_ended(_ context.Conte
 	return graphql.NewScalarFieldContext("EndSessionPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _GeneratedIrn_irn(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _GeneratedIrn_irn(ctx context.Context, field graphql.CollectedField, obj *invoices.IRNResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5033,7 +5039,7 @@ func (ec *executionContext) fieldContext_GeneratedIrn_irn(_ context.Context, fie
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _GeneratedIrn_invoiceReference(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _GeneratedIrn_invoiceReference(ctx context.Context, field graphql.CollectedField, obj *invoices.IRNResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5056,7 +5062,7 @@ func (ec *executionContext) fieldContext_GeneratedIrn_invoiceReference(_ context
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _GeneratedIrn_serviceId(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _GeneratedIrn_serviceId(ctx context.Context, field graphql.CollectedField, obj *invoices.IRNResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5079,7 +5085,7 @@ func (ec *executionContext) fieldContext_GeneratedIrn_serviceId(_ context.Contex
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _GeneratedIrn_businessId(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _GeneratedIrn_businessId(ctx context.Context, field graphql.CollectedField, obj *invoices.IRNResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5102,7 +5108,7 @@ func (ec *executionContext) fieldContext_GeneratedIrn_businessId(_ context.Conte
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _GeneratedIrn_issueDate(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _GeneratedIrn_issueDate(ctx context.Context, field graphql.CollectedField, obj *invoices.IRNResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5125,7 +5131,7 @@ func (ec *executionContext) fieldContext_GeneratedIrn_issueDate(_ context.Contex
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _GeneratedIrn_invoiceTypeCode(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _GeneratedIrn_invoiceTypeCode(ctx context.Context, field graphql.CollectedField, obj *invoices.IRNResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5148,7 +5154,7 @@ func (ec *executionContext) fieldContext_GeneratedIrn_invoiceTypeCode(_ context.
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _GeneratedIrn_taxAuthorityCode(ctx context.Context, field graphql.CollectedField, obj *service.IRNResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _GeneratedIrn_taxAuthorityCode(ctx context.Context, field graphql.CollectedField, obj *invoices.IRNResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5286,7 +5292,7 @@ func (ec *executionContext) fieldContext_InvoiceIssue_message(_ context.Context,
 	return graphql.NewScalarFieldContext("InvoiceIssue", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _InvoiceQrCode_irn(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _InvoiceQrCode_irn(ctx context.Context, field graphql.CollectedField, obj *invoices.QRResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5309,7 +5315,7 @@ func (ec *executionContext) fieldContext_InvoiceQrCode_irn(_ context.Context, fi
 	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _InvoiceQrCode_timestamp(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _InvoiceQrCode_timestamp(ctx context.Context, field graphql.CollectedField, obj *invoices.QRResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5332,7 +5338,7 @@ func (ec *executionContext) fieldContext_InvoiceQrCode_timestamp(_ context.Conte
 	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _InvoiceQrCode_qrPayload(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _InvoiceQrCode_qrPayload(ctx context.Context, field graphql.CollectedField, obj *invoices.QRResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5355,7 +5361,7 @@ func (ec *executionContext) fieldContext_InvoiceQrCode_qrPayload(_ context.Conte
 	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _InvoiceQrCode_encryption(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _InvoiceQrCode_encryption(ctx context.Context, field graphql.CollectedField, obj *invoices.QRResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5378,7 +5384,7 @@ func (ec *executionContext) fieldContext_InvoiceQrCode_encryption(_ context.Cont
 	return graphql.NewScalarFieldContext("InvoiceQrCode", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _InvoiceQrCode_keyFingerprint(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _InvoiceQrCode_keyFingerprint(ctx context.Context, field graphql.CollectedField, obj *invoices.QRResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5401,7 +5407,7 @@ func (ec *executionContext) fieldContext_InvoiceQrCode_keyFingerprint(_ context.
 	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _InvoiceQrCode_qrPngBase64(ctx context.Context, field graphql.CollectedField, obj *service.QRResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _InvoiceQrCode_qrPngBase64(ctx context.Context, field graphql.CollectedField, obj *invoices.QRResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5672,7 +5678,7 @@ func (ec *executionContext) fieldContext_InvoiceValidation_warnings(_ context.Co
 	return fc, nil
 }
 
-func (ec *executionContext) _LogoutPayload_revoked(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _LogoutPayload_revoked(ctx context.Context, field graphql.CollectedField, obj *auth.LogoutResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5695,7 +5701,7 @@ func (ec *executionContext) fieldContext_LogoutPayload_revoked(_ context.Context
 	return graphql.NewScalarFieldContext("LogoutPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _LogoutPayload_revokedAt(ctx context.Context, field graphql.CollectedField, obj *service.LogoutResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _LogoutPayload_revokedAt(ctx context.Context, field graphql.CollectedField, obj *auth.LogoutResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5819,8 +5825,8 @@ func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().RevokeAPIKey(ctx, fc.Args["projectId"].(string), fc.Args["keyId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.RevokedKey) graphql.Marshaler {
-			return ec.marshalNRevokedApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRevokedKey(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *keys.Revoked) graphql.Marshaler {
+			return ec.marshalNRevokedApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋkeysᚐRevoked(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5863,8 +5869,8 @@ func (ec *executionContext) _Mutation_startCertificationRun(ctx context.Context,
 			return ec.Resolvers.Mutation().StartCertificationRun(ctx, fc.Args["input"].(gqlmodel.StartCertificationRunInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
-			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *runs.View) graphql.Marshaler {
+			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5904,11 +5910,11 @@ func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, fi
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateOrganization(ctx, fc.Args["input"].(service.OrganizationInput))
+			return ec.Resolvers.Mutation().CreateOrganization(ctx, fc.Args["input"].(portal.OrganizationInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrganizationView) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.OrganizationView) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5951,8 +5957,8 @@ func (ec *executionContext) _Mutation_createProject(ctx context.Context, field g
 			return ec.Resolvers.Mutation().CreateProject(ctx, fc.Args["input"].(gqlmodel.CreateProjectInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
-			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.ProjectView) graphql.Marshaler {
+			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐProjectView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5995,8 +6001,8 @@ func (ec *executionContext) _Mutation_updateProject(ctx context.Context, field g
 			return ec.Resolvers.Mutation().UpdateProject(ctx, fc.Args["projectId"].(string), fc.Args["input"].(gqlmodel.UpdateProjectInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
-			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.ProjectView) graphql.Marshaler {
+			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐProjectView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6036,11 +6042,11 @@ func (ec *executionContext) _Mutation_updateProjectAuthority(ctx context.Context
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateProjectAuthority(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.AuthorityInput))
+			return ec.Resolvers.Mutation().UpdateProjectAuthority(ctx, fc.Args["projectId"].(string), fc.Args["input"].(portal.AuthorityInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
-			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.ProjectView) graphql.Marshaler {
+			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐProjectView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6082,8 +6088,8 @@ func (ec *executionContext) _Mutation_refreshSession(ctx context.Context, field 
 			return ec.Resolvers.Mutation().RefreshSession(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.AuthPayload) graphql.Marshaler {
-			return ec.marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *auth.AuthPayload) graphql.Marshaler {
+			return ec.marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐAuthPayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6144,11 +6150,11 @@ func (ec *executionContext) _Mutation_signup(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().Signup(ctx, fc.Args["input"].(service.SignupInput))
+			return ec.Resolvers.Mutation().Signup(ctx, fc.Args["input"].(auth.SignupInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.AuthPayload) graphql.Marshaler {
-			return ec.marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *auth.AuthPayload) graphql.Marshaler {
+			return ec.marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐAuthPayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6188,11 +6194,11 @@ func (ec *executionContext) _Mutation_login(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().Login(ctx, fc.Args["input"].(service.LoginInput))
+			return ec.Resolvers.Mutation().Login(ctx, fc.Args["input"].(auth.LoginInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.AuthPayload) graphql.Marshaler {
-			return ec.marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *auth.AuthPayload) graphql.Marshaler {
+			return ec.marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐAuthPayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6234,8 +6240,8 @@ func (ec *executionContext) _Mutation_logout(ctx context.Context, field graphql.
 			return ec.Resolvers.Mutation().Logout(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.LogoutResult) graphql.Marshaler {
-			return ec.marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLogoutResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *auth.LogoutResult) graphql.Marshaler {
+			return ec.marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐLogoutResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6264,11 +6270,11 @@ func (ec *executionContext) _Mutation_generateIrn(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().GenerateIrn(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.IRNInput))
+			return ec.Resolvers.Mutation().GenerateIrn(ctx, fc.Args["projectId"].(string), fc.Args["input"].(invoices.IRNInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.IRNResult) graphql.Marshaler {
-			return ec.marshalNGeneratedIrn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐIRNResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *invoices.IRNResult) graphql.Marshaler {
+			return ec.marshalNGeneratedIrn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐIRNResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6344,7 +6350,7 @@ func (ec *executionContext) fieldContext_OperationCount_count(_ context.Context,
 	return graphql.NewScalarFieldContext("OperationCount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *service.OrganizationView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *portal.OrganizationView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6367,7 +6373,7 @@ func (ec *executionContext) fieldContext_Organization_id(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Organization_name(ctx context.Context, field graphql.CollectedField, obj *service.OrganizationView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Organization_name(ctx context.Context, field graphql.CollectedField, obj *portal.OrganizationView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6390,7 +6396,7 @@ func (ec *executionContext) fieldContext_Organization_name(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Organization_slug(ctx context.Context, field graphql.CollectedField, obj *service.OrganizationView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Organization_slug(ctx context.Context, field graphql.CollectedField, obj *portal.OrganizationView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6413,7 +6419,7 @@ func (ec *executionContext) fieldContext_Organization_slug(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Organization_role(ctx context.Context, field graphql.CollectedField, obj *service.OrganizationView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Organization_role(ctx context.Context, field graphql.CollectedField, obj *portal.OrganizationView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6436,7 +6442,7 @@ func (ec *executionContext) fieldContext_Organization_role(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type Role does not have child fields"))
 }
 
-func (ec *executionContext) _Organization_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.OrganizationView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Organization_createdAt(ctx context.Context, field graphql.CollectedField, obj *portal.OrganizationView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6459,7 +6465,7 @@ func (ec *executionContext) fieldContext_Organization_createdAt(_ context.Contex
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Organization_projects(ctx context.Context, field graphql.CollectedField, obj *service.OrganizationView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Organization_projects(ctx context.Context, field graphql.CollectedField, obj *portal.OrganizationView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6503,7 +6509,7 @@ func (ec *executionContext) fieldContext_Organization_projects(ctx context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _Organization_auditChain(ctx context.Context, field graphql.CollectedField, obj *service.OrganizationView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Organization_auditChain(ctx context.Context, field graphql.CollectedField, obj *portal.OrganizationView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6515,8 +6521,8 @@ func (ec *executionContext) _Organization_auditChain(ctx context.Context, field 
 			return ec.Resolvers.Organization().AuditChain(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.AuditChainView) graphql.Marshaler {
-			return ec.marshalNAuditChain2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuditChainView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *audit.ChainView) graphql.Marshaler {
+			return ec.marshalNAuditChain2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauditᚐChainView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6634,8 +6640,8 @@ func (ec *executionContext) _OrganizationEdge_node(ctx context.Context, field gr
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrganizationView) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.OrganizationView) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6700,7 +6706,7 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Project_id(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_id(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6723,7 +6729,7 @@ func (ec *executionContext) fieldContext_Project_id(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Project_organizationId(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_organizationId(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6746,7 +6752,7 @@ func (ec *executionContext) fieldContext_Project_organizationId(_ context.Contex
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Project_organization(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_organization(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6758,8 +6764,8 @@ func (ec *executionContext) _Project_organization(ctx context.Context, field gra
 			return ec.Resolvers.Project().Organization(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrganizationView) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.OrganizationView) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6778,7 +6784,7 @@ func (ec *executionContext) fieldContext_Project_organization(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _Project_name(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_name(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6801,7 +6807,7 @@ func (ec *executionContext) fieldContext_Project_name(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Project_environment(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_environment(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6824,7 +6830,7 @@ func (ec *executionContext) fieldContext_Project_environment(_ context.Context, 
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Environment does not have child fields"))
 }
 
-func (ec *executionContext) _Project_validationProfile(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_validationProfile(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6847,7 +6853,7 @@ func (ec *executionContext) fieldContext_Project_validationProfile(_ context.Con
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type ValidationProfile does not have child fields"))
 }
 
-func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6870,7 +6876,7 @@ func (ec *executionContext) fieldContext_Project_createdAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Project_authority(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_authority(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6882,8 +6888,8 @@ func (ec *executionContext) _Project_authority(ctx context.Context, field graphq
 			return obj.Authority, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.AuthorityView) graphql.Marshaler {
-			return ec.marshalNProjectAuthority2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthorityView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v portal.AuthorityView) graphql.Marshaler {
+			return ec.marshalNProjectAuthority2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐAuthorityView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6902,7 +6908,7 @@ func (ec *executionContext) fieldContext_Project_authority(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _Project_apiKeys(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_apiKeys(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6946,7 +6952,7 @@ func (ec *executionContext) fieldContext_Project_apiKeys(ctx context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _Project_certificationRuns(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_certificationRuns(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6990,7 +6996,7 @@ func (ec *executionContext) fieldContext_Project_certificationRuns(ctx context.C
 	return fc, nil
 }
 
-func (ec *executionContext) _Project_usage(ctx context.Context, field graphql.CollectedField, obj *service.ProjectView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Project_usage(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7003,8 +7009,8 @@ func (ec *executionContext) _Project_usage(ctx context.Context, field graphql.Co
 			return ec.Resolvers.Project().Usage(ctx, obj, fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["keyId"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.UsageReport) graphql.Marshaler {
-			return ec.marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUsageReport(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *usage.Report) graphql.Marshaler {
+			return ec.marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋusageᚐReport(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7034,7 +7040,7 @@ func (ec *executionContext) fieldContext_Project_usage(ctx context.Context, fiel
 	return fc, nil
 }
 
-func (ec *executionContext) _ProjectAuthority_taxAuthorityCode(ctx context.Context, field graphql.CollectedField, obj *service.AuthorityView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProjectAuthority_taxAuthorityCode(ctx context.Context, field graphql.CollectedField, obj *portal.AuthorityView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7057,7 +7063,7 @@ func (ec *executionContext) fieldContext_ProjectAuthority_taxAuthorityCode(_ con
 	return graphql.NewScalarFieldContext("ProjectAuthority", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ProjectAuthority_businessId(ctx context.Context, field graphql.CollectedField, obj *service.AuthorityView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProjectAuthority_businessId(ctx context.Context, field graphql.CollectedField, obj *portal.AuthorityView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7080,7 +7086,7 @@ func (ec *executionContext) fieldContext_ProjectAuthority_businessId(_ context.C
 	return graphql.NewScalarFieldContext("ProjectAuthority", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ProjectAuthority_serviceId(ctx context.Context, field graphql.CollectedField, obj *service.AuthorityView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProjectAuthority_serviceId(ctx context.Context, field graphql.CollectedField, obj *portal.AuthorityView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7103,7 +7109,7 @@ func (ec *executionContext) fieldContext_ProjectAuthority_serviceId(_ context.Co
 	return graphql.NewScalarFieldContext("ProjectAuthority", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ProjectAuthority_configured(ctx context.Context, field graphql.CollectedField, obj *service.AuthorityView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProjectAuthority_configured(ctx context.Context, field graphql.CollectedField, obj *portal.AuthorityView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7126,7 +7132,7 @@ func (ec *executionContext) fieldContext_ProjectAuthority_configured(_ context.C
 	return graphql.NewScalarFieldContext("ProjectAuthority", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _ProjectAuthority_qrEncryption(ctx context.Context, field graphql.CollectedField, obj *service.AuthorityView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProjectAuthority_qrEncryption(ctx context.Context, field graphql.CollectedField, obj *portal.AuthorityView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7149,7 +7155,7 @@ func (ec *executionContext) fieldContext_ProjectAuthority_qrEncryption(_ context
 	return graphql.NewScalarFieldContext("ProjectAuthority", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ProjectAuthority_publicKeyFingerprint(ctx context.Context, field graphql.CollectedField, obj *service.AuthorityView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProjectAuthority_publicKeyFingerprint(ctx context.Context, field graphql.CollectedField, obj *portal.AuthorityView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7172,7 +7178,7 @@ func (ec *executionContext) fieldContext_ProjectAuthority_publicKeyFingerprint(_
 	return graphql.NewScalarFieldContext("ProjectAuthority", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ProjectAuthority_baseUrl(ctx context.Context, field graphql.CollectedField, obj *service.AuthorityView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProjectAuthority_baseUrl(ctx context.Context, field graphql.CollectedField, obj *portal.AuthorityView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7195,7 +7201,7 @@ func (ec *executionContext) fieldContext_ProjectAuthority_baseUrl(_ context.Cont
 	return graphql.NewScalarFieldContext("ProjectAuthority", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ProjectAuthority_hasApiCredentials(ctx context.Context, field graphql.CollectedField, obj *service.AuthorityView) (ret graphql.Marshaler) {
+func (ec *executionContext) _ProjectAuthority_hasApiCredentials(ctx context.Context, field graphql.CollectedField, obj *portal.AuthorityView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7317,8 +7323,8 @@ func (ec *executionContext) _ProjectEdge_node(ctx context.Context, field graphql
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
-			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.ProjectView) graphql.Marshaler {
+			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐProjectView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7440,8 +7446,8 @@ func (ec *executionContext) _Query_certificationRun(ctx context.Context, field g
 			return ec.Resolvers.Query().CertificationRun(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
-			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *runs.View) graphql.Marshaler {
+			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7484,8 +7490,8 @@ func (ec *executionContext) _Query_organization(ctx context.Context, field graph
 			return ec.Resolvers.Query().Organization(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.OrganizationView) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.OrganizationView) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7528,8 +7534,8 @@ func (ec *executionContext) _Query_project(ctx context.Context, field graphql.Co
 			return ec.Resolvers.Query().Project(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
-			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *portal.ProjectView) graphql.Marshaler {
+			return ec.marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐProjectView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7571,8 +7577,8 @@ func (ec *executionContext) _Query_me(ctx context.Context, field graphql.Collect
 			return ec.Resolvers.Query().Me(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.UserView) graphql.Marshaler {
-			return ec.marshalNViewer2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *auth.UserView) graphql.Marshaler {
+			return ec.marshalNViewer2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐUserView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7601,7 +7607,7 @@ func (ec *executionContext) _Query_validateInvoice(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ValidateInvoice(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.ValidateInvoiceInput))
+			return ec.Resolvers.Query().ValidateInvoice(ctx, fc.Args["projectId"].(string), fc.Args["input"].(invoices.ValidateInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ValidationReport) graphql.Marshaler {
@@ -7645,11 +7651,11 @@ func (ec *executionContext) _Query_invoiceQrCode(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().InvoiceQRCode(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.QRInput), fc.Args["png"].(*bool))
+			return ec.Resolvers.Query().InvoiceQRCode(ctx, fc.Args["projectId"].(string), fc.Args["input"].(invoices.QRInput), fc.Args["png"].(*bool))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.QRResult) graphql.Marshaler {
-			return ec.marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐQRResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *invoices.QRResult) graphql.Marshaler {
+			return ec.marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐQRResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7689,7 +7695,7 @@ func (ec *executionContext) _Query_renderInvoice(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().RenderInvoice(ctx, fc.Args["projectId"].(string), fc.Args["input"].(service.RenderInput), fc.Args["pdf"].(*bool))
+			return ec.Resolvers.Query().RenderInvoice(ctx, fc.Args["projectId"].(string), fc.Args["input"].(invoices.RenderInput), fc.Args["pdf"].(*bool))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.InvoiceRendering) graphql.Marshaler {
@@ -7799,7 +7805,7 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _RevokedApiKey_id(ctx context.Context, field graphql.CollectedField, obj *service.RevokedKey) (ret graphql.Marshaler) {
+func (ec *executionContext) _RevokedApiKey_id(ctx context.Context, field graphql.CollectedField, obj *keys.Revoked) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7822,7 +7828,7 @@ func (ec *executionContext) fieldContext_RevokedApiKey_id(_ context.Context, fie
 	return graphql.NewScalarFieldContext("RevokedApiKey", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _RevokedApiKey_status(ctx context.Context, field graphql.CollectedField, obj *service.RevokedKey) (ret graphql.Marshaler) {
+func (ec *executionContext) _RevokedApiKey_status(ctx context.Context, field graphql.CollectedField, obj *keys.Revoked) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7845,7 +7851,7 @@ func (ec *executionContext) fieldContext_RevokedApiKey_status(_ context.Context,
 	return graphql.NewScalarFieldContext("RevokedApiKey", field, false, false, errors.New("field of type ApiKeyStatus does not have child fields"))
 }
 
-func (ec *executionContext) _RevokedApiKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *service.RevokedKey) (ret graphql.Marshaler) {
+func (ec *executionContext) _RevokedApiKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *keys.Revoked) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7881,8 +7887,8 @@ func (ec *executionContext) _Subscription_certificationRunUpdated(ctx context.Co
 			return ec.Resolvers.Subscription().CertificationRunUpdated(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
-			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *runs.View) graphql.Marshaler {
+			return ec.marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐView(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7912,7 +7918,7 @@ func (ec *executionContext) fieldContext_Subscription_certificationRunUpdated(ct
 	return fc, nil
 }
 
-func (ec *executionContext) _TemporalWorkflow_workflowId(ctx context.Context, field graphql.CollectedField, obj *service.TemporalRef) (ret graphql.Marshaler) {
+func (ec *executionContext) _TemporalWorkflow_workflowId(ctx context.Context, field graphql.CollectedField, obj *runs.TemporalRef) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7935,7 +7941,7 @@ func (ec *executionContext) fieldContext_TemporalWorkflow_workflowId(_ context.C
 	return graphql.NewScalarFieldContext("TemporalWorkflow", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _TemporalWorkflow_runId(ctx context.Context, field graphql.CollectedField, obj *service.TemporalRef) (ret graphql.Marshaler) {
+func (ec *executionContext) _TemporalWorkflow_runId(ctx context.Context, field graphql.CollectedField, obj *runs.TemporalRef) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7958,7 +7964,7 @@ func (ec *executionContext) fieldContext_TemporalWorkflow_runId(_ context.Contex
 	return graphql.NewScalarFieldContext("TemporalWorkflow", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _TemporalWorkflow_uiUrl(ctx context.Context, field graphql.CollectedField, obj *service.TemporalRef) (ret graphql.Marshaler) {
+func (ec *executionContext) _TemporalWorkflow_uiUrl(ctx context.Context, field graphql.CollectedField, obj *runs.TemporalRef) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7981,7 +7987,7 @@ func (ec *executionContext) fieldContext_TemporalWorkflow_uiUrl(_ context.Contex
 	return graphql.NewScalarFieldContext("TemporalWorkflow", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Usage_projectId(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
+func (ec *executionContext) _Usage_projectId(ctx context.Context, field graphql.CollectedField, obj *usage.Report) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8004,7 +8010,7 @@ func (ec *executionContext) fieldContext_Usage_projectId(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Usage", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Usage_keyId(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
+func (ec *executionContext) _Usage_keyId(ctx context.Context, field graphql.CollectedField, obj *usage.Report) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8027,7 +8033,7 @@ func (ec *executionContext) fieldContext_Usage_keyId(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Usage", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Usage_from(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
+func (ec *executionContext) _Usage_from(ctx context.Context, field graphql.CollectedField, obj *usage.Report) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8050,7 +8056,7 @@ func (ec *executionContext) fieldContext_Usage_from(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Usage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Usage_to(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
+func (ec *executionContext) _Usage_to(ctx context.Context, field graphql.CollectedField, obj *usage.Report) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8073,7 +8079,7 @@ func (ec *executionContext) fieldContext_Usage_to(_ context.Context, field graph
 	return graphql.NewScalarFieldContext("Usage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Usage_total(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
+func (ec *executionContext) _Usage_total(ctx context.Context, field graphql.CollectedField, obj *usage.Report) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8096,7 +8102,7 @@ func (ec *executionContext) fieldContext_Usage_total(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Usage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Usage_byOperation(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
+func (ec *executionContext) _Usage_byOperation(ctx context.Context, field graphql.CollectedField, obj *usage.Report) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8128,7 +8134,7 @@ func (ec *executionContext) fieldContext_Usage_byOperation(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _Usage_daily(ctx context.Context, field graphql.CollectedField, obj *service.UsageReport) (ret graphql.Marshaler) {
+func (ec *executionContext) _Usage_daily(ctx context.Context, field graphql.CollectedField, obj *usage.Report) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8140,8 +8146,8 @@ func (ec *executionContext) _Usage_daily(ctx context.Context, field graphql.Coll
 			return obj.Daily, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []service.DailyUsage) graphql.Marshaler {
-			return ec.marshalNDailyUsage2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐDailyUsageᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []usage.Daily) graphql.Marshaler {
+			return ec.marshalNDailyUsage2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋusageᚐDailyᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8160,7 +8166,7 @@ func (ec *executionContext) fieldContext_Usage_daily(_ context.Context, field gr
 	return fc, nil
 }
 
-func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *service.UserView) (ret graphql.Marshaler) {
+func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *auth.UserView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8183,7 +8189,7 @@ func (ec *executionContext) fieldContext_User_id(_ context.Context, field graphq
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _User_email(ctx context.Context, field graphql.CollectedField, obj *service.UserView) (ret graphql.Marshaler) {
+func (ec *executionContext) _User_email(ctx context.Context, field graphql.CollectedField, obj *auth.UserView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8206,7 +8212,7 @@ func (ec *executionContext) fieldContext_User_email(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.UserView) (ret graphql.Marshaler) {
+func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.CollectedField, obj *auth.UserView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8229,7 +8235,7 @@ func (ec *executionContext) fieldContext_User_createdAt(_ context.Context, field
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Viewer_id(ctx context.Context, field graphql.CollectedField, obj *service.UserView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Viewer_id(ctx context.Context, field graphql.CollectedField, obj *auth.UserView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8252,7 +8258,7 @@ func (ec *executionContext) fieldContext_Viewer_id(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Viewer", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Viewer_email(ctx context.Context, field graphql.CollectedField, obj *service.UserView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Viewer_email(ctx context.Context, field graphql.CollectedField, obj *auth.UserView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8275,7 +8281,7 @@ func (ec *executionContext) fieldContext_Viewer_email(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Viewer", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Viewer_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.UserView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Viewer_createdAt(ctx context.Context, field graphql.CollectedField, obj *auth.UserView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8298,7 +8304,7 @@ func (ec *executionContext) fieldContext_Viewer_createdAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Viewer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Viewer_organizations(ctx context.Context, field graphql.CollectedField, obj *service.UserView) (ret graphql.Marshaler) {
+func (ec *executionContext) _Viewer_organizations(ctx context.Context, field graphql.CollectedField, obj *auth.UserView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9445,8 +9451,8 @@ func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context,
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Context, obj any) (service.OrganizationInput, error) {
-	var it service.OrganizationInput
+func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Context, obj any) (portal.OrganizationInput, error) {
+	var it portal.OrganizationInput
 	if obj == nil {
 		return it, nil
 	}
@@ -9530,8 +9536,8 @@ func (ec *executionContext) unmarshalInputCreateProjectInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputGenerateIrnInput(ctx context.Context, obj any) (service.IRNInput, error) {
-	var it service.IRNInput
+func (ec *executionContext) unmarshalInputGenerateIrnInput(ctx context.Context, obj any) (invoices.IRNInput, error) {
+	var it invoices.IRNInput
 	if obj == nil {
 		return it, nil
 	}
@@ -9581,8 +9587,8 @@ func (ec *executionContext) unmarshalInputGenerateIrnInput(ctx context.Context, 
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputInvoiceQrCodeInput(ctx context.Context, obj any) (service.QRInput, error) {
-	var it service.QRInput
+func (ec *executionContext) unmarshalInputInvoiceQrCodeInput(ctx context.Context, obj any) (invoices.QRInput, error) {
+	var it invoices.QRInput
 	if obj == nil {
 		return it, nil
 	}
@@ -9618,8 +9624,8 @@ func (ec *executionContext) unmarshalInputInvoiceQrCodeInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputLoginInput(ctx context.Context, obj any) (service.LoginInput, error) {
-	var it service.LoginInput
+func (ec *executionContext) unmarshalInputLoginInput(ctx context.Context, obj any) (auth.LoginInput, error) {
+	var it auth.LoginInput
 	if obj == nil {
 		return it, nil
 	}
@@ -9655,8 +9661,8 @@ func (ec *executionContext) unmarshalInputLoginInput(ctx context.Context, obj an
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputRenderInvoiceInput(ctx context.Context, obj any) (service.RenderInput, error) {
-	var it service.RenderInput
+func (ec *executionContext) unmarshalInputRenderInvoiceInput(ctx context.Context, obj any) (invoices.RenderInput, error) {
+	var it invoices.RenderInput
 	if obj == nil {
 		return it, nil
 	}
@@ -9692,8 +9698,8 @@ func (ec *executionContext) unmarshalInputRenderInvoiceInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputSignupInput(ctx context.Context, obj any) (service.SignupInput, error) {
-	var it service.SignupInput
+func (ec *executionContext) unmarshalInputSignupInput(ctx context.Context, obj any) (auth.SignupInput, error) {
+	var it auth.SignupInput
 	if obj == nil {
 		return it, nil
 	}
@@ -9794,8 +9800,8 @@ func (ec *executionContext) unmarshalInputStartCertificationRunInput(ctx context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdateProjectAuthorityInput(ctx context.Context, obj any) (service.AuthorityInput, error) {
-	var it service.AuthorityInput
+func (ec *executionContext) unmarshalInputUpdateProjectAuthorityInput(ctx context.Context, obj any) (portal.AuthorityInput, error) {
+	var it portal.AuthorityInput
 	if obj == nil {
 		return it, nil
 	}
@@ -9910,8 +9916,8 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputValidateInvoiceInput(ctx context.Context, obj any) (service.ValidateInvoiceInput, error) {
-	var it service.ValidateInvoiceInput
+func (ec *executionContext) unmarshalInputValidateInvoiceInput(ctx context.Context, obj any) (invoices.ValidateInput, error) {
+	var it invoices.ValidateInput
 	if obj == nil {
 		return it, nil
 	}
@@ -9980,7 +9986,7 @@ func (ec *executionContext) unmarshalInputValidateInvoiceInput(ctx context.Conte
 
 var apiKeyImplementors = []string{"ApiKey"}
 
-func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, obj *service.KeyView) graphql.Marshaler {
+func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, obj *keys.View) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10230,7 +10236,7 @@ func (ec *executionContext) _ApiKeySecretPayload(ctx context.Context, sel ast.Se
 
 var auditChainImplementors = []string{"AuditChain"}
 
-func (ec *executionContext) _AuditChain(ctx context.Context, sel ast.SelectionSet, obj *service.AuditChainView) graphql.Marshaler {
+func (ec *executionContext) _AuditChain(ctx context.Context, sel ast.SelectionSet, obj *audit.ChainView) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditChainImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10303,7 +10309,7 @@ func (ec *executionContext) _AuditChain(ctx context.Context, sel ast.SelectionSe
 
 var auditLogImplementors = []string{"AuditLog"}
 
-func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet, obj *service.AuditView) graphql.Marshaler {
+func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet, obj *audit.View) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditLogImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10477,7 +10483,7 @@ func (ec *executionContext) _AuditLogEdge(ctx context.Context, sel ast.Selection
 
 var auditRefImplementors = []string{"AuditRef"}
 
-func (ec *executionContext) _AuditRef(ctx context.Context, sel ast.SelectionSet, obj *service.Ref) graphql.Marshaler {
+func (ec *executionContext) _AuditRef(ctx context.Context, sel ast.SelectionSet, obj *model.Ref) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditRefImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10520,7 +10526,7 @@ func (ec *executionContext) _AuditRef(ctx context.Context, sel ast.SelectionSet,
 
 var authPayloadImplementors = []string{"AuthPayload"}
 
-func (ec *executionContext) _AuthPayload(ctx context.Context, sel ast.SelectionSet, obj *service.AuthPayload) graphql.Marshaler {
+func (ec *executionContext) _AuthPayload(ctx context.Context, sel ast.SelectionSet, obj *auth.AuthPayload) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, authPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10583,7 +10589,7 @@ func (ec *executionContext) _AuthPayload(ctx context.Context, sel ast.SelectionS
 
 var certificationRunImplementors = []string{"CertificationRun"}
 
-func (ec *executionContext) _CertificationRun(ctx context.Context, sel ast.SelectionSet, obj *service.CertificationRunView) graphql.Marshaler {
+func (ec *executionContext) _CertificationRun(ctx context.Context, sel ast.SelectionSet, obj *runs.View) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, certificationRunImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10757,7 +10763,7 @@ func (ec *executionContext) _CertificationRunEdge(ctx context.Context, sel ast.S
 
 var certificationStepImplementors = []string{"CertificationStep"}
 
-func (ec *executionContext) _CertificationStep(ctx context.Context, sel ast.SelectionSet, obj *service.StepView) graphql.Marshaler {
+func (ec *executionContext) _CertificationStep(ctx context.Context, sel ast.SelectionSet, obj *runs.StepView) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, certificationStepImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10835,7 +10841,7 @@ func (ec *executionContext) _CertificationStep(ctx context.Context, sel ast.Sele
 
 var dailyUsageImplementors = []string{"DailyUsage"}
 
-func (ec *executionContext) _DailyUsage(ctx context.Context, sel ast.SelectionSet, obj *service.DailyUsage) graphql.Marshaler {
+func (ec *executionContext) _DailyUsage(ctx context.Context, sel ast.SelectionSet, obj *usage.Daily) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, dailyUsageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10921,7 +10927,7 @@ func (ec *executionContext) _EndSessionPayload(ctx context.Context, sel ast.Sele
 
 var generatedIrnImplementors = []string{"GeneratedIrn"}
 
-func (ec *executionContext) _GeneratedIrn(ctx context.Context, sel ast.SelectionSet, obj *service.IRNResult) graphql.Marshaler {
+func (ec *executionContext) _GeneratedIrn(ctx context.Context, sel ast.SelectionSet, obj *invoices.IRNResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, generatedIrnImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -11080,7 +11086,7 @@ func (ec *executionContext) _InvoiceIssue(ctx context.Context, sel ast.Selection
 
 var invoiceQrCodeImplementors = []string{"InvoiceQrCode"}
 
-func (ec *executionContext) _InvoiceQrCode(ctx context.Context, sel ast.SelectionSet, obj *service.QRResult) graphql.Marshaler {
+func (ec *executionContext) _InvoiceQrCode(ctx context.Context, sel ast.SelectionSet, obj *invoices.QRResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceQrCodeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -11292,7 +11298,7 @@ func (ec *executionContext) _InvoiceValidation(ctx context.Context, sel ast.Sele
 
 var logoutPayloadImplementors = []string{"LogoutPayload"}
 
-func (ec *executionContext) _LogoutPayload(ctx context.Context, sel ast.SelectionSet, obj *service.LogoutResult) graphql.Marshaler {
+func (ec *executionContext) _LogoutPayload(ctx context.Context, sel ast.SelectionSet, obj *auth.LogoutResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, logoutPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -11517,7 +11523,7 @@ func (ec *executionContext) _OperationCount(ctx context.Context, sel ast.Selecti
 
 var organizationImplementors = []string{"Organization"}
 
-func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *service.OrganizationView) graphql.Marshaler {
+func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *portal.OrganizationView) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -11780,7 +11786,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 
 var projectImplementors = []string{"Project"}
 
-func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, obj *service.ProjectView) graphql.Marshaler {
+func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, obj *portal.ProjectView) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, projectImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12000,7 +12006,7 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 
 var projectAuthorityImplementors = []string{"ProjectAuthority"}
 
-func (ec *executionContext) _ProjectAuthority(ctx context.Context, sel ast.SelectionSet, obj *service.AuthorityView) graphql.Marshaler {
+func (ec *executionContext) _ProjectAuthority(ctx context.Context, sel ast.SelectionSet, obj *portal.AuthorityView) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, projectAuthorityImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12434,7 +12440,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 
 var revokedApiKeyImplementors = []string{"RevokedApiKey"}
 
-func (ec *executionContext) _RevokedApiKey(ctx context.Context, sel ast.SelectionSet, obj *service.RevokedKey) graphql.Marshaler {
+func (ec *executionContext) _RevokedApiKey(ctx context.Context, sel ast.SelectionSet, obj *keys.Revoked) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, revokedApiKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12502,7 +12508,7 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 
 var temporalWorkflowImplementors = []string{"TemporalWorkflow"}
 
-func (ec *executionContext) _TemporalWorkflow(ctx context.Context, sel ast.SelectionSet, obj *service.TemporalRef) graphql.Marshaler {
+func (ec *executionContext) _TemporalWorkflow(ctx context.Context, sel ast.SelectionSet, obj *runs.TemporalRef) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, temporalWorkflowImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12583,7 +12589,7 @@ func (ec *executionContext) _TemporalWorkflow(ctx context.Context, sel ast.Selec
 
 var usageImplementors = []string{"Usage"}
 
-func (ec *executionContext) _Usage(ctx context.Context, sel ast.SelectionSet, obj *service.UsageReport) graphql.Marshaler {
+func (ec *executionContext) _Usage(ctx context.Context, sel ast.SelectionSet, obj *usage.Report) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, usageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12684,7 +12690,7 @@ func (ec *executionContext) _Usage(ctx context.Context, sel ast.SelectionSet, ob
 
 var userImplementors = []string{"User"}
 
-func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *service.UserView) graphql.Marshaler {
+func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *auth.UserView) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12732,7 +12738,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 
 var viewerImplementors = []string{"Viewer"}
 
-func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, obj *service.UserView) graphql.Marshaler {
+func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, obj *auth.UserView) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, viewerImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -13208,7 +13214,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐKeyView(ctx context.Context, sel ast.SelectionSet, v *service.KeyView) graphql.Marshaler {
+func (ec *executionContext) marshalNApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋkeysᚐView(ctx context.Context, sel ast.SelectionSet, v *keys.View) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13292,7 +13298,7 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalNAuditChain2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuditChainView(ctx context.Context, sel ast.SelectionSet, v *service.AuditChainView) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditChain2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauditᚐChainView(ctx context.Context, sel ast.SelectionSet, v *audit.ChainView) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13302,7 +13308,7 @@ func (ec *executionContext) marshalNAuditChain2ᚖgithubᚗcomᚋeinvoiceᚑng�
 	return ec._AuditChain(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAuditLog2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuditView(ctx context.Context, sel ast.SelectionSet, v *service.AuditView) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditLog2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauditᚐView(ctx context.Context, sel ast.SelectionSet, v *audit.View) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13348,11 +13354,11 @@ func (ec *executionContext) marshalNAuditLogEdge2ᚖgithubᚗcomᚋeinvoiceᚑng
 	return ec._AuditLogEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAuditRef2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRef(ctx context.Context, sel ast.SelectionSet, v service.Ref) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditRef2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐRef(ctx context.Context, sel ast.SelectionSet, v model.Ref) graphql.Marshaler {
 	return ec._AuditRef(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthPayload(ctx context.Context, sel ast.SelectionSet, v *service.AuthPayload) graphql.Marshaler {
+func (ec *executionContext) marshalNAuthPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐAuthPayload(ctx context.Context, sel ast.SelectionSet, v *auth.AuthPayload) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13378,7 +13384,7 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
-func (ec *executionContext) marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐCertificationRunView(ctx context.Context, sel ast.SelectionSet, v *service.CertificationRunView) graphql.Marshaler {
+func (ec *executionContext) marshalNCertificationRun2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐView(ctx context.Context, sel ast.SelectionSet, v *runs.View) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13458,15 +13464,15 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalNCertificationStep2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐStepView(ctx context.Context, sel ast.SelectionSet, v service.StepView) graphql.Marshaler {
+func (ec *executionContext) marshalNCertificationStep2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐStepView(ctx context.Context, sel ast.SelectionSet, v runs.StepView) graphql.Marshaler {
 	return ec._CertificationStep(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNCertificationStep2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐStepViewᚄ(ctx context.Context, sel ast.SelectionSet, v []service.StepView) graphql.Marshaler {
+func (ec *executionContext) marshalNCertificationStep2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐStepViewᚄ(ctx context.Context, sel ast.SelectionSet, v []runs.StepView) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCertificationStep2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐStepView(ctx, sel, v[i])
+		return ec.marshalNCertificationStep2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐStepView(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13515,7 +13521,7 @@ func (ec *executionContext) unmarshalNCreateApiKeyInput2githubᚗcomᚋeinvoice�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateOrganizationInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationInput(ctx context.Context, v any) (service.OrganizationInput, error) {
+func (ec *executionContext) unmarshalNCreateOrganizationInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationInput(ctx context.Context, v any) (portal.OrganizationInput, error) {
 	res, err := ec.unmarshalInputCreateOrganizationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -13525,15 +13531,15 @@ func (ec *executionContext) unmarshalNCreateProjectInput2githubᚗcomᚋeinvoice
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNDailyUsage2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐDailyUsage(ctx context.Context, sel ast.SelectionSet, v service.DailyUsage) graphql.Marshaler {
+func (ec *executionContext) marshalNDailyUsage2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋusageᚐDaily(ctx context.Context, sel ast.SelectionSet, v usage.Daily) graphql.Marshaler {
 	return ec._DailyUsage(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNDailyUsage2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐDailyUsageᚄ(ctx context.Context, sel ast.SelectionSet, v []service.DailyUsage) graphql.Marshaler {
+func (ec *executionContext) marshalNDailyUsage2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋusageᚐDailyᚄ(ctx context.Context, sel ast.SelectionSet, v []usage.Daily) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNDailyUsage2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐDailyUsage(ctx, sel, v[i])
+		return ec.marshalNDailyUsage2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋusageᚐDaily(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13583,12 +13589,12 @@ var (
 	}
 )
 
-func (ec *executionContext) unmarshalNGenerateIrnInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐIRNInput(ctx context.Context, v any) (service.IRNInput, error) {
+func (ec *executionContext) unmarshalNGenerateIrnInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐIRNInput(ctx context.Context, v any) (invoices.IRNInput, error) {
 	res, err := ec.unmarshalInputGenerateIrnInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNGeneratedIrn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐIRNResult(ctx context.Context, sel ast.SelectionSet, v *service.IRNResult) graphql.Marshaler {
+func (ec *executionContext) marshalNGeneratedIrn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐIRNResult(ctx context.Context, sel ast.SelectionSet, v *invoices.IRNResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13682,7 +13688,7 @@ func (ec *executionContext) marshalNInvoiceIssue2ᚕgithubᚗcomᚋeinvoiceᚑng
 	return ret
 }
 
-func (ec *executionContext) marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐQRResult(ctx context.Context, sel ast.SelectionSet, v *service.QRResult) graphql.Marshaler {
+func (ec *executionContext) marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐQRResult(ctx context.Context, sel ast.SelectionSet, v *invoices.QRResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13692,7 +13698,7 @@ func (ec *executionContext) marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑn
 	return ec._InvoiceQrCode(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNInvoiceQrCodeInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐQRInput(ctx context.Context, v any) (service.QRInput, error) {
+func (ec *executionContext) unmarshalNInvoiceQrCodeInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐQRInput(ctx context.Context, v any) (invoices.QRInput, error) {
 	res, err := ec.unmarshalInputInvoiceQrCodeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -13798,12 +13804,12 @@ func (ec *executionContext) marshalNJSON2ᚕinterfaceᚄ(ctx context.Context, se
 	return ret
 }
 
-func (ec *executionContext) unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLoginInput(ctx context.Context, v any) (service.LoginInput, error) {
+func (ec *executionContext) unmarshalNLoginInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐLoginInput(ctx context.Context, v any) (auth.LoginInput, error) {
 	res, err := ec.unmarshalInputLoginInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐLogoutResult(ctx context.Context, sel ast.SelectionSet, v *service.LogoutResult) graphql.Marshaler {
+func (ec *executionContext) marshalNLogoutPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐLogoutResult(ctx context.Context, sel ast.SelectionSet, v *auth.LogoutResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13839,15 +13845,15 @@ func (ec *executionContext) marshalNOperationCount2ᚖgithubᚗcomᚋeinvoiceᚑ
 	return ec._OperationCount(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOrganization2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx context.Context, sel ast.SelectionSet, v service.OrganizationView) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganization2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx context.Context, sel ast.SelectionSet, v portal.OrganizationView) graphql.Marshaler {
 	return ec._Organization(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNOrganization2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationViewᚄ(ctx context.Context, sel ast.SelectionSet, v []service.OrganizationView) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganization2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationViewᚄ(ctx context.Context, sel ast.SelectionSet, v []portal.OrganizationView) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOrganization2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx, sel, v[i])
+		return ec.marshalNOrganization2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13859,7 +13865,7 @@ func (ec *executionContext) marshalNOrganization2ᚕgithubᚗcomᚋeinvoiceᚑng
 	return ret
 }
 
-func (ec *executionContext) marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx context.Context, sel ast.SelectionSet, v *service.OrganizationView) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx context.Context, sel ast.SelectionSet, v *portal.OrganizationView) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13915,7 +13921,7 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋeinvoiceᚑngᚋe
 	return ec._PageInfo(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐProjectView(ctx context.Context, sel ast.SelectionSet, v *service.ProjectView) graphql.Marshaler {
+func (ec *executionContext) marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐProjectView(ctx context.Context, sel ast.SelectionSet, v *portal.ProjectView) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13925,7 +13931,7 @@ func (ec *executionContext) marshalNProject2ᚖgithubᚗcomᚋeinvoiceᚑngᚋei
 	return ec._Project(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNProjectAuthority2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthorityView(ctx context.Context, sel ast.SelectionSet, v service.AuthorityView) graphql.Marshaler {
+func (ec *executionContext) marshalNProjectAuthority2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐAuthorityView(ctx context.Context, sel ast.SelectionSet, v portal.AuthorityView) graphql.Marshaler {
 	return ec._ProjectAuthority(ctx, sel, &v)
 }
 
@@ -13965,12 +13971,12 @@ func (ec *executionContext) marshalNProjectEdge2ᚖgithubᚗcomᚋeinvoiceᚑng�
 	return ec._ProjectEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNRenderInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRenderInput(ctx context.Context, v any) (service.RenderInput, error) {
+func (ec *executionContext) unmarshalNRenderInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐRenderInput(ctx context.Context, v any) (invoices.RenderInput, error) {
 	res, err := ec.unmarshalInputRenderInvoiceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNRevokedApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐRevokedKey(ctx context.Context, sel ast.SelectionSet, v *service.RevokedKey) graphql.Marshaler {
+func (ec *executionContext) marshalNRevokedApiKey2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋkeysᚐRevoked(ctx context.Context, sel ast.SelectionSet, v *keys.Revoked) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -14010,7 +14016,7 @@ var (
 	}
 )
 
-func (ec *executionContext) unmarshalNSignupInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐSignupInput(ctx context.Context, v any) (service.SignupInput, error) {
+func (ec *executionContext) unmarshalNSignupInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐSignupInput(ctx context.Context, v any) (auth.SignupInput, error) {
 	res, err := ec.unmarshalInputSignupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -14065,7 +14071,7 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
-func (ec *executionContext) marshalNTemporalWorkflow2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐTemporalRef(ctx context.Context, sel ast.SelectionSet, v service.TemporalRef) graphql.Marshaler {
+func (ec *executionContext) marshalNTemporalWorkflow2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐTemporalRef(ctx context.Context, sel ast.SelectionSet, v runs.TemporalRef) graphql.Marshaler {
 	return ec._TemporalWorkflow(ctx, sel, &v)
 }
 
@@ -14085,7 +14091,7 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
-func (ec *executionContext) unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐAuthorityInput(ctx context.Context, v any) (service.AuthorityInput, error) {
+func (ec *executionContext) unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐAuthorityInput(ctx context.Context, v any) (portal.AuthorityInput, error) {
 	res, err := ec.unmarshalInputUpdateProjectAuthorityInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -14095,7 +14101,7 @@ func (ec *executionContext) unmarshalNUpdateProjectInput2githubᚗcomᚋeinvoice
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUsageReport(ctx context.Context, sel ast.SelectionSet, v *service.UsageReport) graphql.Marshaler {
+func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋusageᚐReport(ctx context.Context, sel ast.SelectionSet, v *usage.Report) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -14105,11 +14111,11 @@ func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinv
 	return ec._Usage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNUser2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx context.Context, sel ast.SelectionSet, v service.UserView) graphql.Marshaler {
+func (ec *executionContext) marshalNUser2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐUserView(ctx context.Context, sel ast.SelectionSet, v auth.UserView) graphql.Marshaler {
 	return ec._User(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNValidateInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐValidateInvoiceInput(ctx context.Context, v any) (service.ValidateInvoiceInput, error) {
+func (ec *executionContext) unmarshalNValidateInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐValidateInput(ctx context.Context, v any) (invoices.ValidateInput, error) {
 	res, err := ec.unmarshalInputValidateInvoiceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -14142,7 +14148,7 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐUserView(ctx context.Context, sel ast.SelectionSet, v *service.UserView) graphql.Marshaler {
+func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐUserView(ctx context.Context, sel ast.SelectionSet, v *auth.UserView) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -14442,7 +14448,7 @@ func (ec *executionContext) marshalOJSON2interface(ctx context.Context, sel ast.
 	return res
 }
 
-func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋserviceᚐOrganizationView(ctx context.Context, sel ast.SelectionSet, v *service.OrganizationView) graphql.Marshaler {
+func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐOrganizationView(ctx context.Context, sel ast.SelectionSet, v *portal.OrganizationView) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

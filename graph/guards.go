@@ -15,7 +15,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/auth"
 )
 
 // Extension codes of the guards below.
@@ -62,7 +63,7 @@ var authMutations = map[string]bool{"login": true, "signup": true}
 // AuthMutationLimit refuses, before any field runs, an operation that asks
 // for more than one signup or login (aliases and fragments included): one
 // document must not batch password guesses. Each attempt is also counted
-// by the service's per-address and per-e-mail limits.
+// by model/auth's per-address and per-e-mail limits.
 type AuthMutationLimit struct{}
 
 var (
@@ -144,7 +145,7 @@ func (s *socket) tokenEnd() error {
 	if s.token == nil {
 		return nil
 	}
-	if cause := context.Cause(s.token); errors.Is(cause, service.ErrTokenExpired) || errors.Is(cause, service.ErrTokenRevoked) {
+	if cause := context.Cause(s.token); errors.Is(cause, auth.ErrTokenExpired) || errors.Is(cause, auth.ErrTokenRevoked) {
 		return cause
 	}
 	return nil
@@ -228,7 +229,7 @@ func (l *subscriptionLimits) around(ctx context.Context, next graphql.OperationH
 	if oc == nil || oc.Operation == nil || oc.Operation.Operation != ast.Subscription {
 		return next(ctx)
 	}
-	release, err := l.acquire(socketFrom(ctx), service.UserFrom(ctx))
+	release, err := l.acquire(socketFrom(ctx), model.PrincipalFrom(ctx))
 	if err != nil {
 		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{err}})
 	}
@@ -236,7 +237,7 @@ func (l *subscriptionLimits) around(ctx context.Context, next graphql.OperationH
 	return next(ctx)
 }
 
-func (l *subscriptionLimits) acquire(s *socket, u *service.UserPrincipal) (func(), *gqlerror.Error) {
+func (l *subscriptionLimits) acquire(s *socket, u *model.Principal) (func(), *gqlerror.Error) {
 	if s != nil {
 		if s.subs.Add(1) > int64(l.perConnection) {
 			s.subs.Add(-1)

@@ -1,5 +1,5 @@
 // Package graph is einvoice's GraphQL transport (gqlgen): the portal's use
-// cases over the same service layer as REST. Resolvers are thin (principal
+// cases over the same application layer as REST. Resolvers are thin (principal
 // from the context, one service call, return), errors go through one
 // presenter, dataloaders batch every level of the portal tree, and limits
 // bound what one request can cost: the document's size, tokens and
@@ -26,7 +26,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
 )
 
 // Defaults of Options.
@@ -152,12 +152,12 @@ func (o *Options) defaults() {
 // transports, the limits, the dataloaders and, when enabled, introspection
 // and (for browsers: GET with Accept: text/html) GraphiQL with its assets
 // under <mount>/assets/. It expects the transport in front of it to have
-// put an authenticated user in the context (service.WithUser) when a bearer
+// put an authenticated user in the context (model.WithPrincipal) when a bearer
 // token came with the request, as rest.Options.GraphQL does.
-func NewHandler(svc *service.Service, opts Options) http.Handler {
+func NewHandler(svc *app.App, opts Options) http.Handler {
 	opts.defaults()
 	srv := handler.New(NewExecutableSchema(Config{
-		Resolvers:  &Resolver{svc: svc, work: newWorkbench(opts.RateLimit, opts.WorkbenchConcurrency), temporal: temporalUI{base: opts.TemporalUI, namespace: opts.TemporalNamespace}},
+		Resolvers:  &Resolver{app: svc, work: newWorkbench(opts.RateLimit, opts.WorkbenchConcurrency), temporal: temporalUI{base: opts.TemporalUI, namespace: opts.TemporalNamespace}},
 		Complexity: complexity(),
 	}))
 	srv.AddTransport(transport.Websocket{
@@ -232,7 +232,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // asks. An authenticated connection lives no longer than its token: it is
 // closed with 4403 and the reason when the token expires or is revoked
 // (logout), ending its subscriptions.
-func websocketInit(svc *service.Service) transport.WebsocketInitFunc {
+func websocketInit(svc *app.App) transport.WebsocketInitFunc {
 	return func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 		auth := strings.TrimSpace(p.Authorization())
 		if auth == "" {
@@ -241,21 +241,21 @@ func websocketInit(svc *service.Service) transport.WebsocketInitFunc {
 		scheme, token, ok := strings.Cut(auth, " ")
 		token = strings.TrimSpace(token)
 		var err error
-		var u *service.UserPrincipal
+		var u *model.Principal
 		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
 			err = model.Errorf(model.CodeUnauthenticated, "the Authorization value must be \"Bearer <access token>\"")
 		} else {
-			u, err = svc.AuthenticateToken(ctx, token)
+			u, err = svc.Auth.AuthenticateToken(ctx, token)
 		}
 		if err != nil {
 			ctx = transport.WithWebsocketCloseCode(ctx, 4403)
 			ctx = transport.AppendCloseReason(ctx, "Forbidden")
 			return ctx, nil, model.Errorf(model.CodeUnauthenticated, "invalid or expired access token")
 		}
-		ctx, _ = svc.TokenContext(ctx, u) // ends with the connection at the latest
+		ctx, _ = svc.Auth.TokenContext(ctx, u) // ends with the connection at the latest
 		if s := socketFrom(ctx); s != nil {
 			s.setToken(ctx)
 		}
-		return service.WithUser(ctx, u), nil, nil
+		return model.WithPrincipal(ctx, u), nil, nil
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/99designs/gqlgen/client"
 
 	"github.com/einvoice-ng/einvoice/graph"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -23,9 +23,9 @@ type server struct {
 	t       testing.TB
 	h       http.Handler
 	c       *client.Client
-	svc     *service.Service
+	svc     *app.App
 	st      *store.Store
-	logs    *servicetest.LogBuffer
+	logs    *apptest.LogBuffer
 	queries *store.QueryCounter
 }
 
@@ -36,17 +36,17 @@ func newServer(t testing.TB, d storetest.Dialect, opts graph.Options) *server {
 
 // newServerOn builds the stack over st; editService and editRouter, when
 // not nil, change the service's and the router's configuration.
-func newServerOn(t testing.TB, st *store.Store, opts graph.Options, editService func(*service.Config), editRouter func(*rest.Options)) *server {
+func newServerOn(t testing.TB, st *store.Store, opts graph.Options, editService func(*app.Config), editRouter func(*rest.Options)) *server {
 	t.Helper()
 	queries := &store.QueryCounter{}
 	st.AddQueryHook(queries)
-	logs := &servicetest.LogBuffer{}
-	cfg := servicetest.Config(t, logs)
+	logs := &apptest.LogBuffer{}
+	cfg := apptest.Config(t, logs)
 	if editService != nil {
 		editService(&cfg)
 	}
 	log := cfg.Logger
-	svc, err := service.New(st, cfg)
+	svc, err := app.New(st, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

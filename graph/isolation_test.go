@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/graph"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -16,7 +16,7 @@ func TestTenantIsolation(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
 		s := newServer(t, d, graph.Options{})
 		a, b := s.tenant("alpha"), s.tenant("bravo")
-		sandbox, err := servicetest.SandboxKeys()
+		sandbox, err := apptest.SandboxKeys()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestTenantIsolation(t *testing.T) {
 		}
 
 		// B's key still works after every attempt: nothing was rotated or revoked.
-		if _, err := s.svc.AuthenticateKey(t.Context(), b.ClientID, b.Secret); err != nil {
+		if _, err := s.svc.Keys.Authenticate(t.Context(), b.ClientID, b.Secret); err != nil {
 			t.Fatalf("the other tenant's key was changed: %v", err)
 		}
 

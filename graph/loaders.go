@@ -8,7 +8,11 @@ import (
 	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/keys"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/usage"
 )
 
 // loaderBatchCapacity bounds the keys of one batch. The complexity limit
@@ -35,9 +39,9 @@ func newPageKey(parent uuid.UUID, first *int, after *string) pageKey {
 	return k
 }
 
-// page turns the key's arguments back into the service's paging input.
-func (k pageKey) page() service.PageInput {
-	in := service.PageInput{Cursor: k.after}
+// page turns the key's arguments back into the application's paging input.
+func (k pageKey) page() model.PageInput {
+	in := model.PageInput{Cursor: k.after}
 	if k.first >= 0 {
 		first := k.first
 		in.Limit = &first
@@ -56,47 +60,47 @@ type usageKey struct {
 // every project. One
 // set is made per operation, so nothing is cached across requests or users.
 type loaders struct {
-	organization *dataloader.Loader[uuid.UUID, *service.OrganizationView]
-	projects     *dataloader.Loader[pageKey, *service.List[service.ProjectView]]
-	keys         *dataloader.Loader[pageKey, *service.List[service.KeyView]]
-	usage        *dataloader.Loader[usageKey, *service.UsageReport]
-	runs         *dataloader.Loader[pageKey, *service.List[service.CertificationRunView]]
+	organization *dataloader.Loader[uuid.UUID, *portal.OrganizationView]
+	projects     *dataloader.Loader[pageKey, *model.List[portal.ProjectView]]
+	keys         *dataloader.Loader[pageKey, *model.List[keys.View]]
+	usage        *dataloader.Loader[usageKey, *usage.Report]
+	runs         *dataloader.Loader[pageKey, *model.List[runs.View]]
 }
 
 type loadersKey struct{}
 
 // withLoaders puts a fresh set of loaders over svc in ctx.
-func withLoaders(ctx context.Context, svc *service.Service, wait time.Duration) context.Context {
+func withLoaders(ctx context.Context, svc *app.App, wait time.Duration) context.Context {
 	l := &loaders{
-		organization: newLoader(wait, func(ctx context.Context, u *service.UserPrincipal, ids []uuid.UUID) ([]*dataloader.Result[*service.OrganizationView], error) {
-			found, err := svc.OrganizationsByID(ctx, u, ids)
+		organization: newLoader(wait, func(ctx context.Context, u *model.Principal, ids []uuid.UUID) ([]*dataloader.Result[*portal.OrganizationView], error) {
+			found, err := svc.Portal.OrganizationsByID(ctx, u, ids)
 			if err != nil {
 				return nil, err
 			}
-			out := make([]*dataloader.Result[*service.OrganizationView], len(ids))
+			out := make([]*dataloader.Result[*portal.OrganizationView], len(ids))
 			for i, id := range ids {
 				if o, ok := found[id]; ok {
-					out[i] = &dataloader.Result[*service.OrganizationView]{Data: o}
+					out[i] = &dataloader.Result[*portal.OrganizationView]{Data: o}
 				} else {
-					out[i] = &dataloader.Result[*service.OrganizationView]{Error: model.NotFound("organization")}
+					out[i] = &dataloader.Result[*portal.OrganizationView]{Error: model.NotFound("organization")}
 				}
 			}
 			return out, nil
 		}),
-		projects: newPagedLoader(wait, svc.ProjectsByOrganization),
-		keys:     newPagedLoader(wait, svc.KeysByProject),
-		runs:     newPagedLoader(wait, svc.CertificationRunsByProject),
-		usage: newLoader(wait, func(ctx context.Context, u *service.UserPrincipal, keys []usageKey) ([]*dataloader.Result[*service.UsageReport], error) {
+		projects: newPagedLoader(wait, svc.Portal.ProjectsByOrganization),
+		keys:     newPagedLoader(wait, svc.Keys.ByProject),
+		runs:     newPagedLoader(wait, svc.Runs.ByProject),
+		usage: newLoader(wait, func(ctx context.Context, u *model.Principal, keys []usageKey) ([]*dataloader.Result[*usage.Report], error) {
 			type rangeKey struct{ from, to, keyID string }
 			groups := map[rangeKey][]uuid.UUID{}
 			for _, k := range keys {
 				r := rangeKey{k.from, k.to, k.keyID}
 				groups[r] = append(groups[r], k.project)
 			}
-			reports := map[usageKey]*service.UsageReport{}
+			reports := map[usageKey]*usage.Report{}
 			errs := map[rangeKey]error{}
 			for r, ids := range groups {
-				found, err := svc.UsageByProject(ctx, u, ids, service.UsageInput{From: r.from, To: r.to, KeyID: r.keyID})
+				found, err := svc.Usage.ByProject(ctx, u, ids, usage.Input{From: r.from, To: r.to, KeyID: r.keyID})
 				if err != nil {
 					errs[r] = err
 					continue
@@ -105,14 +109,14 @@ func withLoaders(ctx context.Context, svc *service.Service, wait time.Duration) 
 					reports[usageKey{id, r.from, r.to, r.keyID}] = rep
 				}
 			}
-			out := make([]*dataloader.Result[*service.UsageReport], len(keys))
+			out := make([]*dataloader.Result[*usage.Report], len(keys))
 			for i, k := range keys {
 				if err := errs[rangeKey{k.from, k.to, k.keyID}]; err != nil {
-					out[i] = &dataloader.Result[*service.UsageReport]{Error: err}
+					out[i] = &dataloader.Result[*usage.Report]{Error: err}
 				} else if rep, ok := reports[k]; ok {
-					out[i] = &dataloader.Result[*service.UsageReport]{Data: rep}
+					out[i] = &dataloader.Result[*usage.Report]{Data: rep}
 				} else {
-					out[i] = &dataloader.Result[*service.UsageReport]{Error: model.NotFound("project")}
+					out[i] = &dataloader.Result[*usage.Report]{Error: model.NotFound("project")}
 				}
 			}
 			return out, nil
@@ -129,9 +133,9 @@ func loadersFrom(ctx context.Context) *loaders {
 
 // newLoader wraps a batch function that needs the principal and answers
 // all keys at once; an error of the whole batch goes to every key.
-func newLoader[K comparable, V any](wait time.Duration, fn func(context.Context, *service.UserPrincipal, []K) ([]*dataloader.Result[V], error)) *dataloader.Loader[K, V] {
+func newLoader[K comparable, V any](wait time.Duration, fn func(context.Context, *model.Principal, []K) ([]*dataloader.Result[V], error)) *dataloader.Loader[K, V] {
 	return dataloader.NewBatchedLoader(func(ctx context.Context, keys []K) []*dataloader.Result[V] {
-		u := service.UserFrom(ctx)
+		u := model.PrincipalFrom(ctx)
 		var out []*dataloader.Result[V]
 		var err error = errUnauthenticated
 		if u != nil {
@@ -149,8 +153,8 @@ func newLoader[K comparable, V any](wait time.Duration, fn func(context.Context,
 
 // newPagedLoader batches one page of children per parent. Keys asking for
 // the same page arguments (nearly always all of them) share one query.
-func newPagedLoader[V any](wait time.Duration, fetch func(context.Context, *service.UserPrincipal, []uuid.UUID, service.PageInput) (map[uuid.UUID]*service.List[V], error)) *dataloader.Loader[pageKey, *service.List[V]] {
-	return newLoader(wait, func(ctx context.Context, u *service.UserPrincipal, keys []pageKey) ([]*dataloader.Result[*service.List[V]], error) {
+func newPagedLoader[V any](wait time.Duration, fetch func(context.Context, *model.Principal, []uuid.UUID, model.PageInput) (map[uuid.UUID]*model.List[V], error)) *dataloader.Loader[pageKey, *model.List[V]] {
+	return newLoader(wait, func(ctx context.Context, u *model.Principal, keys []pageKey) ([]*dataloader.Result[*model.List[V]], error) {
 		type args struct {
 			first int
 			after string
@@ -160,7 +164,7 @@ func newPagedLoader[V any](wait time.Duration, fetch func(context.Context, *serv
 			a := args{k.first, k.after}
 			groups[a] = append(groups[a], k.parent)
 		}
-		lists := map[pageKey]*service.List[V]{}
+		lists := map[pageKey]*model.List[V]{}
 		errs := map[args]error{}
 		for a, parents := range groups {
 			found, err := fetch(ctx, u, parents, pageKey{first: a.first, after: a.after}.page())
@@ -172,17 +176,17 @@ func newPagedLoader[V any](wait time.Duration, fetch func(context.Context, *serv
 				lists[pageKey{parent, a.first, a.after}] = l
 			}
 		}
-		out := make([]*dataloader.Result[*service.List[V]], len(keys))
+		out := make([]*dataloader.Result[*model.List[V]], len(keys))
 		for i, k := range keys {
 			if err := errs[args{k.first, k.after}]; err != nil {
-				out[i] = &dataloader.Result[*service.List[V]]{Error: err}
+				out[i] = &dataloader.Result[*model.List[V]]{Error: err}
 				continue
 			}
 			l := lists[k]
 			if l == nil {
-				l = &service.List[V]{Items: []V{}}
+				l = &model.List[V]{Items: []V{}}
 			}
-			out[i] = &dataloader.Result[*service.List[V]]{Data: l}
+			out[i] = &dataloader.Result[*model.List[V]]{Data: l}
 		}
 		return out, nil
 	})

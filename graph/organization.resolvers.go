@@ -9,22 +9,23 @@ import (
 	"context"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/audit"
+	"github.com/einvoice-ng/einvoice/model/portal"
 )
 
-func (r *mutationResolver) CreateOrganization(ctx context.Context, input service.OrganizationInput) (*service.OrganizationView, error) {
+func (r *mutationResolver) CreateOrganization(ctx context.Context, input portal.OrganizationInput) (*portal.OrganizationView, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.svc.CreateOrganization(ctx, u, input)
+	out, err := r.app.Portal.CreateOrganization(ctx, u, input)
 	if err != nil {
 		return nil, inInput(err)
 	}
 	return out, nil
 }
 
-func (r *organizationResolver) Projects(ctx context.Context, obj *service.OrganizationView, first *int, after *string) (*gqlmodel.ProjectConnection, error) {
+func (r *organizationResolver) Projects(ctx context.Context, obj *portal.OrganizationView, first *int, after *string) (*gqlmodel.ProjectConnection, error) {
 	list, err := loadersFrom(ctx).projects.Load(ctx, newPageKey(obj.ID, first, after))()
 	if err != nil {
 		return nil, inPage(err)
@@ -32,15 +33,15 @@ func (r *organizationResolver) Projects(ctx context.Context, obj *service.Organi
 	return projectConnection(list), nil
 }
 
-func (r *organizationResolver) AuditChain(ctx context.Context, obj *service.OrganizationView) (*service.AuditChainView, error) {
+func (r *organizationResolver) AuditChain(ctx context.Context, obj *portal.OrganizationView) (*audit.ChainView, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.AuditChain(ctx, u, obj.ID)
+	return r.app.Audit.Chain(ctx, u, obj.ID)
 }
 
-func (r *queryResolver) Organization(ctx context.Context, id string) (*service.OrganizationView, error) {
+func (r *queryResolver) Organization(ctx context.Context, id string) (*portal.OrganizationView, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ func (r *queryResolver) Organization(ctx context.Context, id string) (*service.O
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Organization(ctx, u, oid)
+	return r.app.Portal.Organization(ctx, u, oid)
 }
 
 func (r *Resolver) Organization() OrganizationResolver { return &organizationResolver{r} }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/graph"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -115,7 +115,7 @@ func TestPortalFlow(t *testing.T) {
 		}
 
 		// Configure its authority with the sandbox key pair.
-		k, err := servicetest.SandboxKeys()
+		k, err := apptest.SandboxKeys()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,11 +156,11 @@ func TestPortalFlow(t *testing.T) {
 		// A live key, used once, so that usage has something to show.
 		live := s.key(tn.Token, tn.ProjectID, "live")
 		ctx := context.Background()
-		kp, err := s.svc.AuthenticateKey(ctx, live.Key.ClientID, live.ClientSecret)
+		kp, err := s.svc.Keys.Authenticate(ctx, live.Key.ClientID, live.ClientSecret)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.svc.Authorize(kp, "irn:generate", "irn.generate"); err != nil {
+		if err := s.svc.Usage.Authorize(kp, "irn:generate", "irn.generate"); err != nil {
 			t.Fatal(err)
 		}
 

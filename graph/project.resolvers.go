@@ -9,26 +9,26 @@ import (
 	"context"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/portal"
 )
 
-func (r *mutationResolver) CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*service.ProjectView, error) {
+func (r *mutationResolver) CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	in := service.ProjectInput{OrganizationID: input.OrganizationID, Name: input.Name}
+	in := portal.ProjectInput{OrganizationID: input.OrganizationID, Name: input.Name}
 	if input.Environment != nil { // null takes the default, as absent does
 		in.Environment = string(*input.Environment)
 	}
-	out, err := r.svc.CreateProject(ctx, u, in)
+	out, err := r.app.Portal.CreateProject(ctx, u, in)
 	if err != nil {
 		return nil, inInput(err)
 	}
 	return out, nil
 }
 
-func (r *mutationResolver) UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*service.ProjectView, error) {
+func (r *mutationResolver) UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*portal.ProjectView, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -37,19 +37,19 @@ func (r *mutationResolver) UpdateProject(ctx context.Context, projectID string, 
 	if err != nil {
 		return nil, err
 	}
-	var in service.ProjectUpdate
+	var in portal.ProjectUpdate
 	if input.ValidationProfile != nil {
 		p := string(*input.ValidationProfile)
 		in.ValidationProfile = &p
 	}
-	out, err := r.svc.UpdateProject(ctx, u, id, in)
+	out, err := r.app.Portal.UpdateProject(ctx, u, id, in)
 	if err != nil {
 		return nil, inInput(err)
 	}
 	return out, nil
 }
 
-func (r *mutationResolver) UpdateProjectAuthority(ctx context.Context, projectID string, input service.AuthorityInput) (*service.ProjectView, error) {
+func (r *mutationResolver) UpdateProjectAuthority(ctx context.Context, projectID string, input portal.AuthorityInput) (*portal.ProjectView, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -58,18 +58,18 @@ func (r *mutationResolver) UpdateProjectAuthority(ctx context.Context, projectID
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.svc.UpdateAuthority(ctx, u, id, input)
+	out, err := r.app.Portal.UpdateAuthority(ctx, u, id, input)
 	if err != nil {
 		return nil, inInput(err)
 	}
 	return out, nil
 }
 
-func (r *projectResolver) Organization(ctx context.Context, obj *service.ProjectView) (*service.OrganizationView, error) {
+func (r *projectResolver) Organization(ctx context.Context, obj *portal.ProjectView) (*portal.OrganizationView, error) {
 	return loadersFrom(ctx).organization.Load(ctx, obj.OrganizationID)()
 }
 
-func (r *projectResolver) APIKeys(ctx context.Context, obj *service.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error) {
+func (r *projectResolver) APIKeys(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error) {
 	list, err := loadersFrom(ctx).keys.Load(ctx, newPageKey(obj.ID, first, after))()
 	if err != nil {
 		return nil, inPage(err)
@@ -77,7 +77,7 @@ func (r *projectResolver) APIKeys(ctx context.Context, obj *service.ProjectView,
 	return apiKeyConnection(list), nil
 }
 
-func (r *queryResolver) Project(ctx context.Context, id string) (*service.ProjectView, error) {
+func (r *queryResolver) Project(ctx context.Context, id string) (*portal.ProjectView, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func (r *queryResolver) Project(ctx context.Context, id string) (*service.Projec
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Project(ctx, u, pid)
+	return r.app.Portal.Project(ctx, u, pid)
 }
 
 func (r *Resolver) Project() ProjectResolver { return &projectResolver{r} }

@@ -1,10 +1,10 @@
 package graph
 
-import "github.com/einvoice-ng/einvoice/model/service"
+import "github.com/einvoice-ng/einvoice/model/app"
 
-// Resolver is the root of every resolver: it holds the service they call.
+// Resolver is the root of every resolver: it holds the application they call.
 type Resolver struct {
-	svc      *service.Service
+	app      *app.App
 	work     *workbench
 	temporal temporalUI
 }

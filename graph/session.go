@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/auth"
 )
 
 // SessionCookie is the name of the refresh cookie of portal sign-ins.
@@ -49,7 +49,7 @@ func (x *exchange) cookie() string {
 // SameSite=Strict, scoped to the GraphQL endpoint's path so that no other
 // route ever receives it, and Secure unless the request came over plain HTTP
 // to a loopback address (local development, where browsers would drop it).
-func (x *exchange) setCookie(t *service.SessionToken) {
+func (x *exchange) setCookie(t *auth.SessionToken) {
 	c := &http.Cookie{
 		Name: SessionCookie, Path: x.r.URL.Path, HttpOnly: true, SameSite: http.SameSiteStrictMode,
 		Secure: x.r.TLS != nil || !loopbackHost(x.r.Host),
@@ -105,7 +105,7 @@ func (r *Resolver) startSession(ctx context.Context, userID uuid.UUID) error {
 	if x == nil {
 		return nil
 	}
-	t, err := r.svc.StartSession(ctx, userID)
+	t, err := r.app.Auth.StartSession(ctx, userID)
 	if err != nil {
 		return err
 	}

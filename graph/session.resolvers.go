@@ -9,10 +9,10 @@ import (
 	"context"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/auth"
 )
 
-func (r *mutationResolver) RefreshSession(ctx context.Context) (*service.AuthPayload, error) {
+func (r *mutationResolver) RefreshSession(ctx context.Context) (*auth.AuthPayload, error) {
 	x := exchangeFrom(ctx)
 	if x == nil {
 		return nil, errNoExchange
@@ -20,7 +20,7 @@ func (r *mutationResolver) RefreshSession(ctx context.Context) (*service.AuthPay
 	if err := x.sameOrigin(); err != nil {
 		return nil, err
 	}
-	out, next, err := r.svc.RefreshSession(ctx, x.cookie())
+	out, next, err := r.app.Auth.RefreshSession(ctx, x.cookie())
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (r *mutationResolver) EndSession(ctx context.Context) (*gqlmodel.EndSession
 	if err := x.sameOrigin(); err != nil {
 		return nil, err
 	}
-	if err := r.svc.EndSession(ctx, x.cookie()); err != nil {
+	if err := r.app.Auth.EndSession(ctx, x.cookie()); err != nil {
 		return nil, err
 	}
 	x.setCookie(nil)

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/graph"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -80,7 +81,7 @@ const refreshMutation = `mutation { refreshSession { accessToken expiresIn user 
 func TestSessionRefresh(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
 		clk := &clock{now: time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)}
-		s := newServerOn(t, d.Open(t), graph.Options{}, func(c *service.Config) { c.Now = clk.Now }, nil)
+		s := newServerOn(t, d.Open(t), graph.Options{}, func(c *app.Config) { c.Now = clk.Now }, nil)
 
 		resp, r := s.postSession(`mutation { signup(input: {email: "ada@example.com", password: "correct horse battery",
 			organizationName: "Sango", organizationSlug: "sango"}) { accessToken } }`, "", "", "127.0.0.1:8080")
@@ -185,7 +186,7 @@ func TestSessionRefresh(t *testing.T) {
 		}
 		resp, _ = s.postSession(`mutation { login(input: {email: "ada@example.com", password: "correct horse battery"}) { accessToken } }`, "", "", "")
 		c5 := sessionCookie(t, resp)
-		clk.add(service.SessionIdleTTL + time.Second)
+		clk.add(auth.SessionIdleTTL + time.Second)
 		if _, r = s.postSession(refreshMutation, c5.Value, "", ""); r.code(t) != "unauthenticated" {
 			t.Fatalf("refresh of an idle sign-in: %s", r.Raw)
 		}

@@ -10,14 +10,15 @@ import (
 	"sort"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/usage"
 )
 
-func (r *projectResolver) Usage(ctx context.Context, obj *service.ProjectView, from *string, to *string, keyID *string) (*service.UsageReport, error) {
+func (r *projectResolver) Usage(ctx context.Context, obj *portal.ProjectView, from *string, to *string, keyID *string) (*usage.Report, error) {
 	return loadersFrom(ctx).usage.Load(ctx, usageKey{project: obj.ID, from: deref(from), to: deref(to), keyID: deref(keyID)})()
 }
 
-func (r *usageResolver) ByOperation(ctx context.Context, obj *service.UsageReport) ([]*gqlmodel.OperationCount, error) {
+func (r *usageResolver) ByOperation(ctx context.Context, obj *usage.Report) ([]*gqlmodel.OperationCount, error) {
 	out := make([]*gqlmodel.OperationCount, 0, len(obj.ByOperation))
 	for op, n := range obj.ByOperation {
 		out = append(out, &gqlmodel.OperationCount{Operation: op, Count: int(n)})

@@ -9,11 +9,11 @@ import (
 	"context"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/auth"
 )
 
-func (r *mutationResolver) Signup(ctx context.Context, input service.SignupInput) (*service.AuthPayload, error) {
-	out, err := r.svc.Signup(ctx, input)
+func (r *mutationResolver) Signup(ctx context.Context, input auth.SignupInput) (*auth.AuthPayload, error) {
+	out, err := r.app.Auth.Signup(ctx, input)
 	if err != nil {
 		return nil, inInput(err)
 	}
@@ -23,8 +23,8 @@ func (r *mutationResolver) Signup(ctx context.Context, input service.SignupInput
 	return out, nil
 }
 
-func (r *mutationResolver) Login(ctx context.Context, input service.LoginInput) (*service.AuthPayload, error) {
-	out, err := r.svc.Login(ctx, input)
+func (r *mutationResolver) Login(ctx context.Context, input auth.LoginInput) (*auth.AuthPayload, error) {
+	out, err := r.app.Auth.Login(ctx, input)
 	if err != nil {
 		return nil, inInput(err)
 	}
@@ -34,28 +34,28 @@ func (r *mutationResolver) Login(ctx context.Context, input service.LoginInput) 
 	return out, nil
 }
 
-func (r *mutationResolver) Logout(ctx context.Context) (*service.LogoutResult, error) {
+func (r *mutationResolver) Logout(ctx context.Context) (*auth.LogoutResult, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Logout(ctx, u)
+	return r.app.Auth.Logout(ctx, u)
 }
 
-func (r *queryResolver) Me(ctx context.Context) (*service.UserView, error) {
+func (r *queryResolver) Me(ctx context.Context) (*auth.UserView, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.Me(ctx, u)
+	return r.app.Auth.Me(ctx, u)
 }
 
-func (r *viewerResolver) Organizations(ctx context.Context, obj *service.UserView, first *int, after *string) (*gqlmodel.OrganizationConnection, error) {
+func (r *viewerResolver) Organizations(ctx context.Context, obj *auth.UserView, first *int, after *string) (*gqlmodel.OrganizationConnection, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.svc.Organizations(ctx, u, pageInput(first, after))
+	list, err := r.app.Portal.Organizations(ctx, u, pageInput(first, after))
 	if err != nil {
 		return nil, inPage(err)
 	}

@@ -36,9 +36,9 @@ func newWorkbench(limit RateLimiter, max int) *workbench {
 	return &workbench{limit: limit, max: max, inflight: map[uuid.UUID]int{}}
 }
 
-// acquire authorizes u on a project as service.PortalPrincipal does,
+// acquire authorizes u on a project as invoices.Service.Workbench does,
 // applies the limits and returns the principal with a release function.
-func (r *Resolver) acquire(ctx context.Context, projectID string, write bool) (*model.KeyPrincipal, func(), error) {
+func (r *Resolver) acquire(ctx context.Context, projectID string, write bool) (*model.Principal, func(), error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -47,7 +47,7 @@ func (r *Resolver) acquire(ctx context.Context, projectID string, write bool) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	k, err := r.svc.PortalPrincipal(ctx, u, pid, write)
+	k, err := r.app.Invoices.Workbench(ctx, u, pid, write)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,37 +11,37 @@ import (
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/invoices"
 )
 
 func (r *invoiceIssueResolver) Severity(ctx context.Context, obj *model.Issue) (string, error) {
 	return string(obj.Severity), nil
 }
 
-func (r *invoiceQrCodeResolver) Encryption(ctx context.Context, obj *service.QRResult) (string, error) {
+func (r *invoiceQrCodeResolver) Encryption(ctx context.Context, obj *invoices.QRResult) (string, error) {
 	return string(obj.Encryption), nil
 }
 
-func (r *mutationResolver) GenerateIrn(ctx context.Context, projectID string, input service.IRNInput) (*service.IRNResult, error) {
+func (r *mutationResolver) GenerateIrn(ctx context.Context, projectID string, input invoices.IRNInput) (*invoices.IRNResult, error) {
 	k, release, err := r.acquire(ctx, projectID, true)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	out, err := r.svc.GenerateIRN(ctx, k, input)
+	out, err := r.app.Invoices.GenerateIRN(ctx, k, input)
 	if err != nil {
 		return nil, inInput(err)
 	}
 	return out, nil
 }
 
-func (r *queryResolver) ValidateInvoice(ctx context.Context, projectID string, input service.ValidateInvoiceInput) (*model.ValidationReport, error) {
+func (r *queryResolver) ValidateInvoice(ctx context.Context, projectID string, input invoices.ValidateInput) (*model.ValidationReport, error) {
 	k, release, err := r.acquire(ctx, projectID, false)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	out, err := r.svc.ValidateInvoice(ctx, k, input)
+	out, err := r.app.Invoices.Validate(ctx, k, input)
 	if err != nil {
 		return nil, inInput(err)
 	}
@@ -50,26 +50,26 @@ func (r *queryResolver) ValidateInvoice(ctx context.Context, projectID string, i
 	return out, nil
 }
 
-func (r *queryResolver) InvoiceQRCode(ctx context.Context, projectID string, input service.QRInput, png *bool) (*service.QRResult, error) {
+func (r *queryResolver) InvoiceQRCode(ctx context.Context, projectID string, input invoices.QRInput, png *bool) (*invoices.QRResult, error) {
 	k, release, err := r.acquire(ctx, projectID, false)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	out, err := r.svc.QRCode(ctx, k, input, png != nil && *png)
+	out, err := r.app.Invoices.QRCode(ctx, k, input, png != nil && *png)
 	if err != nil {
 		return nil, inInput(err)
 	}
 	return out, nil
 }
 
-func (r *queryResolver) RenderInvoice(ctx context.Context, projectID string, input service.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error) {
+func (r *queryResolver) RenderInvoice(ctx context.Context, projectID string, input invoices.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error) {
 	k, release, err := r.acquire(ctx, projectID, false)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	out, err := r.svc.RenderInvoice(ctx, k, input, pdf != nil && *pdf)
+	out, err := r.app.Invoices.Render(ctx, k, input, pdf != nil && *pdf)
 	if err != nil {
 		return nil, inInput(err)
 	}
@@ -91,7 +91,7 @@ func (r *queryResolver) RenderInvoice(ctx context.Context, projectID string, inp
 	return res, nil
 }
 
-func (r *validateInvoiceInputResolver) Profile(ctx context.Context, obj *service.ValidateInvoiceInput, data *model.ValidationProfile) error {
+func (r *validateInvoiceInputResolver) Profile(ctx context.Context, obj *invoices.ValidateInput, data *model.ValidationProfile) error {
 	if data != nil {
 		obj.Profile = string(*data)
 	}

@@ -129,7 +129,7 @@ func TestWorkbench(t *testing.T) {
 		}
 
 		// No key's usage moved: the workbench is not an API key.
-		if err := s.svc.FlushUsage(context.Background()); err != nil {
+		if err := s.svc.Usage.Flush(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		var usage struct {

@@ -98,12 +98,3 @@ type APIKey struct {
 	RevokedAt           *time.Time `bun:"revoked_at"`
 	LastUsedAt          *time.Time `bun:"last_used_at"`
 }
-
-// KeyPrincipal is an authenticated API key with what authorization needs.
-type KeyPrincipal struct {
-	KeyID          uuid.UUID
-	ProjectID      uuid.UUID
-	OrganizationID uuid.UUID
-	Environment    Environment
-	Scopes         Scopes
-}

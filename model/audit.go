@@ -76,6 +76,25 @@ type AuditHead struct {
 	UpdatedAt time.Time `bun:"updated_at"`
 }
 
+// NewAuditLog is an entry of an organization's chain (nil: the system
+// chain) saying actor did action to target at at, from the request in ctx
+// (its address, user agent and id). The store chains it when appending it.
+func NewAuditLog(ctx context.Context, org *uuid.UUID, actor Ref, action string, target Ref, at time.Time) *AuditLog {
+	meta := RequestMetaFrom(ctx)
+	ua := meta.UserAgent
+	if len(ua) > maxUserAgent {
+		ua = ua[:maxUserAgent]
+	}
+	return &AuditLog{
+		ID: NewID(), OrganizationID: org, ActorType: actor.Type, ActorID: actor.ID, Action: action,
+		TargetType: target.Type, TargetID: target.ID, IP: meta.IP, UserAgent: ua, RequestID: meta.RequestID,
+		CreatedAt: at,
+	}
+}
+
+// maxUserAgent bounds the user agent an audit entry keeps.
+const maxUserAgent = 512
+
 // SystemChain names the chain of entries of no organization (failed logins,
 // users without one).
 const SystemChain = "system"

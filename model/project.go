@@ -23,7 +23,7 @@ type Project struct {
 	ValidationProfile ValidationProfile `bun:"validation_profile,default:'nrs'"`
 
 	// Authority settings. Secret material is sealed (AES-256-GCM) and only
-	// ever opened by the service.
+	// ever opened by model/authority.
 	TaxAuthorityCode string       `bun:"tax_authority_code"`
 	BusinessID       string       `bun:"business_id,nullzero"`
 	ServiceID        string       `bun:"service_id,nullzero"`

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
 
@@ -47,7 +47,7 @@ func TestAttackAuditFlood(t *testing.T) {
 	if after["entries"] != before["entries"] || after["valid"] != true {
 		t.Fatalf("30 failed logins changed the organization's chain: %v -> %v", before, after)
 	}
-	sys, err := s.st.VerifyAuditChain(context.Background(), nil, servicetest.AuditKey)
+	sys, err := s.st.Audit().Verify(context.Background(), nil, apptest.AuditKey)
 	if err != nil || !sys.Valid() || sys.Entries != failed {
 		t.Fatalf("system chain: %+v %v, want the %d failed logins", sys, err, failed)
 	}

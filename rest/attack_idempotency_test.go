@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -101,8 +102,8 @@ func TestAttackIdempotencyAmplification(t *testing.T) {
 		maxBytes    = 4096
 		maxKeys     = 40
 	)
-	s := build(t, sqlite().Open(t), func(c *service.Config) {
-		c.Idempotency = service.IdempotencyLimits{MaxResponseBytes: maxResponse, MaxBytesPerCredential: maxBytes, MaxKeysPerCredential: maxKeys}
+	s := build(t, sqlite().Open(t), func(c *app.Config) {
+		c.Idempotency = idempotency.Limits{MaxResponseBytes: maxResponse, MaxBytesPerCredential: maxBytes, MaxKeysPerCredential: maxKeys}
 	}, nil)
 	tn := s.tenant("acme")
 	render := renderReq(tn, renderPath, map[string]any{"invoice_type": "B2B", "payload": loadFixture(t, "invoice-b2b-1.1.json")}, nil)

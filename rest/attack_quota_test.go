@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -19,8 +19,8 @@ import (
 func TestAttackQuotas(t *testing.T) {
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) {
-			s := build(t, d.Open(t), func(c *service.Config) {
-				c.Quotas = service.Quotas{OrganizationsPerUser: 2, ProjectsPerOrganization: 2, KeysPerProject: 3}
+			s := build(t, d.Open(t), func(c *app.Config) {
+				c.Quotas = app.Quotas{OrganizationsPerUser: 2, ProjectsPerOrganization: 2, KeysPerProject: 3}
 			}, nil)
 			s = withGraphQL(s, rest.Options{})
 			tn := s.tenant("acme") // one organization, one project, one key

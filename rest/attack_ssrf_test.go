@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/egress"
-	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -28,7 +28,7 @@ func (rebinding) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, e
 func TestAttackBaseURL(t *testing.T) {
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) {
-			s := build(t, d.Open(t), func(c *service.Config) {
+			s := build(t, d.Open(t), func(c *app.Config) {
 				c.Egress = egress.Policy{Origins: []string{"https://einvoice1.nrs.gov.ng", "https://sandbox.nrs.example"}, Resolver: rebinding{}}
 			}, nil)
 			tn := s.tenant("acme")

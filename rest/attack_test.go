@@ -13,7 +13,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -56,7 +58,7 @@ func TestAttackRequestWithoutDeadline(t *testing.T) {
 // per-address limit. Each e-mail has its own budget, spent alike whether
 // or not the address has an account, so the refusal reveals nothing.
 func TestAttackAccountLockout(t *testing.T) {
-	s := authLimited(t, service.Rate{}, service.Rate{Count: 3, Period: time.Hour})
+	s := authLimited(t, auth.Rate{}, auth.Rate{Count: 3, Period: time.Hour})
 	s.tenant("victim") // its signup spends one attempt of victim@example.com
 	login := func(email, ip string) response {
 		return s.do(req{method: "POST", path: "/api/v2/auth/login", header: map[string]string{"X-Forwarded-For": ip},
@@ -99,7 +101,7 @@ func TestAttackTokenAfterLogout(t *testing.T) {
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) {
 			stores := sharedStores(t, d, 2)
-			fast := func(c *service.Config) { c.RevocationCacheTTL = 20 * time.Millisecond }
+			fast := func(c *app.Config) { c.RevocationCacheTTL = 20 * time.Millisecond }
 			a, b := build(t, stores[0], fast, nil), build(t, stores[1], fast, nil)
 			tn := a.tenant("leaving")
 			other := a.must(200, req{method: "POST", path: "/api/v2/auth/login", body: map[string]any{
@@ -139,8 +141,8 @@ func TestAttackTokenAfterLogout(t *testing.T) {
 func TestAttackKeyWithoutRunScope(t *testing.T) {
 	runs := &recordingRuns{}
 	s := newCertServer(t, runs)
-	k, err := s.e.Service.CreateKey(context.Background(), s.e.Tenant.User, s.e.Tenant.Project.ID,
-		service.KeyInput{KeyName: "reader", Scopes: []string{"certification:read", "irn:generate"}})
+	k, err := s.e.App.Keys.Create(context.Background(), s.e.Tenant.User, s.e.Tenant.Project.ID,
+		keys.Input{KeyName: "reader", Scopes: []string{"certification:read", "irn:generate"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -287,7 +287,7 @@ func TestScopesDefaultIsExplicit(t *testing.T) {
 					if !slices.Equal(rotated["scopes"].([]any), c.want) {
 						t.Fatalf("rotate shows %v", rotated["scopes"])
 					}
-					stored, err := s.st.KeyInProject(context.Background(), uuid.MustParse(tn.ProjectID), uuid.MustParse(id))
+					stored, err := s.st.Keys().Get(context.Background(), uuid.MustParse(tn.ProjectID), uuid.MustParse(id))
 					if err != nil {
 						t.Fatal(err)
 					}

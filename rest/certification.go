@@ -6,7 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/runs"
 )
 
 // certificationRoutes declares the certification routes (API key
@@ -20,11 +20,12 @@ func (a *api) certificationRoutes(r chi.Router) {
 }
 
 func (a *api) startCertificationRun(w http.ResponseWriter, r *http.Request) error {
-	var in service.CertificationInput
+	var in runs.Input
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
-	out, err := a.svc.StartCertificationRun(r.Context(), keyFrom(r), in)
+	k := keyFrom(r)
+	out, err := a.app.Runs.Start(r.Context(), k, k.ProjectID, in)
 	return reply(w, "body", out, err)
 }
 
@@ -33,6 +34,6 @@ func (a *api) certificationRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.svc.CertificationRun(r.Context(), keyFrom(r), id)
+	out, err := a.app.Runs.Get(r.Context(), keyFrom(r), id)
 	return reply(w, "path", out, err)
 }

@@ -16,7 +16,8 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/keys"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -26,18 +27,18 @@ import (
 // workflow is running.
 type recordingRuns struct {
 	mu      sync.Mutex
-	started []service.RunStart
+	started []runs.WorkflowInput
 }
 
-func (f *recordingRuns) StartCertificationRun(_ context.Context, in service.RunStart) (service.RunRef, error) {
+func (f *recordingRuns) StartCertificationRun(_ context.Context, in runs.WorkflowInput) (runs.Ref, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.started = append(f.started, in)
-	return service.RunRef{WorkflowID: workflows.WorkflowID(in.RunID), TemporalRunID: uuid.NewString()}, nil
+	return runs.Ref{WorkflowID: workflows.WorkflowID(in.RunID), TemporalRunID: uuid.NewString()}, nil
 }
 
-func (f *recordingRuns) DescribeCertificationRun(context.Context, uuid.UUID) (*service.RunState, error) {
-	return &service.RunState{Status: model.RunRunning}, nil
+func (f *recordingRuns) DescribeCertificationRun(context.Context, uuid.UUID) (*runs.State, error) {
+	return &runs.State{Status: model.RunRunning}, nil
 }
 
 func (f *recordingRuns) AbandonCertificationRun(context.Context, uuid.UUID, string) error { return nil }
@@ -48,7 +49,7 @@ type certServer struct {
 	e *certtest.Env
 }
 
-func newCertServer(t *testing.T, runs service.RunStarter) *certServer {
+func newCertServer(t *testing.T, runs runs.Starter) *certServer {
 	t.Helper()
 	return &certServer{t: t, e: certtest.New(t, certtest.Options{Open: storetest.SQLite, Runs: runs})}
 }
@@ -104,12 +105,12 @@ func TestCertificationRunsREST(t *testing.T) {
 	// Evidence written by the activities shows in the run.
 	ctx := context.Background()
 	id := uuid.MustParse(runID)
-	if err := s.e.Store.MarkCertificationRunRunning(ctx, id, time.Now()); err != nil {
+	if err := s.e.Store.Runs().MarkRunning(ctx, id, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	st, ms := 200, int64(3)
 	fin := time.Now().UTC()
-	if err := s.e.Store.SaveCertificationStep(ctx, &model.CertificationStep{RunID: id, Name: workflows.StepHealth, Seq: 1,
+	if err := s.e.Store.Runs().SaveStep(ctx, &model.CertificationStep{RunID: id, Name: workflows.StepHealth, Seq: 1,
 		Status: model.StepPassed, Attempts: 1, StartedAt: fin, FinishedAt: &fin, DurationMS: &ms, HTTPStatus: &st, Message: "healthy"}); err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestCertificationStartValidation(t *testing.T) {
 func TestCertificationScopes(t *testing.T) {
 	s := newCertServer(t, &recordingRuns{})
 	ctx := context.Background()
-	k, err := s.e.Service.CreateKey(ctx, s.e.Tenant.User, s.e.Tenant.Project.ID, service.KeyInput{KeyName: "read only", Scopes: []string{"certification:read"}})
+	k, err := s.e.App.Keys.Create(ctx, s.e.Tenant.User, s.e.Tenant.Project.ID, keys.Input{KeyName: "read only", Scopes: []string{"certification:read"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestCertificationUnavailable(t *testing.T) {
 	t.Cleanup(c.Close)
 	for _, tc := range []struct {
 		name string
-		runs service.RunStarter
+		runs runs.Starter
 	}{
 		{"no TEMPORAL_ADDRESS", nil},
 		{"Temporal unreachable", workflows.NewStarter(c, workflows.StarterOptions{StartTimeout: 2 * time.Second})},
@@ -235,7 +236,7 @@ func TestCertificationUnavailable(t *testing.T) {
 			if d := time.Since(began); d > 10*time.Second {
 				t.Fatalf("the start took %s", d)
 			}
-			list, err := s.e.Service.ProjectCertificationRuns(context.Background(), s.e.Tenant.User, s.e.Tenant.Project.ID, service.PageInput{})
+			list, err := s.e.App.Runs.List(context.Background(), s.e.Tenant.User, s.e.Tenant.Project.ID, model.PageInput{})
 			if err != nil || len(list.Items) != 0 {
 				t.Fatalf("runs left behind: %+v %v", list, err)
 			}

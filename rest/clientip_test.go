@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -84,8 +85,8 @@ func TestAttackForwardedForRotation(t *testing.T) {
 				t.Fatal(err)
 			}
 			limits := rest.NewMemoryLimitStore(nil)
-			s := build(t, storetest.SQLite(t), func(c *service.Config) {
-				c.Auth = service.AuthLimits{Limiter: rest.AttemptLimiter(limits), PerIP: service.Rate{Count: 3, Period: time.Hour}}
+			s := build(t, storetest.SQLite(t), func(c *app.Config) {
+				c.Auth = auth.Limits{Limiter: rest.AttemptLimiter(limits), PerIP: auth.Rate{Count: 3, Period: time.Hour}}
 			}, func(o *rest.Options) {
 				o.TrustedProxies = pt
 				o.RateLimits.Store = limits

@@ -9,8 +9,9 @@ import (
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -20,7 +21,7 @@ import (
 type restRequest struct {
 	method, path string
 	cred         func(r req) req
-	values       servicetest.Values
+	values       apptest.Values
 	// echo maps a field to the answer's member (dotted path) that shows
 	// its value, as sent or canonical, or its default when absent.
 	echo map[string]string
@@ -33,7 +34,7 @@ type restRequest struct {
 // and whose sandbox projects count as configured.
 func conformanceServer(t *testing.T, d storetest.Dialect) *server {
 	t.Helper()
-	return build(t, d.Open(t), func(c *service.Config) {
+	return build(t, d.Open(t), func(c *app.Config) {
 		c.Runs = &recordingRuns{}
 		c.SandboxBaseURL = "http://127.0.0.1:9" // never called: runs start nothing
 		// Every accepted run stays queued: bounds, not the concurrency
@@ -59,68 +60,68 @@ func restRequests(t *testing.T, s *server) map[string]restRequest {
 	text := func(field string, n int) (string, bool) {
 		switch field {
 		case "email":
-			return servicetest.Email(n), true
+			return apptest.Email(n), true
 		case "organization_slug", "slug":
-			return servicetest.Slug(n), true
+			return apptest.Slug(n), true
 		}
 		return "", false
 	}
 	b2b := loadFixture(t, "invoice-b2b-1.1.json")
 	return map[string]restRequest{
 		"SignupRequest": {method: "POST", path: "/auth/signup", cred: none,
-			values: servicetest.Values{Text: text, Base: func() map[string]any {
-				return map[string]any{"email": servicetest.Email(20), "password": "correct horse battery",
-					"organization_name": "Conformance Ltd", "organization_slug": servicetest.Slug(12)}
+			values: apptest.Values{Text: text, Base: func() map[string]any {
+				return map[string]any{"email": apptest.Email(20), "password": "correct horse battery",
+					"organization_name": "Conformance Ltd", "organization_slug": apptest.Slug(12)}
 			}},
 			echo: map[string]string{"email": "user.email", "organization_name": "organization.name", "organization_slug": "organization.slug"}},
 		"LoginRequest": {method: "POST", path: "/auth/login", cred: none,
-			values: servicetest.Values{Text: text, Base: func() map[string]any {
-				return map[string]any{"email": servicetest.Email(20), "password": "correct horse battery"}
+			values: apptest.Values{Text: text, Base: func() map[string]any {
+				return map[string]any{"email": apptest.Email(20), "password": "correct horse battery"}
 			}},
 			echo: map[string]string{"email": "user.email"},
 			prepare: func(t *testing.T, body map[string]any) {
-				_, err := s.svc.Signup(context.Background(), service.SignupInput{Email: body["email"].(string),
-					Password: body["password"].(string), OrganizationName: "Login Ltd", OrganizationSlug: servicetest.Slug(12)})
+				_, err := s.svc.Auth.Signup(context.Background(), auth.SignupInput{Email: body["email"].(string),
+					Password: body["password"].(string), OrganizationName: "Login Ltd", OrganizationSlug: apptest.Slug(12)})
 				if err != nil {
 					t.Fatalf("create the account to log in to: %v", err)
 				}
 			}},
 		"OrganizationCreate": {method: "POST", path: "/organizations", cred: bearer,
-			values: servicetest.Values{Text: text, Base: func() map[string]any {
-				return map[string]any{"name": "Second Org", "slug": servicetest.Slug(12)}
+			values: apptest.Values{Text: text, Base: func() map[string]any {
+				return map[string]any{"name": "Second Org", "slug": apptest.Slug(12)}
 			}},
 			echo: map[string]string{"name": "name", "slug": "slug"}},
 		"ProjectCreate": {method: "POST", path: "/projects", cred: bearer,
-			values: servicetest.Values{Base: func() map[string]any {
+			values: apptest.Values{Base: func() map[string]any {
 				return map[string]any{"organization_id": tn.OrgID, "name": "Web shop", "environment": "sandbox"}
 			}},
 			echo: map[string]string{"name": "name", "environment": "environment", "organization_id": "organization_id"}},
 		"ApiKeyCreate": {method: "POST", path: "/projects/" + tn.ProjectID + "/keys", cred: bearer,
-			values: servicetest.Values{Base: func() map[string]any {
+			values: apptest.Values{Base: func() map[string]any {
 				return map[string]any{"key_name": "erp", "scopes": []any{"usage:read"}}
 			}},
 			echo: map[string]string{"key_name": "key_name", "scopes": "scopes"}},
 		"InvoiceSchemaValidateRequest": {method: "POST", path: "/invoices/schema/validate", cred: key,
-			values: servicetest.Values{Base: func() map[string]any {
+			values: apptest.Values{Base: func() map[string]any {
 				return map[string]any{"invoice_type_code": "B2B", "tax_authority_code": "NRS", "schema_version": "1.1", "payload": b2b}
 			}},
 			echo: map[string]string{"schema_version": "schema_version", "tax_authority_code": "tax_authority_code", "profile": "profile"}},
 		"IrnGenerateRequest": {method: "POST", path: "/invoices/irn/generate", cred: key,
-			values: servicetest.Values{Base: func() map[string]any { return clone(irnBody) }},
+			values: apptest.Values{Base: func() map[string]any { return clone(irnBody) }},
 			echo:   map[string]string{"invoice_reference": "invoice_reference", "invoice_type_code": "invoice_type_code", "issue_date": "issue_date"}},
 		"IrnValidateRequest": {method: "POST", path: "/invoices/irn/validate", cred: key,
-			values: servicetest.Values{Base: func() map[string]any {
+			values: apptest.Values{Base: func() map[string]any {
 				return map[string]any{"invoice_reference": "CONF001", "business_id": bid, "irn": irn}
 			}},
 			echo: map[string]string{"irn": "irn"}},
 		"QrGenerateRequest": {method: "POST", path: "/invoices/qr/generate", cred: key,
-			values: servicetest.Values{Base: func() map[string]any { return map[string]any{"irn": irn} }},
+			values: apptest.Values{Base: func() map[string]any { return map[string]any{"irn": irn} }},
 			echo:   map[string]string{"irn": "irn", "timestamp": "timestamp"}},
 		"RenderRequest": {method: "POST", path: "/invoices/render", cred: key,
-			values: servicetest.Values{Base: func() map[string]any { return map[string]any{"invoice_type": "B2B", "payload": b2b} }},
+			values: apptest.Values{Base: func() map[string]any { return map[string]any{"invoice_type": "B2B", "payload": b2b} }},
 			echo:   map[string]string{"invoice_type": "invoice_type"}},
 		"CertificationRunRequest": {method: "POST", path: "/certification/nrs/smoke", cred: key,
-			values: servicetest.Values{Base: func() map[string]any {
+			values: apptest.Values{Base: func() map[string]any {
 				return map[string]any{"invoice_type": "B2B", "issue_date": "2026-03-15", "invoice_payload": b2b}
 			}},
 			echo: map[string]string{"invoice_type": "invoice_type", "issue_date": "issue_date"}},
@@ -151,7 +152,7 @@ func member(m map[string]any, path string) (any, bool) {
 }
 
 // expectedEcho is what an accepted case's answer shows for its field.
-func expectedEcho(c servicetest.BoundCase) (any, bool) {
+func expectedEcho(c apptest.BoundCase) (any, bool) {
 	f := c.Field
 	switch {
 	case f.Name == "scopes" && c.Absent:
@@ -204,7 +205,7 @@ func TestConformance(t *testing.T) {
 							t.Fatalf("no route for %s", spec.Name)
 						}
 						t.Run(spec.Name, func(t *testing.T) {
-							for _, c := range servicetest.BoundCases(spec, rr.values) {
+							for _, c := range apptest.BoundCases(spec, rr.values) {
 								t.Run(c.Name, func(t *testing.T) {
 									conformanceCase(t, s, version, rr, c)
 								})
@@ -217,7 +218,7 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-func conformanceCase(t *testing.T, s *server, version string, rr restRequest, c servicetest.BoundCase) {
+func conformanceCase(t *testing.T, s *server, version string, rr restRequest, c apptest.BoundCase) {
 	if c.Want == "" && rr.prepare != nil {
 		rr.prepare(t, c.Body)
 	}

@@ -27,7 +27,7 @@ import (
 // fields of type any, such as an invoice payload, take any object), and
 // when anything is wrong it also runs validate, so that every problem is
 // reported at once. With no type problems it returns nil and leaves the
-// semantic checks to the service.
+// semantic checks to the application.
 //
 // An optional field (no required tag) sent as null is taken as absent.
 func decodeJSON(r *http.Request, dst any, validate func(*model.Problems)) error {

@@ -14,34 +14,34 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
 
 // testSandboxKeys is the one sandbox key set of the test binary.
-var testSandboxKeys = servicetest.SandboxKeys
+var testSandboxKeys = apptest.SandboxKeys
 
 type server struct {
 	t    testing.TB
 	h    http.Handler
-	svc  *service.Service
+	svc  *app.App
 	st   *store.Store
-	logs *servicetest.LogBuffer
+	logs *apptest.LogBuffer
 }
 
 // build makes a server over st; editService and editRouter, when not nil,
 // change the service's and the router's configuration.
-func build(t testing.TB, st *store.Store, editService func(*service.Config), editRouter func(*rest.Options)) *server {
+func build(t testing.TB, st *store.Store, editService func(*app.Config), editRouter func(*rest.Options)) *server {
 	t.Helper()
-	logs := &servicetest.LogBuffer{}
-	cfg := servicetest.Config(t, logs)
+	logs := &apptest.LogBuffer{}
+	cfg := apptest.Config(t, logs)
 	if editService != nil {
 		editService(&cfg)
 	}
-	svc, err := service.New(st, cfg)
+	svc, err := app.New(st, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func build(t testing.TB, st *store.Store, editService func(*service.Config), edi
 // newServerOn builds a server over st with a clock (nil: the real one).
 func newServerOn(t testing.TB, st *store.Store, now func() time.Time) *server {
 	t.Helper()
-	return build(t, st, func(c *service.Config) { c.Now = now }, nil)
+	return build(t, st, func(c *app.Config) { c.Now = now }, nil)
 }
 
 // newServerWith builds a server over st whose router options opt may

@@ -11,7 +11,7 @@ import (
 	"strconv"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/idempotency"
 )
 
 // ReplayedHeader marks a response replayed from an earlier request made
@@ -33,7 +33,7 @@ var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-L
 // credential in the context.
 func (a *api) idempotent(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key, sent := r.Header[service.IdempotencyHeader]
+		key, sent := r.Header[idempotency.Header]
 		if !sent || r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
 			return
@@ -49,11 +49,11 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		req := service.IdempotentRequest{Credential: credential, Key: key[0], Method: r.Method, Target: r.URL.RequestURI(), Body: body}
-		stored, err := a.svc.BeginIdempotent(r.Context(), req)
+		req := idempotency.Request{Credential: credential, Key: key[0], Method: r.Method, Target: r.URL.RequestURI(), Body: body}
+		stored, err := a.app.Idempotency.Begin(r.Context(), req)
 		if err != nil {
 			switch {
-			case errors.Is(err, service.ErrResponseNotKept):
+			case errors.Is(err, idempotency.ErrResponseNotKept):
 				// Final: the first response is gone, retrying cannot help.
 			case model.ErrorCodeOf(err) == model.CodeConflict:
 				w.Header().Set("Retry-After", "1") // the first request is still running
@@ -65,22 +65,22 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 			replay(w, stored)
 			return
 		}
-		rec := &recorder{ResponseWriter: w, limit: a.svc.IdempotencyMaxResponse(), hash: sha256.New()}
+		rec := &recorder{ResponseWriter: w, limit: a.app.Idempotency.MaxResponse(), hash: sha256.New()}
 		finished := false
 		defer func() {
 			// Store the response (or, past the bound, its size and hash),
 			// or release the key on a server error or a panic (then
 			// recoverer answers).
-			var resp *service.StoredResponse
+			var resp *idempotency.StoredResponse
 			if finished {
-				resp = &service.StoredResponse{Status: rec.statusCode(), Header: rec.kept, Body: rec.body.Bytes(),
+				resp = &idempotency.StoredResponse{Status: rec.statusCode(), Header: rec.kept, Body: rec.body.Bytes(),
 					Omitted: rec.overflow, Size: rec.size, SHA256: rec.hash.Sum(nil)}
 				if rec.overflow {
 					resp.Body = nil
 				}
 			}
 			ctx := context.WithoutCancel(r.Context())
-			if err := a.svc.FinishIdempotent(ctx, req, resp); err != nil {
+			if err := a.app.Idempotency.Finish(ctx, req, resp); err != nil {
 				a.log.Error("store idempotent response", "request_id", requestID(r.Context()), "error", err)
 			}
 		}()
@@ -93,15 +93,15 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 // or the portal user.
 func credentialOf(r *http.Request) string {
 	if k := keyFrom(r); k != nil {
-		return service.KeyCredential(k.KeyID)
+		return idempotency.KeyCredential(k.KeyID)
 	}
 	if u := userFrom(r); u != nil {
-		return service.UserCredential(u.UserID)
+		return idempotency.UserCredential(u.UserID)
 	}
 	return ""
 }
 
-func replay(w http.ResponseWriter, s *service.StoredResponse) {
+func replay(w http.ResponseWriter, s *idempotency.StoredResponse) {
 	h := w.Header()
 	for k, v := range s.Header {
 		h.Set(k, v)

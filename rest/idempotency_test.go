@@ -12,8 +12,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -160,8 +161,8 @@ func TestIdempotencyInFlight(t *testing.T) {
 	body := map[string]any{"invoice_reference": "INV001", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}
 	raw, _ := json.Marshal(body)
 	keyID := uuid.MustParse(tn.KeyID)
-	claim := service.IdempotentRequest{Credential: service.KeyCredential(keyID), Key: "busy", Method: "POST", Target: "/api/v2/invoices/irn/generate", Body: raw}
-	if got, err := s.svc.BeginIdempotent(context.Background(), claim); err != nil || got != nil {
+	claim := idempotency.Request{Credential: idempotency.KeyCredential(keyID), Key: "busy", Method: "POST", Target: "/api/v2/invoices/irn/generate", Body: raw}
+	if got, err := s.svc.Idempotency.Begin(context.Background(), claim); err != nil || got != nil {
 		t.Fatalf("claim: %v %v", got, err)
 	}
 	r := s.do(withKey(irnReq(tn, body), "busy"))
@@ -169,7 +170,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		t.Fatalf("retry in flight: %d %v %s", r.Status, r.Header, r.Body)
 	}
 	// The first attempt failed with a server error: the key is free again.
-	if err := s.svc.FinishIdempotent(context.Background(), claim, &service.StoredResponse{Status: 503}); err != nil {
+	if err := s.svc.Idempotency.Finish(context.Background(), claim, &idempotency.StoredResponse{Status: 503}); err != nil {
 		t.Fatal(err)
 	}
 	if r := s.do(withKey(irnReq(tn, body), "busy")); r.Status != 200 || r.Header.Get(rest.ReplayedHeader) != "" {
@@ -185,8 +186,8 @@ func TestIdempotencyTwoProcesses(t *testing.T) {
 		t.Run(d.Name, func(t *testing.T) {
 			stores := sharedStores(t, d, 2)
 			// Processes of one deployment share its encryption key.
-			shared := servicetest.Config(t, nil).Box
-			sameKey := func(c *service.Config) { c.Box = shared }
+			shared := apptest.Config(t, nil).Box
+			sameKey := func(c *app.Config) { c.Box = shared }
 			a, b := build(t, stores[0], sameKey, nil), build(t, stores[1], sameKey, nil)
 			tn := a.tenant("acme")
 			body := map[string]any{"invoice_reference": "INV001", "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"}

@@ -6,7 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/invoices"
 )
 
 // invoiceRoutes declares the invoice operations (API key credentials).
@@ -20,29 +20,29 @@ func (a *api) invoiceRoutes(r chi.Router) {
 }
 
 func (a *api) validateInvoice(w http.ResponseWriter, r *http.Request) error {
-	var in service.ValidateInvoiceInput
+	var in invoices.ValidateInput
 	if err := decodeJSON(r, &in, nil); err != nil {
 		return err
 	}
-	out, err := a.svc.ValidateInvoice(r.Context(), keyFrom(r), in)
+	out, err := a.app.Invoices.Validate(r.Context(), keyFrom(r), in)
 	return reply(w, "body", out, err)
 }
 
 func (a *api) generateIRN(w http.ResponseWriter, r *http.Request) error {
-	var in service.IRNInput
+	var in invoices.IRNInput
 	if err := decodeJSON(r, &in, nil); err != nil {
 		return err
 	}
-	out, err := a.svc.GenerateIRN(r.Context(), keyFrom(r), in)
+	out, err := a.app.Invoices.GenerateIRN(r.Context(), keyFrom(r), in)
 	return reply(w, "body", out, err)
 }
 
 func (a *api) validateIRN(w http.ResponseWriter, r *http.Request) error {
-	var in service.ValidateIRNInput
+	var in invoices.ValidateIRNInput
 	if err := decodeJSON(r, &in, nil); err != nil {
 		return err
 	}
-	out, err := a.svc.ValidateIRN(r.Context(), keyFrom(r), in)
+	out, err := a.app.Invoices.ValidateIRN(r.Context(), keyFrom(r), in)
 	return reply(w, "body", out, err)
 }
 
@@ -55,17 +55,17 @@ func (a *api) generateQR(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return model.Invalid(model.ProblemEnum, "Input should be 'png'", "query", "include")
 	}
-	var in service.QRInput
+	var in invoices.QRInput
 	if err := decodeJSON(r, &in, nil); err != nil {
 		return err
 	}
-	out, err := a.svc.QRCode(r.Context(), keyFrom(r), in, withPNG)
+	out, err := a.app.Invoices.QRCode(r.Context(), keyFrom(r), in, withPNG)
 	return reply(w, "body", out, err)
 }
 
 // schema serves an authority's invoice JSON Schema; schemas are public.
 func (a *api) schema(w http.ResponseWriter, r *http.Request) error {
-	doc, err := a.svc.InvoiceSchema(chi.URLParam(r, "authority"), chi.URLParam(r, "version"))
+	doc, err := a.app.Invoices.Schema(chi.URLParam(r, "authority"), chi.URLParam(r, "version"))
 	if err != nil {
 		return at("path", err)
 	}

@@ -13,7 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
 )
 
 // httpMetrics are the request metrics, labelled by route pattern (never the
@@ -43,7 +44,7 @@ type series struct {
 // newMetrics builds the router's registry: process and Go runtime
 // metrics, request counts and latencies, the usage flush lag, certification
 // runs by status and opts.Collectors.
-func newMetrics(svc *service.Service, extra []prometheus.Collector) (*prometheus.Registry, *httpMetrics, error) {
+func newMetrics(svc *app.App, extra []prometheus.Collector) (*prometheus.Registry, *httpMetrics, error) {
 	m := &httpMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "einvoice_http_requests_total",
@@ -63,9 +64,9 @@ func newMetrics(svc *service.Service, extra []prometheus.Collector) (*prometheus
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "einvoice_usage_flush_lag_seconds",
 			Help: "Seconds since buffered API usage was last written to the database.",
-		}, func() float64 { return svc.UsageFlushLag().Seconds() }),
+		}, func() float64 { return svc.Usage.FlushLag().Seconds() }),
 	}
-	cs = append(cs, runsCollector{svc: svc, desc: prometheus.NewDesc("einvoice_certification_runs",
+	cs = append(cs, runsCollector{counts: svc.Runs.Counts, desc: prometheus.NewDesc("einvoice_certification_runs",
 		"Certification runs by status (queued, running, passed, failed, cancelled), counted in the database at scrape time, so every API and worker process agrees.",
 		[]string{"status"}, nil)})
 	cs = append(cs, extra...)
@@ -156,8 +157,8 @@ func (a *api) metricsHandler(reg *prometheus.Registry) http.Handler {
 // scraped. Runs move on in worker processes, so counting rows, not events
 // seen by this process, is what stays true.
 type runsCollector struct {
-	svc  *service.Service
-	desc *prometheus.Desc
+	counts func(context.Context) (map[model.RunStatus]int64, error)
+	desc   *prometheus.Desc
 }
 
 // Describe implements prometheus.Collector.
@@ -167,7 +168,7 @@ func (c runsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 func (c runsCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	counts, err := c.svc.CertificationRunCounts(ctx)
+	counts, err := c.counts(ctx)
 	if err != nil {
 		ch <- prometheus.NewInvalidMetric(c.desc, err)
 		return

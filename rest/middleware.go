@@ -13,13 +13,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
-)
-
-type ctxKey int
-
-const (
-	keyAPIKey ctxKey = iota
 )
 
 var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
@@ -192,13 +185,13 @@ func (a *api) requireUser(next http.Handler) http.Handler {
 			writeJSON(w, http.StatusUnauthorized, errorBody{Detail: "missing bearer access token", Code: model.CodeUnauthenticated})
 			return
 		}
-		u, err := a.svc.AuthenticateToken(r.Context(), strings.TrimSpace(token))
+		u, err := a.app.Auth.AuthenticateToken(r.Context(), strings.TrimSpace(token))
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="einvoice", error="invalid_token"`)
 			a.writeError(w, r, err)
 			return
 		}
-		inner.ServeHTTP(w, r.WithContext(service.WithUser(r.Context(), u)))
+		inner.ServeHTTP(w, r.WithContext(model.WithPrincipal(r.Context(), u)))
 	})
 }
 
@@ -217,7 +210,13 @@ func (a *api) optionalUser(next http.Handler) http.Handler {
 	})
 }
 
-func userFrom(r *http.Request) *service.UserPrincipal { return service.UserFrom(r.Context()) }
+// userFrom returns the portal user of the request, or nil.
+func userFrom(r *http.Request) *model.Principal {
+	if p := model.PrincipalFrom(r.Context()); p != nil && !p.IsKey() {
+		return p
+	}
+	return nil
+}
 
 // requireKey authenticates X-Client-Id / X-Client-Secret, checks scope and
 // counts the call as op; the key's rate limit applies next, then POSTs
@@ -232,22 +231,25 @@ func (a *api) requireKey(scope model.Scope, op string) func(http.Handler) http.H
 				writeJSON(w, http.StatusUnauthorized, errorBody{Detail: "missing X-Client-Id or X-Client-Secret header", Code: model.CodeUnauthenticated})
 				return
 			}
-			k, err := a.svc.AuthenticateKey(r.Context(), id, sec)
+			k, err := a.app.Keys.Authenticate(r.Context(), id, sec)
 			if err == nil {
-				err = a.svc.Authorize(k, scope, op)
+				err = a.app.Usage.Authorize(k, scope, op)
 			}
 			if err != nil {
 				a.writeError(w, r, err)
 				return
 			}
-			inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyAPIKey, k)))
+			inner.ServeHTTP(w, r.WithContext(model.WithPrincipal(r.Context(), k)))
 		})
 	}
 }
 
-func keyFrom(r *http.Request) *model.KeyPrincipal {
-	k, _ := r.Context().Value(keyAPIKey).(*model.KeyPrincipal)
-	return k
+// keyFrom returns the API key of the request, or nil.
+func keyFrom(r *http.Request) *model.Principal {
+	if p := model.PrincipalFrom(r.Context()); p.IsKey() {
+		return p
+	}
+	return nil
 }
 
 // pathUUID parses a UUID path parameter, 422 at ["path", name] when bad.

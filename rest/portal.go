@@ -6,56 +6,60 @@ import (
 	"strconv"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/audit"
+	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/keys"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/usage"
 )
 
 func (a *api) signup(w http.ResponseWriter, r *http.Request) error {
 	privateAnswer(w) // the answer carries an access token
-	var in service.SignupInput
+	var in auth.SignupInput
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
-	out, err := a.svc.Signup(withRateHeaders(w, r), in)
+	out, err := a.app.Auth.Signup(withRateHeaders(w, r), in)
 	return reply(w, "body", out, err)
 }
 
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	privateAnswer(w) // the answer carries an access token
-	var in service.LoginInput
+	var in auth.LoginInput
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
-	out, err := a.svc.Login(withRateHeaders(w, r), in)
+	out, err := a.app.Auth.Login(withRateHeaders(w, r), in)
 	return reply(w, "body", out, err)
 }
 
-// withRateHeaders makes the service's per-address decision on a signup or
+// withRateHeaders makes model/auth's per-address decision on a signup or
 // login attempt show in the RateLimit-* headers, as on other limited routes.
 func withRateHeaders(w http.ResponseWriter, r *http.Request) context.Context {
-	return service.WithRateObserver(r.Context(), func(rate service.Rate, d service.RateDecision) {
+	return auth.WithRateObserver(r.Context(), func(rate auth.Rate, d auth.RateDecision) {
 		setRateHeaders(w.Header(), Limit{Count: rate.Count, Period: rate.Period},
 			LimitResult{Allowed: d.Allowed, Remaining: d.Remaining, RetryAfter: d.RetryAfter, ResetAfter: d.ResetAfter})
 	})
 }
 
 func (a *api) logout(w http.ResponseWriter, r *http.Request) error {
-	out, err := a.svc.Logout(r.Context(), userFrom(r))
+	out, err := a.app.Auth.Logout(r.Context(), userFrom(r))
 	return reply(w, "body", out, err)
 }
 
 func (a *api) createOrganization(w http.ResponseWriter, r *http.Request) error {
-	var in service.OrganizationInput
+	var in portal.OrganizationInput
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
-	out, err := a.svc.CreateOrganization(r.Context(), userFrom(r), in)
+	out, err := a.app.Portal.CreateOrganization(r.Context(), userFrom(r), in)
 	return reply(w, "body", out, err)
 }
 
 // pageQuery reads limit and cursor from the query string.
-func pageQuery(r *http.Request) (service.PageInput, error) {
+func pageQuery(r *http.Request) (model.PageInput, error) {
 	q := r.URL.Query()
-	in := service.PageInput{Cursor: q.Get("cursor")}
+	in := model.PageInput{Cursor: q.Get("cursor")}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -71,16 +75,16 @@ func (a *api) listOrganizations(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.svc.Organizations(r.Context(), userFrom(r), page)
+	out, err := a.app.Portal.Organizations(r.Context(), userFrom(r), page)
 	return reply(w, "query", out, err)
 }
 
 func (a *api) createProject(w http.ResponseWriter, r *http.Request) error {
-	var in service.ProjectInput
+	var in portal.ProjectInput
 	if err := decodeJSON(r, &in, func(p *model.Problems) { in.Validate(p) }); err != nil {
 		return err
 	}
-	out, err := a.svc.CreateProject(r.Context(), userFrom(r), in)
+	out, err := a.app.Portal.CreateProject(r.Context(), userFrom(r), in)
 	return reply(w, "body", out, err)
 }
 
@@ -89,8 +93,8 @@ func (a *api) listProjects(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := service.ProjectsInput{OrganizationID: r.URL.Query().Get("organization_id"), PageInput: page}
-	out, err := a.svc.Projects(r.Context(), userFrom(r), in)
+	in := portal.ProjectsInput{OrganizationID: r.URL.Query().Get("organization_id"), PageInput: page}
+	out, err := a.app.Portal.Projects(r.Context(), userFrom(r), in)
 	return reply(w, "query", out, err)
 }
 
@@ -99,11 +103,11 @@ func (a *api) updateProject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in service.ProjectUpdate
+	var in portal.ProjectUpdate
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
-	out, err := a.svc.UpdateProject(r.Context(), userFrom(r), projectID, in)
+	out, err := a.app.Portal.UpdateProject(r.Context(), userFrom(r), projectID, in)
 	return reply(w, "body", out, err)
 }
 
@@ -112,11 +116,11 @@ func (a *api) updateAuthority(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in service.AuthorityInput
+	var in portal.AuthorityInput
 	if err := decodeJSON(r, &in, nil); err != nil {
 		return err
 	}
-	out, err := a.svc.UpdateAuthority(r.Context(), userFrom(r), projectID, in)
+	out, err := a.app.Portal.UpdateAuthority(r.Context(), userFrom(r), projectID, in)
 	return reply(w, "body", out, err)
 }
 
@@ -125,11 +129,11 @@ func (a *api) createKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in service.KeyInput
+	var in keys.Input
 	if err := decodeJSON(r, &in, func(p *model.Problems) { in.Validate(p) }); err != nil {
 		return err
 	}
-	out, err := a.svc.CreateKey(r.Context(), userFrom(r), projectID, in)
+	out, err := a.app.Keys.Create(r.Context(), userFrom(r), projectID, in)
 	return reply(w, "body", out, err)
 }
 
@@ -142,7 +146,7 @@ func (a *api) listKeys(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.svc.Keys(r.Context(), userFrom(r), projectID, page)
+	out, err := a.app.Keys.List(r.Context(), userFrom(r), projectID, page)
 	return reply(w, "query", out, err)
 }
 
@@ -161,7 +165,7 @@ func (a *api) rotateKey(w http.ResponseWriter, r *http.Request) error {
 			return model.Invalid(model.ProblemIntType, "Input should be a valid integer", "query", "grace_seconds")
 		}
 	}
-	out, err := a.svc.RotateKey(r.Context(), userFrom(r), projectID, keyID, grace)
+	out, err := a.app.Keys.Rotate(r.Context(), userFrom(r), projectID, keyID, grace)
 	return reply(w, "query", out, err)
 }
 
@@ -174,7 +178,7 @@ func (a *api) revokeKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.svc.RevokeKey(r.Context(), userFrom(r), projectID, keyID)
+	out, err := a.app.Keys.Revoke(r.Context(), userFrom(r), projectID, keyID)
 	return reply(w, "path", out, err)
 }
 
@@ -184,7 +188,7 @@ func (a *api) auditLogs(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	out, err := a.svc.AuditLogs(r.Context(), userFrom(r), service.AuditInput{
+	out, err := a.app.Audit.List(r.Context(), userFrom(r), audit.Input{
 		OrganizationID: q.Get("organization_id"), Action: q.Get("action"), PageInput: page,
 	})
 	if err != nil {
@@ -199,12 +203,13 @@ func (a *api) auditChain(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.svc.AuditChain(r.Context(), userFrom(r), orgID)
+	out, err := a.app.Audit.Chain(r.Context(), userFrom(r), orgID)
 	return reply(w, "path", out, err)
 }
 
 func (a *api) usage(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	out, err := a.svc.Usage(r.Context(), keyFrom(r), service.UsageInput{From: q.Get("from"), To: q.Get("to"), KeyID: q.Get("key_id")})
+	k := keyFrom(r)
+	out, err := a.app.Usage.Report(r.Context(), k, k.ProjectID, usage.Input{From: q.Get("from"), To: q.Get("to"), KeyID: q.Get("key_id")})
 	return reply(w, "query", out, err)
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -167,7 +167,7 @@ func TestPortalFlow(t *testing.T) {
 				t.Fatalf("filtered audit: %d entries, want 2", n)
 			}
 			orgID, _ := model.ParseUUID(org["id"].(string))
-			if c, err := s.st.VerifyAuditChain(t.Context(), &orgID, servicetest.AuditKey); err != nil || !c.Valid() {
+			if c, err := s.st.Audit().Verify(t.Context(), &orgID, apptest.AuditKey); err != nil || !c.Valid() {
 				t.Fatalf("audit chain: %+v %v", c, err)
 			}
 		})
@@ -193,7 +193,7 @@ func TestLoginFailures(t *testing.T) {
 	if n := len(al["items"].([]any)); n != 0 {
 		t.Fatalf("failed logins in the organization's chain: %d, want 0", n)
 	}
-	sys, err := s.st.VerifyAuditChain(t.Context(), nil, servicetest.AuditKey)
+	sys, err := s.st.Audit().Verify(t.Context(), nil, apptest.AuditKey)
 	if err != nil || !sys.Valid() || sys.Entries != 2 {
 		t.Fatalf("system chain: %+v %v, want 2 failed logins", sys, err)
 	}

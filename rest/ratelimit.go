@@ -17,7 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/auth"
 )
 
 // Limit is a request rate: Count requests per Period, in bursts of up to
@@ -70,8 +70,8 @@ func ParseLimit(s string) (Limit, error) {
 	return Limit{Count: n, Period: d}, nil
 }
 
-// Rate is l as the service counts it.
-func (l Limit) Rate() service.Rate { return service.Rate{Count: l.Count, Period: l.Period} }
+// Rate is l as model/auth counts it.
+func (l Limit) Rate() auth.Rate { return auth.Rate{Count: l.Count, Period: l.Period} }
 
 // Default rate limits, which cmd/einvoice applies unless configured.
 var (
@@ -82,7 +82,7 @@ var (
 	DefaultSandboxProjectLimit    = Limit{Count: 100, Period: time.Second}
 	DefaultProductionProjectLimit = Limit{Count: 400, Period: time.Second}
 	// DefaultAuthLimit is each client address's budget of signup and
-	// login attempts, DefaultAccountLimit each e-mail's (service.AuthLimits).
+	// login attempts, DefaultAccountLimit each e-mail's (auth.Limits).
 	DefaultAuthLimit    = Limit{Count: 10, Period: time.Minute}
 	DefaultAccountLimit = Limit{Count: 10, Period: time.Hour}
 	// DefaultGraphQLAnonymousLimit is each client address's budget of
@@ -102,8 +102,8 @@ type RateLimits struct {
 	// GraphQLAnonymous limits each client IP's /graphql requests made
 	// without a bearer token (signup, login, introspection, WebSocket
 	// upgrades, whose token comes later in connection_init). Signup and
-	// login attempts themselves are counted by the service, one per
-	// attempt on both transports (service.AuthLimits, AttemptLimiter).
+	// login attempts themselves are counted by model/auth, one per
+	// attempt on both transports (auth.Limits, AttemptLimiter).
 	GraphQLAnonymous Limit
 	// Store counts requests; nil counts in this process's memory. Use
 	// NewRedisLimitStore so that several API processes share limits.
@@ -256,20 +256,20 @@ func (a *api) limitAnonymousGraphQL(next http.Handler) http.Handler {
 	})
 }
 
-// AttemptLimiter lets the service count signup and login attempts in s,
+// AttemptLimiter lets model/auth count signup and login attempts in s,
 // the store the router limits with: REST and GraphQL attempts then share
 // one budget per address and per e-mail, and with a Redis store so do all
 // API processes. While Redis fails, the store's in-memory fallback decides.
-func AttemptLimiter(s LimitStore) service.RateLimiter { return attemptLimiter{s} }
+func AttemptLimiter(s LimitStore) auth.RateLimiter { return attemptLimiter{s} }
 
 type attemptLimiter struct{ store LimitStore }
 
-func (l attemptLimiter) Allow(ctx context.Context, key string, r service.Rate) (service.RateDecision, error) {
+func (l attemptLimiter) Allow(ctx context.Context, key string, r auth.Rate) (auth.RateDecision, error) {
 	res, err := l.store.Allow(ctx, key, Limit{Count: r.Count, Period: r.Period})
 	if err != nil && !errors.Is(err, ErrLimitStoreDown) {
-		return service.RateDecision{}, err
+		return auth.RateDecision{}, err
 	}
-	return service.RateDecision{Allowed: res.Allowed, Remaining: res.Remaining, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}, nil
+	return auth.RateDecision{Allowed: res.Allowed, Remaining: res.Remaining, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}, nil
 }
 
 // setRateHeaders writes the RateLimit-* headers of a decision under l.

@@ -11,7 +11,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -132,11 +133,11 @@ func TestRateLimitPerKey(t *testing.T) {
 // authLimited builds a server whose service limits signup and login
 // attempts per address (perIP) and per e-mail (perAccount) in one memory
 // store, shared with the router.
-func authLimited(t testing.TB, perIP, perAccount service.Rate) *server {
+func authLimited(t testing.TB, perIP, perAccount auth.Rate) *server {
 	t.Helper()
 	limits := rest.NewMemoryLimitStore(nil)
-	return build(t, storetest.SQLite(t), func(c *service.Config) {
-		c.Auth = service.AuthLimits{Limiter: rest.AttemptLimiter(limits), PerIP: perIP, PerAccount: perAccount}
+	return build(t, storetest.SQLite(t), func(c *app.Config) {
+		c.Auth = auth.Limits{Limiter: rest.AttemptLimiter(limits), PerIP: perIP, PerAccount: perAccount}
 	}, func(o *rest.Options) {
 		o.TrustedProxies = rest.ProxyTrust{Hops: 1}
 		o.RateLimits.Store = limits
@@ -144,7 +145,7 @@ func authLimited(t testing.TB, perIP, perAccount service.Rate) *server {
 }
 
 func TestRateLimitAuthPerIP(t *testing.T) {
-	s := authLimited(t, service.Rate{Count: 2, Period: time.Hour}, service.Rate{})
+	s := authLimited(t, auth.Rate{Count: 2, Period: time.Hour}, auth.Rate{})
 	from := func(ip string, r req) req {
 		r.header = map[string]string{"X-Forwarded-For": ip}
 		return r

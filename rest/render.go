@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/invoices"
 )
 
 // renderInvoice answers POST /invoices/render with the invoice's JSON view,
@@ -16,7 +16,7 @@ import (
 func (a *api) renderInvoice(w http.ResponseWriter, r *http.Request) error {
 	var p model.Problems
 	pdf := wantsPDF(&p, r)
-	var in service.RenderInput
+	var in invoices.RenderInput
 	if err := decodeJSON(r, &in, nil); err != nil {
 		if p.Len() == 0 {
 			return err
@@ -26,7 +26,7 @@ func (a *api) renderInvoice(w http.ResponseWriter, r *http.Request) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	out, err := a.svc.RenderInvoice(r.Context(), keyFrom(r), in, pdf)
+	out, err := a.app.Invoices.Render(r.Context(), keyFrom(r), in, pdf)
 	if err != nil {
 		return at("body", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/app"
 )
 
 // Options configure the router.
@@ -63,7 +63,7 @@ type Options struct {
 const DefaultRequestTimeout = 30 * time.Second
 
 type api struct {
-	svc     *service.Service
+	app     *app.App
 	opts    Options
 	log     *slog.Logger
 	limits  LimitStore
@@ -72,8 +72,8 @@ type api struct {
 	limitErrAt atomic.Int64
 }
 
-// New builds the REST router over svc.
-func New(svc *service.Service, opts Options) http.Handler {
+// New builds the REST router over the application svc.
+func New(svc *app.App, opts Options) http.Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -83,7 +83,7 @@ func New(svc *service.Service, opts Options) http.Handler {
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = DefaultRequestTimeout
 	}
-	a := &api{svc: svc, opts: opts, log: opts.Logger, limits: opts.RateLimits.Store}
+	a := &api{app: svc, opts: opts, log: opts.Logger, limits: opts.RateLimits.Store}
 	if a.limits == nil {
 		a.limits = NewMemoryLimitStore(nil)
 	}
@@ -131,7 +131,7 @@ func New(svc *service.Service, opts Options) http.Handler {
 
 // v2 declares the versioned routes.
 func (a *api) v2(r chi.Router) {
-	// Signup and login attempts are limited by the service, per client
+	// Signup and login attempts are limited by model/auth, per client
 	// address and per e-mail, whichever transport carries them.
 	r.Post("/auth/signup", a.adapt(a.signup))
 	r.Post("/auth/login", a.adapt(a.login))
@@ -167,7 +167,7 @@ type healthBody struct {
 // health answers 200 while the process can serve; a failing dependency
 // shows in checks and turns the status to degraded.
 func (a *api) health(w http.ResponseWriter, r *http.Request) error {
-	checks := a.svc.Health(r.Context())
+	checks := a.app.Health(r.Context())
 	for name, check := range a.opts.HealthChecks {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		if err := check(ctx); err != nil {

@@ -14,9 +14,13 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/egress"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	apikey "github.com/einvoice-ng/einvoice/model/keys"
+	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/worker"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -44,11 +48,11 @@ func TestAttackCertificationFlood(t *testing.T) {
 	t.Cleanup(hang.Close)
 	t.Cleanup(func() { close(release) })
 
-	r := newRig(t, certtest.Options{Service: func(c *service.Config) {
+	r := newRig(t, certtest.Options{App: func(c *app.Config) {
 		c.Egress = egress.Policy{AllowPrivate: true, Origins: []string{hang.URL}}
 		c.Quotas.RunsPerProject = 2
 	}})
-	w, err := worker.New(r.c, worker.Options{Service: r.e.Service, TaskQueue: r.queue, Logger: quiet(),
+	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, TaskQueue: r.queue, Logger: quiet(),
 		MaxConcurrentActivities: 4, MBS: workflows.MBSClients(egress.Policy{AllowPrivate: true})})
 	if err != nil {
 		t.Fatal(err)
@@ -132,30 +136,30 @@ func TestAttackCertificationFlood(t *testing.T) {
 func floodingTenant(t *testing.T, r *rig, url string) certtest.Tenant {
 	t.Helper()
 	ctx := context.Background()
-	svc := r.e.Service
-	su, err := svc.Signup(ctx, service.SignupInput{Email: "flood@example.com", Password: "correct horse battery",
+	svc := r.e.App
+	su, err := svc.Auth.Signup(ctx, auth.SignupInput{Email: "flood@example.com", Password: "correct horse battery",
 		OrganizationName: "Flood", OrganizationSlug: "flood"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &service.UserPrincipal{UserID: su.User.ID}
-	pr, err := svc.CreateProject(ctx, u, service.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Flood", Environment: "production"})
+	u := &model.Principal{UserID: su.User.ID}
+	pr, err := svc.Portal.CreateProject(ctx, u, portal.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Flood", Environment: "production"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys, err := servicetest.SandboxKeys()
+	keys, err := apptest.SandboxKeys()
 	if err != nil {
 		t.Fatal(err)
 	}
 	apiKey, apiSecret := "k", "s"
-	if _, err := svc.UpdateAuthority(ctx, u, pr.ID, service.AuthorityInput{
+	if _, err := svc.Portal.UpdateAuthority(ctx, u, pr.ID, portal.AuthorityInput{
 		TaxAuthorityCode: "NRS", BusinessID: uuid.NewString(), ServiceID: "94ND90NR",
 		PublicKey: base64.StdEncoding.EncodeToString([]byte(keys.PublicKeyPEM)), Certificate: "Y2VydA==",
 		APIKey: &apiKey, APISecret: &apiSecret, BaseURL: &url,
 	}); err != nil {
 		t.Fatal(err)
 	}
-	k, err := svc.CreateKey(ctx, u, pr.ID, service.KeyInput{KeyName: "flood"})
+	k, err := svc.Keys.Create(ctx, u, pr.ID, apikey.Input{KeyName: "flood"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func TestAttackTemporalHistory(t *testing.T) {
 	queue := fmt.Sprintf("%s-history-%d", workflows.TaskQueue, queues.Add(1))
 	r := &rig{t: t, c: c, queue: queue, e: certtest.New(t, certtest.Options{Open: storetest.SQLite,
 		Runs: workflows.NewStarter(c, workflows.StarterOptions{TaskQueue: queue})})}
-	w, err := worker.New(c, worker.Options{Service: r.e.Service, TaskQueue: queue, Logger: quiet()})
+	w, err := worker.New(c, worker.Options{Runs: r.e.App.Steps, TaskQueue: queue, Logger: quiet()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,8 @@
 // certification task queue and runs the CertificationRun workflow and its
 // activities. `einvoice worker` runs it against TEMPORAL_ADDRESS;
 // `einvoice dev` runs it in-process next to an embedded Temporal server
-// (worker/devtemporal).
+// (worker/devtemporal). It builds no HTTP server: what it needs of the
+// application is the runs' steps (app.NewWorker).
 package worker
 
 import (
@@ -13,7 +14,8 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
@@ -29,12 +31,12 @@ const (
 
 // Options configures New.
 type Options struct {
-	// Service is what the activities use (store, IRN, QR, credentials).
-	// Required.
-	Service *service.Service
+	// Runs is the activities' entry point to the database and the use
+	// cases they share with the API (app.Worker's Steps). Required.
+	Runs *runs.Steps
 	// MBS builds the tax authority client of a project; default
 	// workflows.NewMBSClient.
-	MBS func(c *service.AuthorityCredentials) (*mbs.Client, error)
+	MBS func(c *authority.Credentials) (*mbs.Client, error)
 	// Logger receives the activities' failures to record evidence; default
 	// slog.Default().
 	Logger *slog.Logger
@@ -55,7 +57,7 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 	if c == nil {
 		return nil, errors.New("worker: a Temporal client is required")
 	}
-	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Service: opts.Service, MBS: opts.MBS, Logger: opts.Logger})
+	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Runs: opts.Runs, MBS: opts.MBS, Logger: opts.Logger})
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func newRig(t *testing.T, opts certtest.Options) *rig {
 // called at cleanup).
 func (r *rig) startWorker() (stop func()) {
 	r.t.Helper()
-	w, err := worker.New(r.c, worker.Options{Service: r.e.Service, TaskQueue: r.queue, Logger: quiet()})
+	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, TaskQueue: r.queue, Logger: quiet()})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestRunQueuedWithoutWorker(t *testing.T) {
 	if run := r.wait(id, time.Minute, final); run["status"] != "passed" {
 		t.Fatalf("run: %v", run)
 	}
-	p, err := r.e.Service.Store().CertificationRunByID(context.Background(), uuid.MustParse(id))
+	p, err := r.e.App.Store().Runs().ByID(context.Background(), uuid.MustParse(id))
 	if err != nil || p.Status != "passed" {
 		t.Fatalf("stored run: %+v %v", p, err)
 	}

@@ -15,22 +15,24 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/codelists"
 	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/nrs"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // ActivitiesConfig configures NewActivities.
 type ActivitiesConfig struct {
-	// Service provides the use cases the steps share with the API (IRN and
-	// QR generation, validation, the project's authority credentials) and
-	// the store the evidence goes to. Required.
-	Service *service.Service
+	// Runs is the steps' entry point to the database and to the use cases
+	// they share with the API (IRN and QR generation, validation, code
+	// lists, the project's authority credentials). Required.
+	Runs *runs.Steps
 	// MBS builds the client of a project's tax authority API; default
 	// NewMBSClient.
-	MBS func(c *service.AuthorityCredentials) (*mbs.Client, error)
+	MBS func(c *authority.Credentials) (*mbs.Client, error)
 	// Now is the clock of the evidence; default time.Now.
 	Now func() time.Time
 	// Logger receives failures to record evidence; default slog.Default().
@@ -46,17 +48,16 @@ type ActivitiesConfig struct {
 // repeated (sign, transmit, update) accept the authority's "already done"
 // answer on a retry, so every activity is idempotent.
 type Activities struct {
-	svc   *service.Service
-	store *store.Store
-	mbs   func(c *service.AuthorityCredentials) (*mbs.Client, error)
-	now   func() time.Time
-	log   *slog.Logger
+	runs *runs.Steps
+	mbs  func(c *authority.Credentials) (*mbs.Client, error)
+	now  func() time.Time
+	log  *slog.Logger
 }
 
 // NewActivities builds the activities.
 func NewActivities(cfg ActivitiesConfig) (*Activities, error) {
-	if cfg.Service == nil {
-		return nil, errors.New("workflows: a service is required")
+	if cfg.Runs == nil {
+		return nil, errors.New("workflows: the runs' steps are required")
 	}
 	if cfg.MBS == nil {
 		cfg.MBS = NewMBSClient
@@ -67,7 +68,7 @@ func NewActivities(cfg ActivitiesConfig) (*Activities, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Activities{svc: cfg.Service, store: cfg.Service.Store(), mbs: cfg.MBS, now: cfg.Now, log: cfg.Logger}, nil
+	return &Activities{runs: cfg.Runs, mbs: cfg.MBS, now: cfg.Now, log: cfg.Logger}, nil
 }
 
 // MBS client settings of a run. The client retries a 429 or 5xx a few times
@@ -87,10 +88,10 @@ const (
 // resolution), no redirect, no proxy. A sandbox project calls the sandbox
 // the operator configured, over a client that follows no redirect either.
 // Every client of one builder shares its connections.
-func MBSClients(policy egress.Policy) func(c *service.AuthorityCredentials) (*mbs.Client, error) {
+func MBSClients(policy egress.Policy) func(c *authority.Credentials) (*mbs.Client, error) {
 	guarded := policy.Client()
 	operator := &http.Client{Transport: egress.Policy{AllowPrivate: true}.Transport(), CheckRedirect: egress.NoRedirects}
-	return func(c *service.AuthorityCredentials) (*mbs.Client, error) {
+	return func(c *authority.Credentials) (*mbs.Client, error) {
 		hc := guarded
 		if c.Environment == model.EnvironmentSandbox {
 			hc = operator
@@ -109,7 +110,7 @@ var defaultMBS = MBSClients(egress.Policy{})
 // NewMBSClient builds the MBS client of a project from its credentials,
 // under the strict egress policy (no special-purpose address for
 // production projects).
-func NewMBSClient(c *service.AuthorityCredentials) (*mbs.Client, error) { return defaultMBS(c) }
+func NewMBSClient(c *authority.Credentials) (*mbs.Client, error) { return defaultMBS(c) }
 
 // StepInput names the run a step works on.
 type StepInput struct {
@@ -147,7 +148,7 @@ const maxRowWaitAttempts = 8
 // StartRun marks the run running. It waits (by failing retryably) for the
 // run's row, which its starter commits after starting the workflow.
 func (a *Activities) StartRun(ctx context.Context, in StepInput) error {
-	err := a.store.MarkCertificationRunRunning(ctx, in.RunID, a.now().UTC())
+	err := a.runs.Begin(ctx, in.RunID)
 	if model.ErrorCodeOf(err) == model.CodeNotFound {
 		if activity.GetInfo(ctx).Attempt >= maxRowWaitAttempts {
 			return temporal.NewNonRetryableApplicationError("the run "+in.RunID.String()+" was never recorded", ErrRunMissing, nil)
@@ -165,7 +166,7 @@ func (a *Activities) FinishRun(ctx context.Context, in FinishInput) error {
 	if !in.Status.Final() {
 		return temporal.NewNonRetryableApplicationError("status "+string(in.Status)+" is not final", ErrInvalid, nil)
 	}
-	if _, err := a.store.FinishCertificationRun(ctx, in.RunID, in.Status, clip(in.Reason), a.now().UTC()); err != nil {
+	if err := a.runs.Finish(ctx, in.RunID, in.Status, clip(in.Reason)); err != nil {
 		return a.classify(ctx, err)
 	}
 	return nil
@@ -197,9 +198,9 @@ func (a *Activities) Health(ctx context.Context, in StepInput) error {
 // fails only when it serves none, and is retried when it was unavailable.
 func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 	err := a.authorityStep(ctx, in.RunID, StepCodeLists, func(ctx context.Context, r *stepRun, c *mbs.Client) (outcome, error) {
-		f := &codeListFetcher{fetch: resourceJSON(c)}
-		official := r.creds.BaseURL != "" && r.creds.BaseURL == a.svc.OfficialBaseURL(r.creds.Environment)
-		res, err := a.svc.RefreshCodeLists(ctx, r.run.ProjectID, f, official)
+		f := &codeListFetcher{fetch: resourceJSON(c.Resources())}
+		official := r.creds.BaseURL != "" && r.creds.BaseURL == a.runs.OfficialBaseURL(r.creds.Environment)
+		res, err := a.runs.RefreshCodeLists(ctx, r.run, f, official)
 		o := outcome{call: f.last}
 		switch {
 		case err != nil:
@@ -236,7 +237,7 @@ func (a *Activities) CodeLists(ctx context.Context, in StepInput) error {
 // resourceClient is what fetching code lists needs of the MBS client: one
 // resource list by name, as served, with the call's record.
 type resourceClient interface {
-	ResourceCall(ctx context.Context, name string) (json.RawMessage, mbs.Call, error)
+	ListCall(ctx context.Context, name string) (json.RawMessage, mbs.Call, error)
 }
 
 // resourceJSON fetches one resource list with c as the authority served it:
@@ -247,7 +248,7 @@ type resourceClient interface {
 // shape of the client's resource call.
 func resourceJSON(c resourceClient) func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
 	return func(ctx context.Context, name string) ([]byte, mbs.Call, error) {
-		data, call, err := c.ResourceCall(ctx, name)
+		data, call, err := c.ListCall(ctx, name)
 		if err != nil {
 			return nil, call, err
 		}
@@ -258,7 +259,7 @@ func resourceJSON(c resourceClient) func(ctx context.Context, name string) ([]by
 	}
 }
 
-// codeListFetcher fetches code lists for the service, keeping the last call
+// codeListFetcher fetches code lists for the code list refresh, keeping the last call
 // that reached the authority for the step's evidence and the first failure
 // worth retrying (429, 5xx, a timeout).
 type codeListFetcher struct {
@@ -268,8 +269,8 @@ type codeListFetcher struct {
 }
 
 // NewCodeListFetcher fetches a tax authority's code lists with c.
-func NewCodeListFetcher(c *mbs.Client) service.CodeListFetcher {
-	return &codeListFetcher{fetch: resourceJSON(c)}
+func NewCodeListFetcher(c *mbs.Client) codelists.Fetcher {
+	return &codeListFetcher{fetch: resourceJSON(c.Resources())}
 }
 
 // FetchCodeList returns a list as the authority served it.
@@ -298,7 +299,7 @@ func (a *Activities) BuildPayload(ctx context.Context, in StepInput) (PayloadRes
 		if err != nil {
 			return outcome{}, err
 		}
-		auth, ok := a.svc.Authorities().Lookup(creds.TaxAuthorityCode)
+		auth, ok := a.runs.Authority(creds.TaxAuthorityCode)
 		if !ok {
 			return outcome{}, model.Errorf(model.CodeInvalid, "tax authority %q is not supported", creds.TaxAuthorityCode)
 		}
@@ -306,7 +307,7 @@ func (a *Activities) BuildPayload(ctx context.Context, in StepInput) (PayloadRes
 		if err != nil {
 			return outcome{}, err
 		}
-		rep, err := a.svc.ValidateInvoiceForProject(ctx, r.run.ProjectID, service.ValidateInvoiceInput{
+		rep, err := a.runs.ValidateInvoice(ctx, r.run, invoices.ValidateInput{
 			InvoiceTypeCode: string(r.run.InvoiceType), Payload: b.doc,
 		})
 		if err != nil {
@@ -316,7 +317,7 @@ func (a *Activities) BuildPayload(ctx context.Context, in StepInput) (PayloadRes
 			return outcome{}, temporal.NewNonRetryableApplicationError(
 				"einvoice's validator rejects the payload: "+issues(rep.Errors), ErrInvalid, nil)
 		}
-		if err := a.store.SetCertificationRunPayload(ctx, r.run.ID, b.json, b.irn); err != nil {
+		if err := a.runs.SetPayload(ctx, r.run.ID, b.json, b.irn); err != nil {
 			return outcome{}, err
 		}
 		res.IRN = b.irn
@@ -324,7 +325,7 @@ func (a *Activities) BuildPayload(ctx context.Context, in StepInput) (PayloadRes
 			b.source, r.run.InvoiceType, b.irn, rep.Ruleset, len(rep.Warnings))}, nil
 	})
 	if err == nil && skipped {
-		run, err := a.store.CertificationRunByID(ctx, in.RunID)
+		run, err := a.runs.Run(ctx, in.RunID)
 		if err != nil {
 			return res, a.classify(ctx, err)
 		}
@@ -333,7 +334,7 @@ func (a *Activities) BuildPayload(ctx context.Context, in StepInput) (PayloadRes
 	return res, err
 }
 
-// GenerateIRN issues the run's IRN through the service, exactly as the
+// GenerateIRN issues the run's IRN through the invoice use cases, exactly as the
 // API's IRN generation does, so that it is recorded with the project's
 // IRNs.
 func (a *Activities) GenerateIRN(ctx context.Context, in StepInput) error {
@@ -342,7 +343,7 @@ func (a *Activities) GenerateIRN(ctx context.Context, in StepInput) error {
 		if err != nil {
 			return outcome{}, err
 		}
-		got, err := a.svc.GenerateIRNForProject(ctx, r.run.ProjectID, service.IRNInput{
+		got, err := a.runs.GenerateIRN(ctx, r.run, invoices.IRNInput{
 			InvoiceReference: p.InvoiceReference, InvoiceTypeCode: string(r.run.InvoiceType), IssueDate: r.run.IssueDate,
 		})
 		if err != nil {
@@ -404,7 +405,7 @@ func (a *Activities) SignInvoice(ctx context.Context, in StepInput) error {
 func (a *Activities) BuildQR(ctx context.Context, in StepInput) (QRResult, error) {
 	var res QRResult
 	_, err := a.step(ctx, in.RunID, StepBuildQR, func(ctx context.Context, r *stepRun) (outcome, error) {
-		qr, err := a.svc.QRCodeForProject(ctx, r.run.ProjectID, service.QRInput{IRN: r.run.IRN})
+		qr, err := a.runs.QRCode(ctx, r.run, invoices.QRInput{IRN: r.run.IRN})
 		if err != nil {
 			return outcome{}, err
 		}
@@ -554,17 +555,17 @@ type outcome struct {
 type stepRun struct {
 	a     *Activities
 	run   *model.CertificationRun
-	creds *service.AuthorityCredentials
+	creds *authority.Credentials
 	mbs   *mbs.Client
 	// retry is set on the second and later attempts.
 	retry bool
 }
 
-func (r *stepRun) credentials(ctx context.Context) (*service.AuthorityCredentials, error) {
+func (r *stepRun) credentials(ctx context.Context) (*authority.Credentials, error) {
 	if r.creds != nil {
 		return r.creds, nil
 	}
-	c, err := r.a.svc.AuthorityCredentials(ctx, r.run.ProjectID)
+	c, err := r.a.runs.Credentials(ctx, r.run)
 	if err != nil {
 		return nil, err
 	}
@@ -644,12 +645,12 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 	info := activity.GetInfo(ctx)
 	stop := heartbeat(ctx, info.HeartbeatTimeout)
 	defer stop()
-	run, err := a.store.CertificationRunByID(ctx, runID)
+	run, err := a.runs.Run(ctx, runID)
 	if err != nil {
 		return false, a.classify(ctx, err)
 	}
 	if !o.rerun {
-		prev, err := a.store.CertificationStep(ctx, runID, name)
+		prev, err := a.runs.Step(ctx, runID, name)
 		switch {
 		case err == nil && prev.Status == model.StepPassed:
 			return true, nil
@@ -699,7 +700,7 @@ const forgottenHint = " (the NRS sandbox stand-in does not hold this invoice: it
 func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), evidenceTimeout)
 	defer cancel()
-	if err := a.store.SaveCertificationStep(wctx, ev); err != nil {
+	if err := a.runs.Record(wctx, ev); err != nil {
 		a.log.WarnContext(ctx, "certification evidence not recorded", "run_id", ev.RunID.String(), "step", ev.Name, "error", err.Error())
 	}
 }

@@ -19,9 +19,12 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/egress"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/invoices"
+	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -39,7 +42,7 @@ type activityEnv struct {
 func newActivityEnv(t *testing.T, d storetest.Dialect) *activityEnv {
 	t.Helper()
 	e := certtest.New(t, certtest.Options{Open: d.Open})
-	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Service: e.Service, Logger: slog.New(slog.DiscardHandler)})
+	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Runs: e.App.Steps, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +75,7 @@ func (a *activityEnv) must(fn, in, out any) {
 // evidence returns the run's step rows by name.
 func (a *activityEnv) evidence(run *model.CertificationRun) map[string]model.CertificationStep {
 	a.t.Helper()
-	steps, err := a.e.Store.CertificationSteps(context.Background(), run.ID)
+	steps, err := a.e.Store.Runs().Steps(context.Background(), run.ID)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -164,7 +167,7 @@ func TestActivitiesAgainstTheStandIn(t *testing.T) {
 				if _, ok := ev[workflows.StepTransmit]; ok != kind.Transmitted() {
 					t.Errorf("transmit evidence present %v for %s", ok, kind)
 				}
-				got, err := a.e.Store.CertificationRunByID(context.Background(), run.ID)
+				got, err := a.e.Store.Runs().ByID(context.Background(), run.ID)
 				if err != nil || got.Status != model.RunPassed || got.IRN != p.IRN || got.StartedAt == nil || got.FinishedAt == nil {
 					t.Fatalf("run: %+v %v", got, err)
 				}
@@ -280,11 +283,11 @@ func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 		standIn.Load().(http.Handler).ServeHTTP(w, r)
 	}))
 	t.Cleanup(elsewhere.Close)
-	e := certtest.New(t, certtest.Options{Service: func(c *service.Config) {
-		c.Egress = egress.Policy{AllowPrivate: true, Origins: []string{service.DefaultProductionBaseURL, elsewhere.URL}}
+	e := certtest.New(t, certtest.Options{App: func(c *app.Config) {
+		c.Egress = egress.Policy{AllowPrivate: true, Origins: []string{authority.DefaultProductionBaseURL, elsewhere.URL}}
 	}})
 	standIn.Store(http.Handler(e.Sandbox))
-	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Service: e.Service,
+	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Runs: e.App.Steps,
 		MBS: workflows.MBSClients(egress.Policy{AllowPrivate: true}), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
@@ -295,17 +298,17 @@ func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 	env.RegisterActivity(acts)
 	a := &activityEnv{t: t, e: e, acts: acts, env: env}
 
-	keys, err := servicetest.SandboxKeys()
+	keys, err := apptest.SandboxKeys()
 	if err != nil {
 		t.Fatal(err)
 	}
 	apiKey, apiSecret, base := "k", "s", elsewhere.URL
-	prod, err := e.Service.CreateProject(ctx, e.Tenant.User, service.ProjectInput{OrganizationID: e.Tenant.Project.OrganizationID.String(),
+	prod, err := e.App.Portal.CreateProject(ctx, e.Tenant.User, portal.ProjectInput{OrganizationID: e.Tenant.Project.OrganizationID.String(),
 		Name: "Production elsewhere", Environment: "production"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Service.UpdateAuthority(ctx, e.Tenant.User, prod.ID, service.AuthorityInput{
+	if _, err := e.App.Portal.UpdateAuthority(ctx, e.Tenant.User, prod.ID, portal.AuthorityInput{
 		TaxAuthorityCode: "NRS", BusinessID: uuid.NewString(), ServiceID: "94ND90NR",
 		PublicKey: base64.StdEncoding.EncodeToString([]byte(keys.PublicKeyPEM)), Certificate: "Y2VydA==",
 		APIKey: &apiKey, APISecret: &apiSecret, BaseURL: &base,
@@ -316,14 +319,14 @@ func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 	foreign := &model.CertificationRun{ID: newRunID(t), ProjectID: prod.ID, InvoiceType: model.InvoiceKindB2B,
 		IssueDate: "2026-03-15", Status: model.RunQueued, CreatedAt: run.CreatedAt}
 	foreign.WorkflowID = "certification-run-" + foreign.ID.String()
-	if err := a.e.Store.CreateCertificationRun(ctx, foreign); err != nil {
+	if err := a.e.Store.Runs().Create(ctx, foreign); err != nil {
 		t.Fatal(err)
 	}
 	a.must(a.acts.CodeLists, workflows.StepInput{RunID: foreign.ID}, nil)
 	if msg := a.evidence(foreign)[workflows.StepCodeLists].Message; !strings.Contains(msg, "not stored") {
 		t.Errorf("evidence: %s", msg)
 	}
-	if v, _ := a.e.Store.CodeListVersions(ctx); len(v) != 0 {
+	if v, _ := a.e.Store.CodeLists().Versions(ctx); len(v) != 0 {
 		t.Fatalf("lists from another host were stored: %+v", v)
 	}
 
@@ -333,7 +336,7 @@ func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 	if ev.Status != model.StepPassed || !strings.Contains(ev.Message, "stored for sandbox validation") || ev.HTTPStatus == nil {
 		t.Errorf("evidence: %+v", ev)
 	}
-	stored, err := a.e.Store.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
+	stored, err := a.e.Store.CodeLists().List(ctx, "NRS", model.EnvironmentSandbox)
 	if err != nil || len(stored) == 0 {
 		t.Fatalf("stored lists: %v %v", stored, err)
 	}
@@ -348,7 +351,7 @@ func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 		t.Errorf("stored %v", names)
 	}
 	// Validation in the sandbox now names the refreshed lists.
-	r, err := a.e.Service.ValidateInvoice(ctx, a.e.Tenant.Key, service.ValidateInvoiceInput{Payload: map[string]any{}})
+	r, err := a.e.App.Invoices.Validate(ctx, a.e.Tenant.Key, invoices.ValidateInput{Payload: map[string]any{}})
 	if err != nil || !strings.HasSuffix(r.Ruleset, " sandbox") {
 		t.Errorf("ruleset after the step: %v %v", r, err)
 	}

@@ -16,9 +16,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/egress"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
@@ -52,25 +54,25 @@ func TestAttackSSRFBaseURL(t *testing.T) {
 	t.Cleanup(internal.Close)
 
 	st := storetest.SQLite(t)
-	svc := servicetest.New(t, st, func(c *service.Config) {
+	svc := apptest.New(t, st, func(c *app.Config) {
 		c.Egress = egress.Policy{AllowPrivate: true, Origins: []string{internal.URL}}
 	})
 	ctx := context.Background()
-	su, err := svc.Signup(ctx, service.SignupInput{Email: "t@example.com", Password: "correct horse battery", OrganizationName: "Tenant", OrganizationSlug: "tenant"})
+	su, err := svc.Auth.Signup(ctx, auth.SignupInput{Email: "t@example.com", Password: "correct horse battery", OrganizationName: "Tenant", OrganizationSlug: "tenant"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &service.UserPrincipal{UserID: su.User.ID}
-	pr, err := svc.CreateProject(ctx, u, service.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Live", Environment: "production"})
+	u := &model.Principal{UserID: su.User.ID}
+	pr, err := svc.Portal.CreateProject(ctx, u, portal.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Live", Environment: "production"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys, err := servicetest.SandboxKeys()
+	keys, err := apptest.SandboxKeys()
 	if err != nil {
 		t.Fatal(err)
 	}
 	apiKey, apiSecret, base := "nrs-key", "nrs-secret-value", internal.URL
-	if _, err := svc.UpdateAuthority(ctx, u, pr.ID, service.AuthorityInput{
+	if _, err := svc.Portal.UpdateAuthority(ctx, u, pr.ID, portal.AuthorityInput{
 		TaxAuthorityCode: "NRS", BusinessID: uuid.NewString(), ServiceID: "94ND90NR",
 		PublicKey: base64.StdEncoding.EncodeToString([]byte(keys.PublicKeyPEM)), Certificate: "Y2VydGlmaWNhdGU=",
 		APIKey: &apiKey, APISecret: &apiSecret, BaseURL: &base,
@@ -80,7 +82,7 @@ func TestAttackSSRFBaseURL(t *testing.T) {
 
 	runStep := func(policy egress.Policy, step func(*workflows.Activities) any) (error, model.CertificationStep) {
 		t.Helper()
-		acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Service: svc, MBS: workflows.MBSClients(policy), Logger: slog.New(slog.DiscardHandler)})
+		acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Runs: svc.Steps, MBS: workflows.MBSClients(policy), Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,11 +93,11 @@ func TestAttackSSRFBaseURL(t *testing.T) {
 		id := uuid.Must(uuid.NewV7())
 		run := &model.CertificationRun{ID: id, ProjectID: pr.ID, InvoiceType: model.InvoiceKindB2B, WorkflowID: workflows.WorkflowID(id),
 			IssueDate: "2026-03-15", Status: model.RunRunning, CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
-		if err := st.CreateCertificationRun(ctx, run); err != nil {
+		if err := st.Runs().Create(ctx, run); err != nil {
 			t.Fatal(err)
 		}
 		_, aerr := env.ExecuteActivity(step(acts), workflows.StepInput{RunID: run.ID})
-		steps, err := st.CertificationSteps(ctx, run.ID)
+		steps, err := st.Runs().Steps(ctx, run.ID)
 		if err != nil || len(steps) != 1 {
 			t.Fatalf("evidence: %v %v", steps, err)
 		}

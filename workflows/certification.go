@@ -4,23 +4,12 @@ import (
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/runs"
 )
-
-// RunInput is the input of CertificationRun: ids and small values. The
-// payload stays in the database.
-type RunInput struct {
-	RunID       uuid.UUID         `json:"run_id"`
-	ProjectID   uuid.UUID         `json:"project_id"`
-	InvoiceType model.InvoiceKind `json:"invoice_type"`
-	IssueDate   string            `json:"issue_date"`
-	// Sandbox runs verify their QR payload with the NRS sandbox stand-in.
-	Sandbox bool `json:"sandbox"`
-}
 
 // RunResult is the outcome of a run that passed.
 type RunResult struct {
@@ -66,7 +55,7 @@ var activityOptions = workflow.ActivityOptions{
 // activities do the I/O and record the evidence and the run's status. A
 // failed step ends the run failed with the step's reason; cancellation
 // ends it cancelled.
-func CertificationRun(ctx workflow.Context, in RunInput) (RunResult, error) {
+func CertificationRun(ctx workflow.Context, in runs.WorkflowInput) (RunResult, error) {
 	ctx = workflow.WithActivityOptions(ctx, activityOptions)
 	p := &Progress{Status: model.RunQueued, StepsDone: []string{}}
 	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) {

@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
 
@@ -74,7 +75,7 @@ func (h *harness) mockAll() {
 
 func (h *harness) run(kind model.InvoiceKind, sandbox bool) {
 	h.t.Helper()
-	h.env.ExecuteWorkflow(workflows.CertificationRun, workflows.RunInput{
+	h.env.ExecuteWorkflow(workflows.CertificationRun, runs.WorkflowInput{
 		RunID: uuid.New(), ProjectID: uuid.New(), InvoiceType: kind, IssueDate: "2026-03-15", Sandbox: sandbox,
 	})
 	if !h.env.IsWorkflowCompleted() {

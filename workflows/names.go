@@ -4,8 +4,9 @@
 // does no I/O itself; the Activities do the I/O, each writing one evidence
 // row per step, keyed by run id and step name so that retries rewrite it.
 //
-// Starter implements service.RunStarter over a Temporal client, so that the
-// service starts and describes runs without importing the SDK.
+// Starter implements runs.Starter over a Temporal client, so that the
+// application starts and describes runs without importing the SDK; the
+// activities reach the database only through runs.Steps.
 package workflows
 
 import (

@@ -10,7 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/runs"
 )
 
 // DefaultStartTimeout bounds a workflow start, so that an unreachable
@@ -21,14 +21,14 @@ const DefaultStartTimeout = 5 * time.Second
 const runTimeout = time.Hour
 
 // Starter starts, describes and abandons certification workflows over a
-// Temporal client. It implements service.RunStarter.
+// Temporal client. It implements runs.Starter.
 type Starter struct {
 	c         client.Client
 	timeout   time.Duration
 	taskQueue string
 }
 
-var _ service.RunStarter = (*Starter)(nil)
+var _ runs.Starter = (*Starter)(nil)
 
 // StarterOptions configures NewStarter.
 type StarterOptions struct {
@@ -53,7 +53,7 @@ func NewStarter(c client.Client, opts StarterOptions) *Starter {
 // StartCertificationRun starts the workflow of a run. The workflow id
 // derives from the run id; starting a running run again returns it, and a
 // finished run is never started again.
-func (s *Starter) StartCertificationRun(ctx context.Context, in service.RunStart) (service.RunRef, error) {
+func (s *Starter) StartCertificationRun(ctx context.Context, in runs.WorkflowInput) (runs.Ref, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	run, err := s.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
@@ -66,13 +66,11 @@ func (s *Starter) StartCertificationRun(ctx context.Context, in service.RunStart
 		WorkflowExecutionTimeout: runTimeout,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, CertificationRun, RunInput{
-		RunID: in.RunID, ProjectID: in.ProjectID, InvoiceType: in.InvoiceType, IssueDate: in.IssueDate, Sandbox: in.Sandbox,
-	})
+	}, CertificationRun, in)
 	if err != nil {
-		return service.RunRef{}, err
+		return runs.Ref{}, err
 	}
-	return service.RunRef{WorkflowID: run.GetID(), TemporalRunID: run.GetRunID()}, nil
+	return runs.Ref{WorkflowID: run.GetID(), TemporalRunID: run.GetRunID()}, nil
 }
 
 // FairnessKey is the fairness key of a tenant's workflows and activities:
@@ -85,13 +83,13 @@ func FairnessKey(orgID uuid.UUID) string {
 }
 
 // DescribeCertificationRun tells how the workflow of a run stands.
-func (s *Starter) DescribeCertificationRun(ctx context.Context, runID uuid.UUID) (*service.RunState, error) {
+func (s *Starter) DescribeCertificationRun(ctx context.Context, runID uuid.UUID) (*runs.State, error) {
 	d, err := s.c.DescribeWorkflowExecution(ctx, WorkflowID(runID), "")
 	if err != nil {
 		return nil, err
 	}
 	info := d.GetWorkflowExecutionInfo()
-	st := &service.RunState{RunRef: service.RunRef{
+	st := &runs.State{Ref: runs.Ref{
 		WorkflowID: info.GetExecution().GetWorkflowId(), TemporalRunID: info.GetExecution().GetRunId(),
 	}}
 	switch info.GetStatus() {

@@ -28,9 +28,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/secret"
-	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -120,7 +120,7 @@ func fullRouter(ctx context.Context, dir string) (http.Handler, []byte, string, 
 	// Logs are formatted as in production but not written: the disk is
 	// not what is measured.
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	svc, err := service.New(st, service.Config{
+	svc, err := app.New(st, app.Config{
 		JWTSecret: bytes.Repeat([]byte("b"), 32), Box: box, Hasher: secret.NewHasher(bytes.Repeat([]byte("p"), 32)),
 		AuditKey:    bytes.Repeat([]byte("a"), 32),
 		Authorities: model.NewAuthorities([]model.Authority{n}, nil), Logger: log,

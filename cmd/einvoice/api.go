@@ -74,7 +74,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck
 	if standIn != nil {
-		n, err := a.service.RegisterSandboxBusinesses(ctx)
+		n, err := a.svc.Portal.RegisterSandboxBusinesses(ctx)
 		if err != nil {
 			return fmt.Errorf("register sandbox projects with the NRS sandbox stand-in: %w", err)
 		}
@@ -86,7 +86,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 		defer func() { <-done }()
 		go func() {
 			defer close(done)
-			n, err := a.service.RegisterSandboxBusinesses(ctx)
+			n, err := a.svc.Portal.RegisterSandboxBusinesses(ctx)
 			if err != nil {
 				log.Warn("sandbox projects not all registered with the NRS sandbox stand-in; they are at the next start", "registered", n, "error", err.Error())
 				return

@@ -59,7 +59,7 @@ func runAudit(ctx context.Context, args []string, getenv func(string) string, st
 	defer st.Close()
 
 	if args[0] == "rechain" {
-		n, err := st.RechainAudit(ctx, key)
+		n, err := st.Audit().Rechain(ctx, key)
 		fmt.Fprintf(stdout, "re-chained %d audit entries under the audit key\n", n)
 		return err
 	}
@@ -71,13 +71,13 @@ func runAudit(ctx context.Context, args []string, getenv func(string) string, st
 			return fmt.Errorf("--organization: %w", err)
 		}
 		chains = append(chains, &id)
-	} else if chains, err = st.AuditChains(ctx); err != nil {
+	} else if chains, err = st.Audit().Chains(ctx); err != nil {
 		return err
 	}
 	var reports []chainReport
 	failed := 0
 	for _, org := range chains {
-		chk, err := st.VerifyAuditChain(ctx, org, key)
+		chk, err := st.Audit().Verify(ctx, org, key)
 		if err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func compareHeads(ctx context.Context, st *store.Store, path string, reports []c
 		if r == nil {
 			continue // not verified this time (--organization)
 		}
-		hash, err := st.AuditEntryHash(ctx, o.Chain, o.HeadSeq)
+		hash, err := st.Audit().EntryHash(ctx, o.Chain, o.HeadSeq)
 		if err != nil {
 			return err
 		}

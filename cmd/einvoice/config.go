@@ -14,9 +14,13 @@ import (
 	"strings"
 	"time"
 
+	application "github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/idempotency"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/secret"
-	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
@@ -38,7 +42,7 @@ type config struct {
 	LogLevel       string
 	SandboxBaseURL string
 	// ProductionBaseURL is NRS's production host, the only one production
-	// code lists are refreshed from ("" means service.DefaultProductionBaseURL).
+	// code lists are refreshed from ("" means authority.DefaultProductionBaseURL).
 	ProductionBaseURL string
 	// TemporalAddress and TemporalNamespace locate Temporal, which runs
 	// certification workflows; an empty address leaves runs unavailable.
@@ -57,17 +61,17 @@ type config struct {
 	Sandbox sandboxConfig
 	// Runs and SandboxRegistrar are wired by the subcommand, never read
 	// from the environment.
-	Runs             service.RunStarter
-	SandboxRegistrar service.SandboxRegistrar
+	Runs             runs.Starter
+	SandboxRegistrar portal.SandboxRegistrar
 
 	// Ops configures rate limits and their Redis, attempt limits, request
 	// deadlines, GraphQL's exposure and limits, and /metrics.
 	Ops opsConfig
 	// Quotas bound what one account may create (EINVOICE_MAX_*).
-	Quotas service.Quotas
+	Quotas application.Quotas
 	// Idempotency bounds what Idempotency-Keys keep
 	// (EINVOICE_IDEMPOTENCY_*).
-	Idempotency service.IdempotencyLimits
+	Idempotency idempotency.Limits
 	// Egress is where production projects may call: EINVOICE_NRS_HOSTS
 	// and EINVOICE_EGRESS_ALLOW_PRIVATE.
 	Egress egress.Policy
@@ -82,7 +86,7 @@ func egressFromEnv(getenv func(string) string, allowPrivate bool) (egress.Policy
 	if v := strings.TrimSpace(getenv("EINVOICE_NRS_HOSTS")); v != "" {
 		origins, err := egress.NormalizeOrigins(strings.Split(v, ","))
 		if err != nil || len(origins) == 0 {
-			return p, fmt.Errorf("EINVOICE_NRS_HOSTS: want comma-separated origins such as %s: %v", service.DefaultProductionBaseURL, err)
+			return p, fmt.Errorf("EINVOICE_NRS_HOSTS: want comma-separated origins such as %s: %v", authority.DefaultProductionBaseURL, err)
 		}
 		p.Origins = origins
 	}
@@ -118,9 +122,9 @@ func parseSize(v string) (int64, error) {
 
 // idempotencyFromEnv reads EINVOICE_IDEMPOTENCY_MAX_RESPONSE,
 // EINVOICE_IDEMPOTENCY_MAX_BYTES and EINVOICE_IDEMPOTENCY_MAX_KEYS; unset
-// ones take the service's defaults.
-func idempotencyFromEnv(getenv func(string) string) (service.IdempotencyLimits, error) {
-	var l service.IdempotencyLimits
+// ones take the defaults.
+func idempotencyFromEnv(getenv func(string) string) (idempotency.Limits, error) {
+	var l idempotency.Limits
 	if v := getenv("EINVOICE_IDEMPOTENCY_MAX_RESPONSE"); v != "" {
 		n, err := parseSize(v)
 		if err != nil || n > 64<<20 {
@@ -146,9 +150,9 @@ func idempotencyFromEnv(getenv func(string) string) (service.IdempotencyLimits, 
 }
 
 // quotasFromEnv reads EINVOICE_MAX_*: a positive number, or "off" for no
-// bound; unset takes the service's default.
-func quotasFromEnv(getenv func(string) string) (service.Quotas, error) {
-	var q service.Quotas
+// bound; unset takes the default.
+func quotasFromEnv(getenv func(string) string) (application.Quotas, error) {
+	var q application.Quotas
 	for _, f := range []struct {
 		name string
 		dst  *int
@@ -159,9 +163,9 @@ func quotasFromEnv(getenv func(string) string) (service.Quotas, error) {
 		{"EINVOICE_MAX_RUNS_PER_PROJECT", &q.RunsPerProject},
 	} {
 		v := strings.TrimSpace(getenv(f.name))
-		switch {
-		case v == "":
-		case v == "off":
+		switch v {
+		case "":
+		case "off":
 			*f.dst = -1
 		default:
 			n, err := strconv.Atoi(v)

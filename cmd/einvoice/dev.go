@@ -131,13 +131,13 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck // logged by close's callers
-	n, err := a.service.RegisterSandboxBusinesses(ctx)
+	n, err := a.svc.Portal.RegisterSandboxBusinesses(ctx)
 	if err != nil {
 		return fmt.Errorf("register sandbox projects with the NRS sandbox stand-in: %w", err)
 	}
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
-	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress)})
 	if err != nil {
 		return err
 	}

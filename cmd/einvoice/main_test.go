@@ -140,10 +140,10 @@ func TestAuditUpgradeAndVerify(t *testing.T) {
 	}
 	u := &model.User{ID: uuid.New(), Email: "a@example.com", PasswordHash: "x", CreatedAt: time.Now()}
 	o := &model.Organization{ID: uuid.New(), Name: "Acme", Slug: "acme", CreatedAt: time.Now()}
-	if err := st.CreateUser(ctx, u); err != nil {
+	if err := st.Users().Create(ctx, u); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CreateOrganization(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: time.Now()}); err != nil {
+	if err := st.Organizations().Create(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	prev := ""
@@ -175,7 +175,7 @@ func TestAuditUpgradeAndVerify(t *testing.T) {
 	}
 	key, _ := auditKeyFromEnv(withKey, mustKey(t, encKey))
 	for range 2 {
-		if err := st.AppendAudit(ctx, &model.AuditLog{ID: uuid.New(), OrganizationID: &o.ID, ActorType: "user", ActorID: "u",
+		if err := st.Audit().Append(ctx, &model.AuditLog{ID: uuid.New(), OrganizationID: &o.ID, ActorType: "user", ActorID: "u",
 			Action: model.ActionKeyCreate, TargetType: "api_key", TargetID: "k", CreatedAt: time.Now()}, key); err != nil {
 			t.Fatal(err)
 		}

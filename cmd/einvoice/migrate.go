@@ -53,7 +53,7 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 			fmt.Fprintln(stdout, "applied", n)
 		}
 		if slices.Contains(names, store.AuditKeyingMigration) {
-			n, err := st.RechainAudit(ctx, key)
+			n, err := st.Audit().Rechain(ctx, key)
 			if err != nil {
 				return fmt.Errorf("audit entries not re-chained (einvoice audit verify reports the chains): %w", err)
 			}

@@ -9,9 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/secret"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/store"
+	application "github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
 
@@ -46,34 +44,22 @@ func runRefreshCodes(ctx context.Context, args []string, getenv func(string) str
 		return err
 	}
 	log := newLogger(stderr, c.LogLevel)
-	st, err := store.Open(ctx, c.DatabaseURL)
+	st, err := openStore(ctx, c, log)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if c.AutoMigrate {
-		if _, err := st.MigrateUp(ctx); err != nil {
-			return err
-		}
-	}
-	box, err := secret.NewBox(c.EncryptionKey)
+	cfg, err := appConfig(c, log)
 	if err != nil {
 		return err
 	}
-	reg, err := authorities()
+	w, err := application.NewWorker(st, cfg)
 	if err != nil {
 		return err
 	}
-	svc, err := service.New(st, service.Config{
-		JWTSecret: c.JWTSecret, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey, Authorities: reg, Logger: log,
-		SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL, Egress: c.Egress,
-	})
-	if err != nil {
-		return err
-	}
-	defer svc.Close(context.WithoutCancel(ctx)) //nolint:errcheck // nothing buffered by this command
+	defer w.Close()
 
-	creds, err := svc.AuthorityCredentials(ctx, projectID)
+	creds, err := w.Authority.Credentials(ctx, projectID)
 	if err != nil {
 		return err
 	}
@@ -82,7 +68,7 @@ func runRefreshCodes(ctx context.Context, args []string, getenv func(string) str
 	}
 	// Lists are shared by every project of the environment: they come from
 	// its official host only, whatever base URL the project uses.
-	creds.BaseURL = svc.OfficialBaseURL(creds.Environment)
+	creds.BaseURL = w.Authority.OfficialBaseURL(creds.Environment)
 	if creds.BaseURL == "" {
 		return fmt.Errorf("no official %s host: set EINVOICE_NRS_SANDBOX_URL", creds.Environment)
 	}
@@ -90,7 +76,7 @@ func runRefreshCodes(ctx context.Context, args []string, getenv func(string) str
 	if err != nil {
 		return err
 	}
-	res, err := svc.RefreshCodeLists(ctx, projectID, workflows.NewCodeListFetcher(client), !*dryRun)
+	res, err := w.CodeLists.Refresh(ctx, projectID, workflows.NewCodeListFetcher(client), !*dryRun)
 	if err != nil {
 		return err
 	}

@@ -14,10 +14,12 @@ import (
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
+	application "github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/nrs/codes"
+	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/secret"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
 
@@ -67,21 +69,21 @@ func TestRefreshCodesCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	box, _ := secret.NewBox(key)
-	svc, err := service.New(st, service.Config{
+	svc, err := application.New(st, application.Config{
 		JWTSecret: []byte(strings.Repeat("s", 32)), Box: box, Hasher: secret.NewHasher(secret.Derive(key, "api-key-pepper")),
 		AuditKey:    secret.Derive(key, "audit-chain"),
-		Authorities: servicetest.Authorities(t), SandboxKeys: servicetest.SandboxKeys, SandboxBaseURL: srv.URL,
+		Authorities: apptest.Authorities(t), SandboxKeys: apptest.SandboxKeys, SandboxBaseURL: srv.URL,
 		PasswordParams: secret.PasswordParams{Memory: 1024, Time: 1, Threads: 1},
 		Logger:         slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	su, err := svc.Signup(ctx, service.SignupInput{Email: "ops@example.com", Password: "correct horse battery", OrganizationName: "Ops", OrganizationSlug: "ops"})
+	su, err := svc.Auth.Signup(ctx, auth.SignupInput{Email: "ops@example.com", Password: "correct horse battery", OrganizationName: "Ops", OrganizationSlug: "ops"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := svc.CreateProject(ctx, &service.UserPrincipal{UserID: su.User.ID}, service.ProjectInput{
+	pr, err := svc.Portal.CreateProject(ctx, &model.Principal{UserID: su.User.ID}, portal.ProjectInput{
 		OrganizationID: su.Organization.ID.String(), Name: "Shop", Environment: "sandbox"})
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +110,7 @@ func TestRefreshCodesCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	lists, err := st.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
+	lists, err := st.CodeLists().List(ctx, "NRS", model.EnvironmentSandbox)
 	// Every list the MBS client fetches (seven today; states and lgas once
 	// it asks for them) is stored with the bytes served.
 	if err != nil || len(lists) < 7 {

@@ -6,12 +6,14 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/einvoice-ng/einvoice/graph"
-	"github.com/einvoice-ng/einvoice/model/service"
+	application "github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/rest"
 )
 
@@ -48,9 +50,13 @@ const (
 	modeAPI = "api"
 )
 
-// backgroundPurgeEvery is how often expired idempotency records and
-// revoked tokens are deleted.
+// backgroundPurgeEvery is how often expired idempotency records, revoked
+// tokens and ended portal sign-ins are deleted.
 const backgroundPurgeEvery = 10 * time.Minute
+
+// backgroundSettleEvery is how often certification runs whose workflow
+// ended without recording it are settled.
+const backgroundSettleEvery = time.Minute
 
 // opsFromEnv reads EINVOICE_REDIS_URL, EINVOICE_RATE_LIMIT_*,
 // EINVOICE_PASSWORD_HASH_CONCURRENCY, EINVOICE_REQUEST_TIMEOUT,
@@ -174,9 +180,9 @@ func (o opsConfig) limitStore(ctx context.Context, log *slog.Logger) (store rest
 	return rest.NewRedisLimitStore(client, "einvoice:ratelimit:"), func() { _ = client.Close() }, nil
 }
 
-// authLimits is the service's configuration of attempt limits over store.
-func (o opsConfig) authLimits(store rest.LimitStore) service.AuthLimits {
-	return service.AuthLimits{
+// authLimits is the sign-in attempt limits over store.
+func (o opsConfig) authLimits(store rest.LimitStore) auth.Limits {
+	return auth.Limits{
 		Limiter: rest.AttemptLimiter(store), PerIP: o.Auth.Rate(), PerAccount: o.Account.Rate(), Hashing: o.HashConcurrency,
 	}
 }
@@ -198,36 +204,55 @@ func (o opsConfig) routerOptions(opts *rest.Options, store rest.LimitStore, expo
 	}
 }
 
-// background purges expired idempotency records and revoked tokens until
-// stop is called.
-func background(ctx context.Context, svc *service.Service, log *slog.Logger) (stop func()) {
+// job is a background job of the API process: fn does one round and says
+// how many records it handled.
+type job struct {
+	name  string
+	every time.Duration
+	fn    func(context.Context) (int64, error)
+}
+
+// background runs the API process's jobs until stop is called: each now,
+// then every interval. Purges delete expired idempotency records, revoked
+// tokens past their expiry and the refresh tokens of ended portal
+// sign-ins; settling records the end of certification runs whose workflow
+// ended without recording it. A failed round is logged; the next retries.
+func background(ctx context.Context, svc *application.App, log *slog.Logger) (stop func()) {
+	jobs := []job{
+		{"purge expired revoked tokens", backgroundPurgeEvery, svc.Auth.PurgeRevokedTokens},
+		{"purge ended portal sign-ins", backgroundPurgeEvery, svc.Auth.PurgeSessions},
+		{"purge expired idempotency keys", backgroundPurgeEvery, svc.Idempotency.Purge},
+		{"settle certification runs", backgroundSettleEvery, svc.Runs.Settle},
+	}
 	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(backgroundPurgeEvery)
-		defer t.Stop()
-		for {
-			if n, err := svc.PurgeRevokedTokens(pctx); err != nil && pctx.Err() == nil {
-				log.Warn("purge of expired revoked tokens failed", "error", err)
-			} else if n > 0 {
-				log.Debug("expired revoked tokens purged", "count", n)
-			}
-			select {
-			case <-pctx.Done():
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	idemDone := make(chan struct{})
-	go func() {
-		defer close(idemDone)
-		svc.PurgeIdempotencyKeysEvery(pctx, backgroundPurgeEvery)
-	}()
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		wg.Go(func() { j.run(pctx, log) })
+	}
 	return func() {
 		cancel()
-		<-done
-		<-idemDone
+		wg.Wait()
+	}
+}
+
+// run does the job now and then every interval until ctx ends.
+func (j job) run(ctx context.Context, log *slog.Logger) {
+	t := time.NewTicker(j.every)
+	defer t.Stop()
+	for {
+		rctx, cancel := context.WithTimeout(ctx, time.Minute)
+		n, err := j.fn(rctx)
+		cancel()
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn(j.name+" failed", "error", err.Error())
+		case n > 0:
+			log.Info(j.name, "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }

@@ -127,7 +127,7 @@ func runNRSSandbox(ctx context.Context, args []string, getenv func(string) strin
 func registerDemo(ctx context.Context, h *nrssandbox.Handler, db *sandboxdb.DB) (nrssandbox.Business, nrs.CryptoKeys, error) {
 	b := nrssandbox.Business{Owner: demoOwner, ServiceID: "94ND90NR", Name: "Demo business",
 		APISecret: "demo-" + uuid.NewString()}
-	prev, err := db.BusinessByOwner(ctx, demoOwner)
+	prev, err := db.Businesses().ByOwner(ctx, demoOwner)
 	switch {
 	case err == nil:
 		b.BusinessID, b.ServiceID, b.Certificate, b.PrivateKeyPEM, b.APIKey = prev.BusinessID, prev.ServiceID, prev.Certificate, prev.PrivateKey, prev.APIKey
@@ -144,7 +144,7 @@ func registerDemo(ctx context.Context, h *nrssandbox.Handler, db *sandboxdb.DB) 
 	if err != nil {
 		return b, nrs.CryptoKeys{}, fmt.Errorf("register the demo business: %w", err)
 	}
-	row, err := db.BusinessByID(ctx, info.BusinessID)
+	row, err := db.Businesses().ByID(ctx, info.BusinessID)
 	if err != nil {
 		return b, nrs.CryptoKeys{}, err
 	}

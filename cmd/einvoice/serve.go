@@ -17,9 +17,9 @@ import (
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/graph/portal"
 	"github.com/einvoice-ng/einvoice/model"
+	application "github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/secret"
-	"github.com/einvoice-ng/einvoice/model/service"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -43,10 +43,10 @@ func authorities() (model.Authorities, error) {
 	return model.NewAuthorities([]model.Authority{n}, map[string]string{"FIRS": nrs.Code}), nil
 }
 
-// app is a running server's parts.
+// app is a running API server's parts.
 type app struct {
 	store   *store.Store
-	service *service.Service
+	svc     *application.App
 	handler http.Handler
 	// metrics is the metrics handler when it is served on a listener of
 	// its own (EINVOICE_METRICS_ADDR), else nil.
@@ -54,29 +54,63 @@ type app struct {
 	stopOps func()
 }
 
-// buildApp opens the database, migrates it when asked and wires the service
-// and the router.
-func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Options) (*app, error) {
+// openStore opens the database and, when asked, migrates it; the upgrade
+// that keys the audit chain re-chains the entries written before under
+// the audit key, once.
+func openStore(ctx context.Context, c *config, log *slog.Logger) (*store.Store, error) {
 	st, err := store.Open(ctx, c.DatabaseURL)
 	if err != nil {
 		return nil, err
 	}
-	var applied []string
-	if c.AutoMigrate {
-		if applied, err = st.MigrateUp(ctx); err != nil {
-			_ = st.Close()
-			return nil, err
-		}
-		if len(applied) > 0 {
-			log.Info("migrations applied", "names", applied)
-		}
+	if !c.AutoMigrate {
+		return st, nil
 	}
-	box, err := secret.NewBox(c.EncryptionKey)
+	applied, err := st.MigrateUp(ctx)
 	if err != nil {
 		_ = st.Close()
 		return nil, err
 	}
+	if len(applied) > 0 {
+		log.Info("migrations applied", "names", applied)
+	}
+	if slices.Contains(applied, store.AuditKeyingMigration) {
+		n, err := st.Audit().Rechain(ctx, c.AuditKey)
+		if err != nil {
+			log.Error("audit entries not re-chained under the audit key; einvoice audit verify reports the chains", "error", err.Error())
+		} else {
+			log.Info("audit entries re-chained under the audit key", "entries", n)
+		}
+	}
+	return st, nil
+}
+
+// appConfig is the application's configuration from c; the API adds its
+// attempt limits.
+func appConfig(c *config, log *slog.Logger) (application.Config, error) {
+	box, err := secret.NewBox(c.EncryptionKey)
+	if err != nil {
+		return application.Config{}, err
+	}
 	reg, err := authorities()
+	if err != nil {
+		return application.Config{}, err
+	}
+	return application.Config{
+		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey,
+		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
+		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
+	}, nil
+}
+
+// buildApp opens the database, migrates it when asked and wires the
+// application, the HTTP transports (REST, GraphQL, the portal, metrics) and
+// the background jobs of the API process.
+func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Options) (*app, error) {
+	st, err := openStore(ctx, c, log)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := appConfig(c, log)
 	if err != nil {
 		_ = st.Close()
 		return nil, err
@@ -86,26 +120,12 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 		_ = st.Close()
 		return nil, err
 	}
-	svc, err := service.New(st, service.Config{
-		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey,
-		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
-		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Auth: c.Ops.authLimits(limits),
-		Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
-	})
+	cfg.Auth = c.Ops.authLimits(limits)
+	svc, err := application.New(st, cfg)
 	if err != nil {
 		closeLimits()
 		_ = st.Close()
 		return nil, err
-	}
-	if slices.Contains(applied, store.AuditKeyingMigration) {
-		// The upgrade that keys the audit chain: entries written before
-		// are re-chained under the key now, once.
-		n, err := svc.RechainAudit(ctx)
-		if err != nil {
-			log.Error("audit entries not re-chained under the audit key; einvoice audit verify reports the chains", "error", err.Error())
-		} else {
-			log.Info("audit entries re-chained under the audit key", "entries", n)
-		}
 	}
 	opts := mount
 	opts.Version, opts.Logger, opts.TrustedProxies = version, log, c.TrustProxy
@@ -115,7 +135,7 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	gopts.TemporalUI, gopts.TemporalNamespace = c.TemporalUIURL, c.TemporalNamespace
 	opts.GraphQL = graph.NewHandler(svc, gopts)
 	opts.Portal = portal.Handler()
-	a := &app{store: st, service: svc}
+	a := &app{store: st, svc: svc}
 	c.Ops.routerOptions(&opts, limits, &a.metrics)
 	a.handler = rest.New(svc, opts)
 	stopBackground := background(ctx, svc, log)
@@ -129,7 +149,7 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 // close stops background work, flushes usage and closes the database.
 func (a *app) close(ctx context.Context) error {
 	a.stopOps()
-	return errors.Join(a.service.Close(ctx), a.store.Close())
+	return errors.Join(a.svc.Close(ctx), a.store.Close())
 }
 
 // serve serves the API on ln, and the metrics on their own listener when

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
-	"github.com/einvoice-ng/einvoice/rest"
+	application "github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/worker"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
@@ -24,7 +24,10 @@ const defaultTemporalNamespace = "default"
 const temporalDialWait = 2 * time.Minute
 
 // runWorker runs the Temporal worker of certification runs, configured like
-// the api plus TEMPORAL_ADDRESS.
+// the api plus TEMPORAL_ADDRESS. It builds only what polling the task queue
+// needs: the database, the runs' steps and what they use (app.NewWorker),
+// and the Temporal client; no HTTP router, GraphQL, metrics, Redis or
+// background jobs of the API.
 func runWorker(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		return fmt.Errorf("worker takes no arguments; configure it with EINVOICE_* and TEMPORAL_* environment variables")
@@ -37,23 +40,32 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return errors.New("missing required configuration: TEMPORAL_ADDRESS (host:port of the Temporal frontend, e.g. temporal:7233)")
 	}
 	log := newLogger(stderr, c.LogLevel)
-	a, err := buildApp(ctx, c, log, rest.Options{})
+	st, err := openStore(ctx, c, log)
 	if err != nil {
 		return err
 	}
-	defer a.close(context.WithoutCancel(ctx)) //nolint:errcheck // best effort at exit
+	defer st.Close()
+	cfg, err := appConfig(c, log)
+	if err != nil {
+		return err
+	}
+	steps, err := application.NewWorker(st, cfg)
+	if err != nil {
+		return err
+	}
+	defer steps.Close()
 
 	tc, err := dialTemporal(ctx, c.temporalOptions(stderr), log)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
-	w, err := worker.New(tc, worker.Options{Service: a.service, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress)})
 	if err != nil {
 		return err
 	}
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
-		"task_queue", workflows.TaskQueue, "version", version, "database", a.store.Dialect())
+		"task_queue", workflows.TaskQueue, "version", version, "database", st.Dialect())
 	stop := make(chan any)
 	go func() {
 		<-ctx.Done()

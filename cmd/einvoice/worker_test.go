@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 )
 
 func TestWorkerNeedsTemporalAddress(t *testing.T) {
@@ -33,7 +33,7 @@ func TestDevRunsTemporalWorkerAndSandbox(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errb servicetest.LogBuffer
+	var out, errb apptest.LogBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"dev", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--log-level", "warn",

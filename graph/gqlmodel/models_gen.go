@@ -4,7 +4,10 @@ package gqlmodel
 
 import (
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/service"
+	"github.com/einvoice-ng/einvoice/model/audit"
+	"github.com/einvoice-ng/einvoice/model/keys"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/runs"
 )
 
 // A page of API keys.
@@ -15,13 +18,13 @@ type APIKeyConnection struct {
 
 // An API key and its cursor.
 type APIKeyEdge struct {
-	Cursor string           `json:"cursor"`
-	Node   *service.KeyView `json:"node"`
+	Cursor string     `json:"cursor"`
+	Node   *keys.View `json:"node"`
 }
 
 // A key with its secret: the only time the secret is ever shown.
 type APIKeySecretPayload struct {
-	Key *service.KeyView `json:"key"`
+	Key *keys.View `json:"key"`
 	// Sent as X-Client-Secret. Store it now: it cannot be shown again.
 	ClientSecret string `json:"clientSecret"`
 }
@@ -34,8 +37,8 @@ type AuditLogConnection struct {
 
 // An audit entry and its cursor.
 type AuditLogEdge struct {
-	Cursor string             `json:"cursor"`
-	Node   *service.AuditView `json:"node"`
+	Cursor string      `json:"cursor"`
+	Node   *audit.View `json:"node"`
 }
 
 // A page of certification runs.
@@ -46,8 +49,8 @@ type CertificationRunConnection struct {
 
 // A certification run and its cursor.
 type CertificationRunEdge struct {
-	Cursor string                        `json:"cursor"`
-	Node   *service.CertificationRunView `json:"node"`
+	Cursor string     `json:"cursor"`
+	Node   *runs.View `json:"node"`
 }
 
 // Creates an API key. Lengths are in characters (Unicode code points), not bytes.
@@ -104,8 +107,8 @@ type OrganizationConnection struct {
 
 // An organization and its cursor.
 type OrganizationEdge struct {
-	Cursor string                    `json:"cursor"`
-	Node   *service.OrganizationView `json:"node"`
+	Cursor string                   `json:"cursor"`
+	Node   *portal.OrganizationView `json:"node"`
 }
 
 // Relay page information of a connection.
@@ -124,8 +127,8 @@ type ProjectConnection struct {
 
 // A project and its cursor.
 type ProjectEdge struct {
-	Cursor string               `json:"cursor"`
-	Node   *service.ProjectView `json:"node"`
+	Cursor string              `json:"cursor"`
+	Node   *portal.ProjectView `json:"node"`
 }
 
 // The root of every read.

@@ -538,7 +538,7 @@ func uuidShape(s string) bool {
 				return false
 			}
 		default:
-			if !(isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			if !isDigit(c) && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
 				return false
 			}
 		}
@@ -640,7 +640,7 @@ func unitShape(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(isDigit(c) || c >= 'A' && c <= 'Z') {
+		if c := s[i]; !isDigit(c) && (c < 'A' || c > 'Z') {
 			return false
 		}
 	}

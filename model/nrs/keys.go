@@ -140,8 +140,9 @@ func KeyFingerprint(pub *rsa.PublicKey) string {
 	return "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:])
 }
 
-// SandboxKeys is a generated key set in the forms NRS hands out, for sandbox
-// projects and the NRS sandbox stand-in.
+// SandboxKeys is a generated key set in the forms NRS hands out: the one
+// definition of a sandbox business's crypto material, for sandbox projects
+// and the NRS sandbox stand-in.
 type SandboxKeys struct {
 	// PrivateKey decrypts QR payloads; it never leaves the sandbox.
 	PrivateKey *rsa.PrivateKey
@@ -150,6 +151,8 @@ type SandboxKeys struct {
 	// PublicKey is the crypto_keys.txt form: standard base64 of the PKIX
 	// "PUBLIC KEY" PEM block.
 	PublicKey string
+	// PublicKeyPEM is that PEM block itself, the form a project stores.
+	PublicKeyPEM string
 	// Certificate is an opaque token: standard base64 of 45 random bytes
 	// (60 characters).
 	Certificate string
@@ -193,6 +196,7 @@ func GenerateSandboxKeys(random io.Reader) (SandboxKeys, error) {
 		PrivateKey:    priv,
 		PrivateKeyPEM: string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8})),
 		PublicKey:     base64.StdEncoding.EncodeToString(pubPEM),
+		PublicKeyPEM:  string(pubPEM),
 		Certificate:   base64.StdEncoding.EncodeToString(cert),
 		Fingerprint:   KeyFingerprint(&priv.PublicKey),
 	}, nil

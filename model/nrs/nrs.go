@@ -9,7 +9,7 @@
 //
 // The package is pure: no HTTP, no database. It also exports the typed
 // invoice model (Invoice, Decode, ComputeTotals) that renderers reuse, and the
-// key helpers the service layer and the NRS sandbox stand-in need.
+// key helpers the application and the NRS sandbox stand-in need.
 package nrs
 
 import (

@@ -76,7 +76,9 @@ func qrPayload(in model.QRInput) (string, error) {
 	if enc == model.QREncryptionOAEPSHA256 {
 		ct, err = rsa.EncryptOAEP(sha256.New(), random, in.PublicKey, msg, nil)
 	} else {
-		ct, err = rsa.EncryptPKCS1v15(random, in.PublicKey, msg)
+		// NRS specifies PKCS #1 v1.5 for the QR payload: its readers
+		// decrypt nothing else.
+		ct, err = rsa.EncryptPKCS1v15(random, in.PublicKey, msg) //nolint:staticcheck // SA1019: the scheme NRS specifies
 	}
 	switch {
 	case errors.Is(err, rsa.ErrMessageTooLong):
@@ -142,7 +144,7 @@ func DecryptQR(priv *rsa.PrivateKey, payload string, enc model.QREncryption) (ir
 	var msg []byte
 	switch enc {
 	case "", model.QREncryptionPKCS1v15:
-		msg, err = rsa.DecryptPKCS1v15(nil, priv, ct)
+		msg, err = rsa.DecryptPKCS1v15(nil, priv, ct) //nolint:staticcheck // SA1019: the scheme NRS specifies
 	case model.QREncryptionOAEPSHA256:
 		msg, err = rsa.DecryptOAEP(sha256.New(), nil, priv, ct, nil)
 	default:

@@ -213,7 +213,7 @@ func pointer(loc []any) string {
 		case int:
 			b.WriteString(strconv.Itoa(s))
 		default:
-			b.WriteString(fmt.Sprint(s))
+			fmt.Fprint(&b, s)
 		}
 	}
 	return b.String()

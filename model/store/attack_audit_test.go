@@ -18,7 +18,7 @@ func appendEntries(t *testing.T, st *store.Store, org *uuid.UUID, n int) {
 	for i := 0; i < n; i++ {
 		e := &model.AuditLog{ID: newID(t), OrganizationID: org, ActorType: "user", ActorID: "u", Action: model.ActionLogin,
 			TargetType: "user", TargetID: "u", IP: "192.0.2.1", CreatedAt: now()}
-		if err := st.AppendAudit(context.Background(), e, auditKey); err != nil {
+		if err := st.Audit().Append(context.Background(), e, auditKey); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -45,7 +45,7 @@ func TestAttackAuditChain(t *testing.T) {
 			ctx := context.Background()
 			verify := func(st *store.Store, org uuid.UUID) *store.AuditChainCheck {
 				t.Helper()
-				c, err := st.VerifyAuditChain(ctx, &org, auditKey)
+				c, err := st.Audit().Verify(ctx, &org, auditKey)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -123,7 +123,7 @@ func TestAttackAuditChain(t *testing.T) {
 				if c := verify(st2, o2.ID); !c.Valid() {
 					t.Fatalf("replayed head: %+v", c)
 				}
-				if h, err := st2.AuditEntryHash(ctx, o2.ID.String(), 11); err != nil || h != "" {
+				if h, err := st2.Audit().EntryHash(ctx, o2.ID.String(), 11); err != nil || h != "" {
 					t.Fatalf("entry 11 after the truncation: %q %v", h, err)
 				}
 			})
@@ -171,7 +171,7 @@ func TestRechainAudit(t *testing.T) {
 				Where("organization_id = ? AND seq = 2", bad.ID).Exec(ctx); err != nil {
 				t.Fatal(err)
 			}
-			n, err := st.RechainAudit(ctx, auditKey)
+			n, err := st.Audit().Rechain(ctx, auditKey)
 			if err == nil || !strings.Contains(err.Error(), bad.ID.String()) || n != 9 {
 				t.Fatalf("rechain: %d entries, %v; want 9 and an error naming %s", n, err, bad.ID)
 			}
@@ -179,12 +179,12 @@ func TestRechainAudit(t *testing.T) {
 				org   *uuid.UUID
 				valid bool
 			}{{&good.ID, true}, {nil, true}, {&bad.ID, false}} {
-				c, err := st.VerifyAuditChain(ctx, tc.org, auditKey)
+				c, err := st.Audit().Verify(ctx, tc.org, auditKey)
 				if err != nil || c.Valid() != tc.valid {
 					t.Fatalf("chain %s after rechain: %+v %v", model.AuditChainOf(tc.org), c, err)
 				}
 			}
-			chains, err := st.AuditChains(ctx)
+			chains, err := st.Audit().Chains(ctx)
 			if err != nil || len(chains) != 3 || chains[0] != nil {
 				t.Fatalf("chains: %v %v", chains, err)
 			}

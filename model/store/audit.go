@@ -17,12 +17,19 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 )
 
-// AppendAudit appends an entry to its organization's chain: it takes the
+// Audit is the repository of the audit log: hash-chained entries per
+// organization (and the system chain), their heads, their verification.
+type Audit struct{ s *Store }
+
+// Audit returns the repository of audit, in s's connection or transaction.
+func (s *Store) Audit() Audit { return Audit{s} }
+
+// Append appends an entry to its organization's chain: it takes the
 // chain's lock, sets Seq and PrevHash from the last entry, computes Hash
 // under key and moves the chain's head to the entry. Call it inside the
 // transaction of the change it records.
-func (s *Store) AppendAudit(ctx context.Context, e *model.AuditLog, key []byte) error {
-	return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+func (rp Audit) Append(ctx context.Context, e *model.AuditLog, key []byte) error {
+	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 		if err := tx.lockChain(ctx, e.OrganizationID); err != nil {
 			return err
 		}
@@ -97,15 +104,15 @@ type AuditFilter struct {
 	Action          string
 }
 
-// AuditLogs lists entries newest first, one page. Page.After is the id of
+// List lists entries newest first, one page. Page.After is the id of
 // the last entry of the previous page.
-func (s *Store) AuditLogs(ctx context.Context, f AuditFilter, p model.Page) ([]model.AuditLog, bool, error) {
+func (rp Audit) List(ctx context.Context, f AuditFilter, p model.Page) ([]model.AuditLog, bool, error) {
 	var out []model.AuditLog
 	if len(f.OrganizationIDs) == 0 {
 		return []model.AuditLog{}, false, nil
 	}
-	q := s.idb.NewSelect().Model(&out).
-		Where("organization_id IN (?)", bun.In(f.OrganizationIDs)).
+	q := rp.s.idb.NewSelect().Model(&out).
+		Where("organization_id IN (?)", bun.List(f.OrganizationIDs)).
 		OrderExpr("id DESC").Limit(p.Limit + 1)
 	if f.Action != "" {
 		q = q.Where("action = ?", f.Action)
@@ -114,7 +121,7 @@ func (s *Store) AuditLogs(ctx context.Context, f AuditFilter, p model.Page) ([]m
 		q = q.Where("id < ?", p.After)
 	}
 	if err := q.Scan(ctx); err != nil {
-		return nil, false, s.wrap(err, "audit log")
+		return nil, false, rp.s.wrap(err, "audit log")
 	}
 	return trim(out, p.Limit)
 }
@@ -140,18 +147,18 @@ func (c *AuditChainCheck) Valid() bool { return c.Problem == "" }
 // auditPage is how many entries a verification reads at a time.
 const auditPage = 1000
 
-// VerifyAuditChain recomputes an organization's chain (nil: the system
+// Verify recomputes an organization's chain (nil: the system
 // chain) under key, a page at a time: every entry must follow the previous
 // one (sequence and link), be keyed and carry the hash of its fields, and
 // the head must be authentic and name the newest entry, so that an edited,
 // removed, inserted or truncated entry is reported.
-func (s *Store) VerifyAuditChain(ctx context.Context, org *uuid.UUID, key []byte) (*AuditChainCheck, error) {
+func (rp Audit) Verify(ctx context.Context, org *uuid.UUID, key []byte) (*AuditChainCheck, error) {
 	c := &AuditChainCheck{Chain: model.AuditChainOf(org)}
 	head := new(model.AuditHead)
-	switch err := s.idb.NewSelect().Model(head).Where("chain = ?", c.Chain).Scan(ctx); {
+	switch err := rp.s.idb.NewSelect().Model(head).Where("chain = ?", c.Chain).Scan(ctx); {
 	case errors.Is(err, sql.ErrNoRows):
 	case err != nil:
-		return nil, s.wrap(err, "audit head")
+		return nil, rp.s.wrap(err, "audit head")
 	default:
 		c.Head = head
 	}
@@ -163,9 +170,9 @@ func (s *Store) VerifyAuditChain(ctx context.Context, org *uuid.UUID, key []byte
 	prev, last := "", int64(0)
 	for {
 		var page []model.AuditLog
-		q := s.idb.NewSelect().Model(&page).Where("seq > ?", last).OrderExpr("seq ASC").Limit(auditPage)
+		q := rp.s.idb.NewSelect().Model(&page).Where("seq > ?", last).OrderExpr("seq ASC").Limit(auditPage)
 		if err := chainWhere(q, org).Scan(ctx); err != nil {
-			return nil, s.wrap(err, "audit log")
+			return nil, rp.s.wrap(err, "audit log")
 		}
 		for i := range page {
 			e := &page[i]
@@ -201,17 +208,17 @@ func (s *Store) VerifyAuditChain(ctx context.Context, org *uuid.UUID, key []byte
 	return c, nil
 }
 
-// AuditChains lists every chain that has entries or a head: the system
+// Chains lists every chain that has entries or a head: the system
 // chain first, then organizations in id order.
-func (s *Store) AuditChains(ctx context.Context) ([]*uuid.UUID, error) {
+func (rp Audit) Chains(ctx context.Context) ([]*uuid.UUID, error) {
 	var heads []string
-	if err := s.idb.NewSelect().Model((*model.AuditHead)(nil)).Column("chain").Scan(ctx, &heads); err != nil {
-		return nil, s.wrap(err, "audit head")
+	if err := rp.s.idb.NewSelect().Model((*model.AuditHead)(nil)).Column("chain").Scan(ctx, &heads); err != nil {
+		return nil, rp.s.wrap(err, "audit head")
 	}
 	var orgs []uuid.UUID
-	if err := s.idb.NewSelect().Model((*model.AuditLog)(nil)).ColumnExpr("DISTINCT organization_id").
+	if err := rp.s.idb.NewSelect().Model((*model.AuditLog)(nil)).ColumnExpr("DISTINCT organization_id").
 		Where("organization_id IS NOT NULL").Scan(ctx, &orgs); err != nil {
-		return nil, s.wrap(err, "audit log")
+		return nil, rp.s.wrap(err, "audit log")
 	}
 	seen := map[uuid.UUID]bool{}
 	for _, o := range orgs {
@@ -234,22 +241,22 @@ func (s *Store) AuditChains(ctx context.Context) ([]*uuid.UUID, error) {
 	return out, nil
 }
 
-// RechainAudit re-chains the chains holding entries written before the
+// Rechain re-chains the chains holding entries written before the
 // chain was keyed (hash version 1) under key, one transaction per chain,
 // and records each chain's head. Every entry must first verify as it was
 // written (unkeyed, or keyed when appended after the upgrade): a chain
 // tampered with before the upgrade is left as it is and reported in the
 // error. It returns how many entries were re-chained.
-func (s *Store) RechainAudit(ctx context.Context, key []byte) (int64, error) {
+func (rp Audit) Rechain(ctx context.Context, key []byte) (int64, error) {
 	var orgs []uuid.UUID
-	if err := s.idb.NewSelect().Model((*model.AuditLog)(nil)).ColumnExpr("DISTINCT organization_id").
+	if err := rp.s.idb.NewSelect().Model((*model.AuditLog)(nil)).ColumnExpr("DISTINCT organization_id").
 		Where("hash_version = ? AND organization_id IS NOT NULL", model.AuditHashUnkeyed).Scan(ctx, &orgs); err != nil {
-		return 0, s.wrap(err, "audit log")
+		return 0, rp.s.wrap(err, "audit log")
 	}
-	system, err := s.idb.NewSelect().Model((*model.AuditLog)(nil)).
+	system, err := rp.s.idb.NewSelect().Model((*model.AuditLog)(nil)).
 		Where("hash_version = ? AND organization_id IS NULL", model.AuditHashUnkeyed).Exists(ctx)
 	if err != nil {
-		return 0, s.wrap(err, "audit log")
+		return 0, rp.s.wrap(err, "audit log")
 	}
 	chains := make([]*uuid.UUID, 0, len(orgs)+1)
 	if system {
@@ -261,7 +268,7 @@ func (s *Store) RechainAudit(ctx context.Context, key []byte) (int64, error) {
 	var total int64
 	var refused []error
 	for _, org := range chains {
-		n, err := s.rechain(ctx, org, key)
+		n, err := rp.s.rechain(ctx, org, key)
 		if err != nil {
 			refused = append(refused, err)
 			continue
@@ -320,9 +327,9 @@ func (s *Store) rechain(ctx context.Context, org *uuid.UUID, key []byte) (int64,
 	return n, err
 }
 
-// AuditEntryHash returns the hash of entry seq of a chain (model.SystemChain
+// EntryHash returns the hash of entry seq of a chain (model.SystemChain
 // or an organization id), or "" when it has none.
-func (s *Store) AuditEntryHash(ctx context.Context, chain string, seq int64) (string, error) {
+func (rp Audit) EntryHash(ctx context.Context, chain string, seq int64) (string, error) {
 	var org *uuid.UUID
 	if chain != model.SystemChain {
 		id, err := uuid.Parse(chain)
@@ -332,12 +339,12 @@ func (s *Store) AuditEntryHash(ctx context.Context, chain string, seq int64) (st
 		org = &id
 	}
 	var hash string
-	q := s.idb.NewSelect().Model((*model.AuditLog)(nil)).Column("hash").Where("seq = ?", seq)
+	q := rp.s.idb.NewSelect().Model((*model.AuditLog)(nil)).Column("hash").Where("seq = ?", seq)
 	err := chainWhere(q, org).Scan(ctx, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
-	return hash, s.wrap(err, "audit log")
+	return hash, rp.s.wrap(err, "audit log")
 }
 
 // AuditKeyingMigration is the migration that keys the audit chain: when it

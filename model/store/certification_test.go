@@ -19,56 +19,56 @@ func TestCertificationRuns(t *testing.T) {
 			run := &model.CertificationRun{ID: newID(t), ProjectID: p1.ID, InvoiceType: model.InvoiceKindB2B, IssueDate: "2026-03-15",
 				Status: model.RunQueued, InvoicePayload: `{"note":"x"}`, CreatedAt: now()}
 			run.WorkflowID = "certification-run-" + run.ID.String()
-			if err := st.CreateCertificationRun(ctx, run); err != nil {
+			if err := st.Runs().Create(ctx, run); err != nil {
 				t.Fatal(err)
 			}
-			if err := st.SetCertificationRunTemporalID(ctx, run.ID, "temporal-run"); err != nil {
+			if err := st.Runs().SetTemporalID(ctx, run.ID, "temporal-run"); err != nil {
 				t.Fatal(err)
 			}
-			if counts, err := st.CountCertificationRunsByStatus(ctx); err != nil || counts[model.RunQueued] != 1 || len(counts) != 1 {
+			if counts, err := st.Runs().CountByStatus(ctx); err != nil || counts[model.RunQueued] != 1 || len(counts) != 1 {
 				t.Fatalf("counts by status: %v %v", counts, err)
 			}
-			if _, err := st.CertificationRunForUser(ctx, u2.ID, run.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
+			if _, err := st.Runs().GetForUser(ctx, u2.ID, run.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
 				t.Fatalf("foreign user: %v", err)
 			}
-			got, err := st.CertificationRunForUser(ctx, u1.ID, run.ID)
+			got, err := st.Runs().GetForUser(ctx, u1.ID, run.ID)
 			if err != nil || got.TemporalRunID != "temporal-run" || got.InvoicePayload == "" {
 				t.Fatalf("own run: %+v %v", got, err)
 			}
-			if err := st.MarkCertificationRunRunning(ctx, newID(t), now()); model.ErrorCodeOf(err) != model.CodeNotFound {
+			if err := st.Runs().MarkRunning(ctx, newID(t), now()); model.ErrorCodeOf(err) != model.CodeNotFound {
 				t.Fatalf("mark unknown run: %v", err)
 			}
 			for i := 0; i < 2; i++ { // idempotent
-				if err := st.MarkCertificationRunRunning(ctx, run.ID, now()); err != nil {
+				if err := st.Runs().MarkRunning(ctx, run.ID, now()); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := st.SetCertificationRunPayload(ctx, run.ID, `{"irn":"A-B-C"}`, "INV1-ABCDEFGH-20260315"); err != nil {
+			if err := st.Runs().SetPayload(ctx, run.ID, `{"irn":"A-B-C"}`, "INV1-ABCDEFGH-20260315"); err != nil {
 				t.Fatal(err)
 			}
 
 			// A retried step rewrites its one row; a passed step keeps its evidence.
 			status := 503
 			step := &model.CertificationStep{RunID: run.ID, Name: "sign", Seq: 7, Status: model.StepRetrying, Attempts: 1, StartedAt: now(), HTTPStatus: &status, Message: "HTTP 503"}
-			if err := st.SaveCertificationStep(ctx, step); err != nil {
+			if err := st.Runs().SaveStep(ctx, step); err != nil {
 				t.Fatal(err)
 			}
 			status2, ms := 201, int64(12)
 			fin := now()
 			step = &model.CertificationStep{RunID: run.ID, Name: "sign", Seq: 7, Status: model.StepPassed, Attempts: 2, StartedAt: now(),
 				FinishedAt: &fin, DurationMS: &ms, HTTPStatus: &status2, Message: "signed"}
-			if err := st.SaveCertificationStep(ctx, step); err != nil {
+			if err := st.Runs().SaveStep(ctx, step); err != nil {
 				t.Fatal(err)
 			}
 			late := &model.CertificationStep{RunID: run.ID, Name: "sign", Seq: 7, Status: model.StepRunning, Attempts: 3, StartedAt: now()}
-			if err := st.SaveCertificationStep(ctx, late); err != nil {
+			if err := st.Runs().SaveStep(ctx, late); err != nil {
 				t.Fatal(err)
 			}
 			open := &model.CertificationStep{RunID: run.ID, Name: "confirm", Seq: 9, Status: model.StepRunning, Attempts: 1, StartedAt: now()}
-			if err := st.SaveCertificationStep(ctx, open); err != nil {
+			if err := st.Runs().SaveStep(ctx, open); err != nil {
 				t.Fatal(err)
 			}
-			steps, err := st.CertificationSteps(ctx, run.ID)
+			steps, err := st.Runs().Steps(ctx, run.ID)
 			if err != nil || len(steps) != 2 {
 				t.Fatalf("steps: %+v %v", steps, err)
 			}
@@ -76,24 +76,24 @@ func TestCertificationRuns(t *testing.T) {
 				t.Fatalf("sign evidence: %+v", s)
 			}
 
-			ended, err := st.FinishCertificationRun(ctx, run.ID, model.RunFailed, "confirm refused", now())
+			ended, err := st.Runs().Finish(ctx, run.ID, model.RunFailed, "confirm refused", now())
 			if err != nil || !ended {
 				t.Fatalf("finish: %v %v", ended, err)
 			}
-			ended, err = st.FinishCertificationRun(ctx, run.ID, model.RunPassed, "", now().Add(time.Second))
+			ended, err = st.Runs().Finish(ctx, run.ID, model.RunPassed, "", now().Add(time.Second))
 			if err != nil || ended {
 				t.Fatalf("second finish must change nothing: %v %v", ended, err)
 			}
-			got, err = st.CertificationRunForProject(ctx, p1.ID, run.ID)
+			got, err = st.Runs().Get(ctx, p1.ID, run.ID)
 			if err != nil || got.Status != model.RunFailed || got.FailureReason != "confirm refused" || got.FinishedAt == nil ||
 				got.StartedAt == nil || got.IRN != "INV1-ABCDEFGH-20260315" {
 				t.Fatalf("finished run: %+v %v", got, err)
 			}
-			c, err := st.CertificationStep(ctx, run.ID, "confirm")
+			c, err := st.Runs().Step(ctx, run.ID, "confirm")
 			if err != nil || c.Status != model.StepFailed || c.FinishedAt == nil {
 				t.Fatalf("open step after finish: %+v %v", c, err)
 			}
-			list, more, err := st.CertificationRunsForProject(ctx, p1.ID, model.Page{Limit: 10})
+			list, more, err := st.Runs().List(ctx, p1.ID, model.Page{Limit: 10})
 			if err != nil || more || len(list) != 1 || list[0].ID != run.ID {
 				t.Fatalf("list: %v %v %v", list, more, err)
 			}
@@ -107,15 +107,15 @@ func TestSandboxProjects(t *testing.T) {
 	_, _, p := seed(t, st, "sbx")
 	p.Configured = true
 	p.BusinessID, p.ServiceID = "3f6c2a9e-8b41-4d7a-9c55-1e2f7a0b6d34", "ABCDEFGH"
-	if err := st.UpdateProjectAuthority(ctx, p); err != nil {
+	if err := st.Projects().UpdateAuthority(ctx, p); err != nil {
 		t.Fatal(err)
 	}
 	seed(t, st, "unconfigured")
-	got, err := st.SandboxProjects(ctx, [16]byte{}, 10)
+	got, err := st.Projects().Sandbox(ctx, [16]byte{}, 10)
 	if err != nil || len(got) != 1 || got[0].ID != p.ID {
 		t.Fatalf("sandbox projects: %v %v", got, err)
 	}
-	got, err = st.SandboxProjects(ctx, p.ID, 10)
+	got, err = st.Projects().Sandbox(ctx, p.ID, 10)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("after the last: %v %v", got, err)
 	}

@@ -20,29 +20,29 @@ func TestCodeLists(t *testing.T) {
 				{TaxAuthorityCode: "NRS", Environment: model.EnvironmentSandbox, Name: "payment-means", Data: []byte(`[{"code":"10","value":"Cash"}]`), SHA256: "a1", Entries: 1, FetchedAt: at},
 				{TaxAuthorityCode: "NRS", Environment: model.EnvironmentProduction, Name: "payment-means", Data: []byte(`[{"code":"43","value":"ACH Debit"}]`), SHA256: "b1", Entries: 1, FetchedAt: at},
 			}
-			if err := st.SaveCodeLists(ctx, first); err != nil {
+			if err := st.CodeLists().Save(ctx, first); err != nil {
 				t.Fatal(err)
 			}
 			// A refresh replaces the list of its environment only.
 			later := at.Add(time.Hour)
-			if err := st.SaveCodeLists(ctx, []model.AuthorityCodeList{
+			if err := st.CodeLists().Save(ctx, []model.AuthorityCodeList{
 				{TaxAuthorityCode: "NRS", Environment: model.EnvironmentSandbox, Name: "payment-means", Data: []byte(`[{"code":"ZZZ","value":"Mutually Defined"}]`), SHA256: "a2", Entries: 1, FetchedAt: later},
 				{TaxAuthorityCode: "NRS", Environment: model.EnvironmentSandbox, Name: "states", Data: []byte(`[{"name":"Lagos","code":"NG-LA"}]`), SHA256: "c1", Entries: 1, FetchedAt: later},
 			}); err != nil {
 				t.Fatal(err)
 			}
-			sandbox, err := st.CodeLists(ctx, "NRS", model.EnvironmentSandbox)
+			sandbox, err := st.CodeLists().List(ctx, "NRS", model.EnvironmentSandbox)
 			if err != nil || len(sandbox) != 2 {
 				t.Fatalf("sandbox lists: %v %v", sandbox, err)
 			}
 			if l := sandbox[0]; l.Name != "payment-means" || l.SHA256 != "a2" || !bytes.Contains(l.Data, []byte("ZZZ")) || !l.FetchedAt.Equal(later) {
 				t.Errorf("replaced list = %+v", l)
 			}
-			prod, err := st.CodeLists(ctx, "NRS", model.EnvironmentProduction)
+			prod, err := st.CodeLists().List(ctx, "NRS", model.EnvironmentProduction)
 			if err != nil || len(prod) != 1 || prod[0].SHA256 != "b1" {
 				t.Fatalf("production lists: %+v %v", prod, err)
 			}
-			versions, err := st.CodeListVersions(ctx)
+			versions, err := st.CodeLists().Versions(ctx)
 			if err != nil || len(versions) != 3 {
 				t.Fatalf("versions: %+v %v", versions, err)
 			}
@@ -52,7 +52,7 @@ func TestCodeLists(t *testing.T) {
 				}
 			}
 			// A bad environment is refused by the database.
-			err = st.SaveCodeLists(ctx, []model.AuthorityCodeList{{TaxAuthorityCode: "NRS", Environment: "staging", Name: "x", Data: []byte("[]"), SHA256: "x", FetchedAt: at}})
+			err = st.CodeLists().Save(ctx, []model.AuthorityCodeList{{TaxAuthorityCode: "NRS", Environment: "staging", Name: "x", Data: []byte("[]"), SHA256: "x", FetchedAt: at}})
 			if err == nil {
 				t.Error("environment staging stored")
 			}
@@ -66,20 +66,20 @@ func TestProjectValidationProfile(t *testing.T) {
 			st := d.Open(t)
 			ctx := context.Background()
 			_, _, p := seed(t, st, "profile")
-			got, err := st.ProjectByID(ctx, p.ID)
+			got, err := st.Projects().ByID(ctx, p.ID)
 			if err != nil || got.ValidationProfile != model.ProfileNRS {
 				t.Fatalf("new project profile %q, %v", got.ValidationProfile, err)
 			}
 			got.ValidationProfile, got.UpdatedAt = model.ProfileStrict, now()
-			if err := st.UpdateProjectValidationProfile(ctx, got); err != nil {
+			if err := st.Projects().UpdateValidationProfile(ctx, got); err != nil {
 				t.Fatal(err)
 			}
-			again, _ := st.ProjectByID(ctx, p.ID)
+			again, _ := st.Projects().ByID(ctx, p.ID)
 			if again.ValidationProfile != model.ProfileStrict {
 				t.Errorf("profile %q", again.ValidationProfile)
 			}
 			again.ValidationProfile = "lenient"
-			if err := st.UpdateProjectValidationProfile(ctx, again); err == nil {
+			if err := st.Projects().UpdateValidationProfile(ctx, again); err == nil {
 				t.Error("profile lenient stored")
 			}
 		})

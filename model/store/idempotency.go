@@ -10,6 +10,14 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 )
 
+// Idempotency is the repository of requests made under an Idempotency-Key,
+// their stored responses and what each credential keeps.
+type Idempotency struct{ s *Store }
+
+// Idempotency returns the repository of idempotency, in s's connection or
+// transaction.
+func (s *Store) Idempotency() Idempotency { return Idempotency{s} }
+
 // Idempotency record states.
 const (
 	IdempotencyInFlight = "in_flight"
@@ -39,7 +47,7 @@ type IdempotencyRecord struct {
 	ExpiresAt   time.Time `bun:"expires_at"`
 }
 
-// ClaimIdempotencyKey records rec (in flight) unless its key is taken, and
+// Claim records rec (in flight) unless its key is taken, and
 // returns the stored record and whether rec claimed it now. A row that
 // expired is taken over, and so is an in-flight row of the same request
 // whose lock lapsed (its process died). One statement decides, so two
@@ -47,14 +55,14 @@ type IdempotencyRecord struct {
 // new claim is written (a replay or a retry in flight is not): its error
 // refuses the claim. A new claim counts as one entry of its credential's
 // usage.
-func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord, now time.Time, admit func(context.Context) error) (*IdempotencyRecord, bool, error) {
+func (rp Idempotency) Claim(ctx context.Context, rec *IdempotencyRecord, now time.Time, admit func(context.Context) error) (*IdempotencyRecord, bool, error) {
 	rec.State, rec.Status, rec.Header, rec.Body = IdempotencyInFlight, 0, "{}", []byte{}
 	rec.BodyKept, rec.BodySize, rec.BodySHA256 = true, 0, []byte{}
 	// A live record decides without a write: replays and retries of a
 	// running request then cost one read. Only a missing, expired or
 	// lapsed claim goes on to the claiming statement.
 	got := new(IdempotencyRecord)
-	err := s.idb.NewSelect().Model(got).
+	err := rp.s.idb.NewSelect().Model(got).
 		Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).Scan(ctx)
 	switch {
 	case err == nil:
@@ -62,8 +70,8 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord,
 		if got.ExpiresAt.After(now) && !lapsed {
 			return got, false, nil
 		}
-	case model.ErrorCodeOf(s.wrap(err, "idempotency key")) != model.CodeNotFound:
-		return nil, false, s.wrap(err, "idempotency key")
+	case model.ErrorCodeOf(rp.s.wrap(err, "idempotency key")) != model.CodeNotFound:
+		return nil, false, rp.s.wrap(err, "idempotency key")
 	}
 	if admit != nil {
 		if err := admit(ctx); err != nil {
@@ -71,7 +79,7 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord,
 		}
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		res, err := s.idb.NewInsert().Model(rec).
+		res, err := rp.s.idb.NewInsert().Model(rec).
 			On("CONFLICT (credential, idempotency_key) DO UPDATE").
 			Set("request_hash = EXCLUDED.request_hash").
 			Set("state = EXCLUDED.state").
@@ -88,21 +96,21 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord,
 				now, IdempotencyInFlight, now).
 			Exec(ctx)
 		if err != nil {
-			return nil, false, s.wrap(err, "idempotency key")
+			return nil, false, rp.s.wrap(err, "idempotency key")
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
-			if err := s.addIdempotencyUsage(ctx, rec.Credential, rec.CreatedAt, 1, 0); err != nil {
+			if err := rp.s.addIdempotencyUsage(ctx, rec.Credential, rec.CreatedAt, 1, 0); err != nil {
 				return nil, false, err
 			}
 			return rec, true, nil
 		}
 		got := new(IdempotencyRecord)
-		err = s.idb.NewSelect().Model(got).
+		err = rp.s.idb.NewSelect().Model(got).
 			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).Scan(ctx)
 		if err == nil {
 			return got, false, nil
 		}
-		if err = s.wrap(err, "idempotency key"); model.ErrorCodeOf(err) != model.CodeNotFound {
+		if err = rp.s.wrap(err, "idempotency key"); model.ErrorCodeOf(err) != model.CodeNotFound {
 			return nil, false, err
 		}
 		// Released between the two statements: claim again.
@@ -110,11 +118,11 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, rec *IdempotencyRecord,
 	return nil, false, model.Errorf(model.CodeConflict, "a request with this Idempotency-Key is in progress")
 }
 
-// CompleteIdempotencyKey stores the response of a claimed request and
+// Complete stores the response of a claimed request and
 // counts its stored body in its credential's usage.
-func (s *Store) CompleteIdempotencyKey(ctx context.Context, rec *IdempotencyRecord) error {
+func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) error {
 	rec.State = IdempotencyDone
-	return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 		claim := new(IdempotencyRecord)
 		err := tx.idb.NewSelect().Model(claim).Column("created_at").
 			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
@@ -138,10 +146,10 @@ func (s *Store) CompleteIdempotencyKey(ctx context.Context, rec *IdempotencyReco
 	})
 }
 
-// ReleaseIdempotencyKey deletes a claim that is still in flight, so that a
+// Release deletes a claim that is still in flight, so that a
 // retry of the request runs again, and takes it off its credential's usage.
-func (s *Store) ReleaseIdempotencyKey(ctx context.Context, rec *IdempotencyRecord) error {
-	return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+func (rp Idempotency) Release(ctx context.Context, rec *IdempotencyRecord) error {
+	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 		var gone []IdempotencyRecord
 		_, err := tx.idb.NewDelete().Model(&gone).
 			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
@@ -160,17 +168,17 @@ func (s *Store) ReleaseIdempotencyKey(ctx context.Context, rec *IdempotencyRecor
 	})
 }
 
-// PurgeIdempotencyKeys deletes the records that expired before now, and
+// Purge deletes the records that expired before now, and
 // the usage counted more than a day before, and returns how many records.
-func (s *Store) PurgeIdempotencyKeys(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.idb.NewDelete().Model((*IdempotencyRecord)(nil)).Where("expires_at <= ?", now).Exec(ctx)
+func (rp Idempotency) Purge(ctx context.Context, now time.Time) (int64, error) {
+	res, err := rp.s.idb.NewDelete().Model((*IdempotencyRecord)(nil)).Where("expires_at <= ?", now).Exec(ctx)
 	if err != nil {
-		return 0, s.wrap(err, "idempotency key")
+		return 0, rp.s.wrap(err, "idempotency key")
 	}
 	n, _ := res.RowsAffected()
-	if _, err := s.idb.NewDelete().Model((*idempotencyUsage)(nil)).
+	if _, err := rp.s.idb.NewDelete().Model((*idempotencyUsage)(nil)).
 		Where("hour < ?", usageHour(now).Add(-usageWindow)).Exec(ctx); err != nil {
-		return n, s.wrap(err, "idempotency usage")
+		return n, rp.s.wrap(err, "idempotency usage")
 	}
 	return n, nil
 }
@@ -210,13 +218,13 @@ type IdempotencyUsage struct {
 	Bytes   int64
 }
 
-// IdempotencyUsageOf sums a credential's usage over the last day (counted
+// UsageOf sums a credential's usage over the last day (counted
 // by hour of claim, so up to an hour more than the live records).
-func (s *Store) IdempotencyUsageOf(ctx context.Context, credential string, now time.Time) (IdempotencyUsage, error) {
+func (rp Idempotency) UsageOf(ctx context.Context, credential string, now time.Time) (IdempotencyUsage, error) {
 	var u IdempotencyUsage
-	err := s.idb.NewSelect().Model((*idempotencyUsage)(nil)).
+	err := rp.s.idb.NewSelect().Model((*idempotencyUsage)(nil)).
 		ColumnExpr("COALESCE(SUM(entries), 0) AS entries, COALESCE(SUM(bytes), 0) AS bytes").
 		Where("credential = ? AND hour >= ?", credential, usageHour(now).Add(-usageWindow)).
 		Scan(ctx, &u.Entries, &u.Bytes)
-	return u, s.wrap(err, "idempotency usage")
+	return u, rp.s.wrap(err, "idempotency usage")
 }

@@ -10,43 +10,63 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 )
 
-// CreateKey inserts an API key.
-func (s *Store) CreateKey(ctx context.Context, k *model.APIKey) error {
+// Keys is the repository of API keys: their hashed secrets, scopes, state
+// and last use.
+type Keys struct{ s *Store }
+
+// Keys returns the repository of keys, in s's connection or transaction.
+func (s *Store) Keys() Keys { return Keys{s} }
+
+// ListForProjects lists one page of keys of each of several projects
+// of the user's organizations, in one query.
+func (rp Keys) ListForProjects(ctx context.Context, userID uuid.UUID, projectIDs []uuid.UUID, p model.Page) ([]model.APIKey, error) {
+	out := []model.APIKey{}
+	if len(projectIDs) == 0 {
+		return out, nil
+	}
+	inner := rp.s.idb.NewSelect().Model((*model.APIKey)(nil)).
+		ColumnExpr("api_key.*").
+		ColumnExpr("ROW_NUMBER() OVER (PARTITION BY api_key.project_id ORDER BY api_key.id) AS rn").
+		Where("api_key.project_id IN (?)", bun.List(projectIDs)).
+		Where("api_key.project_id IN (?)", rp.s.memberProjectIDs(userID))
+	if p.After != uuid.Nil {
+		inner = inner.Where("api_key.id > ?", p.After)
+	}
+	err := rp.s.idb.NewSelect().Model(&out).
+		ModelTableExpr("(?) AS api_key", inner).
+		Where("api_key.rn <= ?", p.Limit+1).
+		OrderExpr("api_key.project_id ASC, api_key.id ASC").
+		Scan(ctx)
+	return out, rp.s.wrap(err, "API key")
+}
+
+// Create inserts an API key.
+func (rp Keys) Create(ctx context.Context, k *model.APIKey) error {
 	if err := refuseNUL("key_name", k.KeyName); err != nil {
 		return err
 	}
-	_, err := s.idb.NewInsert().Model(k).Exec(ctx)
-	return s.wrap(err, "API key")
+	_, err := rp.s.idb.NewInsert().Model(k).Exec(ctx)
+	return rp.s.wrap(err, "API key")
 }
 
-// KeysForProject lists a project's keys, one page.
-func (s *Store) KeysForProject(ctx context.Context, projectID uuid.UUID, p model.Page) ([]model.APIKey, bool, error) {
+// List lists a project's keys, one page.
+func (rp Keys) List(ctx context.Context, projectID uuid.UUID, p model.Page) ([]model.APIKey, bool, error) {
 	var out []model.APIKey
-	q := s.idb.NewSelect().Model(&out).Where("project_id = ?", projectID).OrderExpr("id ASC").Limit(p.Limit + 1)
+	q := rp.s.idb.NewSelect().Model(&out).Where("project_id = ?", projectID).OrderExpr("id ASC").Limit(p.Limit + 1)
 	if p.After != uuid.Nil {
 		q = q.Where("id > ?", p.After)
 	}
 	if err := q.Scan(ctx); err != nil {
-		return nil, false, s.wrap(err, "API key")
+		return nil, false, rp.s.wrap(err, "API key")
 	}
 	return trim(out, p.Limit)
 }
 
-// KeysForProjects lists every key of several projects, for batch loading.
-func (s *Store) KeysForProjects(ctx context.Context, projectIDs []uuid.UUID) ([]model.APIKey, error) {
-	var out []model.APIKey
-	if len(projectIDs) == 0 {
-		return out, nil
-	}
-	err := s.idb.NewSelect().Model(&out).Where("project_id IN (?)", bun.In(projectIDs)).OrderExpr("id ASC").Scan(ctx)
-	return out, s.wrap(err, "API key")
-}
-
-// KeyInProject finds a key of a project.
-func (s *Store) KeyInProject(ctx context.Context, projectID, keyID uuid.UUID) (*model.APIKey, error) {
+// Get finds a key of a project.
+func (rp Keys) Get(ctx context.Context, projectID, keyID uuid.UUID) (*model.APIKey, error) {
 	k := new(model.APIKey)
-	err := s.idb.NewSelect().Model(k).Where("id = ? AND project_id = ?", keyID, projectID).Scan(ctx)
-	return k, s.wrap(err, "API key")
+	err := rp.s.idb.NewSelect().Model(k).Where("id = ? AND project_id = ?", keyID, projectID).Scan(ctx)
+	return k, rp.s.wrap(err, "API key")
 }
 
 // KeyAuth is what authenticating a client id needs: the key and its project's
@@ -57,52 +77,59 @@ type KeyAuth struct {
 	Environment    model.Environment
 }
 
-// KeyByClientID finds a key by its public client id, with its project's
+// ByClientID finds a key by its public client id, with its project's
 // organization and environment.
-func (s *Store) KeyByClientID(ctx context.Context, clientID string) (*KeyAuth, error) {
+func (rp Keys) ByClientID(ctx context.Context, clientID string) (*KeyAuth, error) {
 	var row struct {
 		model.APIKey
 		OrganizationID uuid.UUID         `bun:"organization_id"`
 		Environment    model.Environment `bun:"environment"`
 	}
-	err := s.idb.NewSelect().
+	err := rp.s.idb.NewSelect().
 		ColumnExpr("k.*, p.organization_id, p.environment").
 		TableExpr("api_keys AS k").
 		Join("JOIN projects AS p ON p.id = k.project_id").
 		Where("k.client_id = ?", clientID).
 		Scan(ctx, &row)
 	if err != nil {
-		return nil, s.wrap(err, "API key")
+		return nil, rp.s.wrap(err, "API key")
 	}
 	return &KeyAuth{Key: row.APIKey, OrganizationID: row.OrganizationID, Environment: row.Environment}, nil
 }
 
-// RotateKey stores a key's new secret hash, keeping the previous one until
+// Rotate stores a key's new secret hash, keeping the previous one until
 // prevExpiresAt (nil: the previous secret stops at once).
-func (s *Store) RotateKey(ctx context.Context, k *model.APIKey) error {
-	_, err := s.idb.NewUpdate().Model(k).
+func (rp Keys) Rotate(ctx context.Context, k *model.APIKey) error {
+	_, err := rp.s.idb.NewUpdate().Model(k).
 		Column("secret_hash", "secret_last4", "prev_secret_hash", "prev_secret_expires_at", "rotated_at").
 		WherePK().Exec(ctx)
-	return s.wrap(err, "API key")
+	return rp.s.wrap(err, "API key")
 }
 
-// RevokeKey marks a key revoked; revoking twice keeps the first time.
-func (s *Store) RevokeKey(ctx context.Context, k *model.APIKey) error {
-	_, err := s.idb.NewUpdate().Model(k).Column("status", "revoked_at").WherePK().Exec(ctx)
-	return s.wrap(err, "API key")
+// Revoke marks a key revoked; revoking twice keeps the first time.
+func (rp Keys) Revoke(ctx context.Context, k *model.APIKey) error {
+	_, err := rp.s.idb.NewUpdate().Model(k).Column("status", "revoked_at").WherePK().Exec(ctx)
+	return rp.s.wrap(err, "API key")
 }
 
-// TouchKeys records when keys were last used, never moving a time backwards.
-func (s *Store) TouchKeys(ctx context.Context, used map[uuid.UUID]time.Time) error {
+// Touch records when keys were last used, never moving a time backwards.
+func (rp Keys) Touch(ctx context.Context, used map[uuid.UUID]time.Time) error {
 	for id, at := range used {
-		_, err := s.idb.NewUpdate().Model((*model.APIKey)(nil)).
+		_, err := rp.s.idb.NewUpdate().Model((*model.APIKey)(nil)).
 			Set("last_used_at = ?", at).
 			Where("id = ?", id).
 			Where("last_used_at IS NULL OR last_used_at < ?", at).
 			Exec(ctx)
 		if err != nil {
-			return s.wrap(err, "API key")
+			return rp.s.wrap(err, "API key")
 		}
 	}
 	return nil
+}
+
+// CountActive counts a project's keys that are not revoked.
+func (rp Keys) CountActive(ctx context.Context, projectID uuid.UUID) (int, error) {
+	n, err := rp.s.idb.NewSelect().Model((*model.APIKey)(nil)).
+		Where("project_id = ? AND status = ?", projectID, model.KeyActive).Count(ctx)
+	return n, rp.s.wrap(err, "api key")
 }

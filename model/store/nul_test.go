@@ -25,22 +25,22 @@ func TestNULNeverDropped(t *testing.T) {
 				loc  []any
 			}{
 				{"user email", func() error {
-					return st.CreateUser(ctx, &model.User{ID: newID(t), Email: "acme\x00@example.com", PasswordHash: "x", CreatedAt: now()})
+					return st.Users().Create(ctx, &model.User{ID: newID(t), Email: "acme\x00@example.com", PasswordHash: "x", CreatedAt: now()})
 				}, []any{"email"}},
 				{"lookup by email", func() error {
-					_, err := st.UserByEmail(ctx, "acme@example.com\x00")
+					_, err := st.Users().ByEmail(ctx, "acme@example.com\x00")
 					return err
 				}, []any{"email"}},
 				{"organization name", func() error {
 					o2 := &model.Organization{ID: newID(t), Name: "Acme\x00Two", Slug: "acme-two", CreatedAt: now()}
-					return st.CreateOrganization(ctx, o2, &model.Membership{OrganizationID: o2.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now()})
+					return st.Organizations().Create(ctx, o2, &model.Membership{OrganizationID: o2.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now()})
 				}, []any{"name"}},
 				{"project name", func() error {
-					return st.CreateProject(ctx, &model.Project{ID: newID(t), OrganizationID: o.ID, Name: "Shop\x00", Environment: model.EnvironmentSandbox,
+					return st.Projects().Create(ctx, &model.Project{ID: newID(t), OrganizationID: o.ID, Name: "Shop\x00", Environment: model.EnvironmentSandbox,
 						CreatedAt: now(), UpdatedAt: now(), TaxAuthorityCode: "NRS", QREncryption: model.QREncryptionPKCS1v15})
 				}, []any{"name"}},
 				{"key name", func() error {
-					return st.CreateKey(ctx, &model.APIKey{ID: newID(t), ProjectID: p.ID, KeyName: "\x00erp", ClientID: "ck_sandbox_nul",
+					return st.Keys().Create(ctx, &model.APIKey{ID: newID(t), ProjectID: p.ID, KeyName: "\x00erp", ClientID: "ck_sandbox_nul",
 						SecretHash: []byte{1}, SecretLast4: "abcd", Scopes: "usage:read", Status: model.KeyActive, CreatedAt: now()})
 				}, []any{"key_name"}},
 			} {
@@ -54,10 +54,10 @@ func TestNULNeverDropped(t *testing.T) {
 			}
 			// The look-up without the NUL still finds the user; nothing
 			// else was written.
-			if got, err := st.UserByEmail(ctx, "acme@example.com"); err != nil || got.ID != u.ID {
+			if got, err := st.Users().ByEmail(ctx, "acme@example.com"); err != nil || got.ID != u.ID {
 				t.Fatalf("user: %v %v", got, err)
 			}
-			if _, err := st.UserByEmail(ctx, "acme@example.com\x00x"); model.ErrorCodeOf(err) != model.CodeInvalid {
+			if _, err := st.Users().ByEmail(ctx, "acme@example.com\x00x"); model.ErrorCodeOf(err) != model.CodeInvalid {
 				t.Fatalf("lookup with NUL: %v", err)
 			}
 		})

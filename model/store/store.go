@@ -2,6 +2,13 @@
 // (embedded default) and PostgreSQL through bun, maps driver errors to
 // model.Error (no rows -> not_found, unique violation -> conflict) and offers
 // RunInTx so that multi-row writes are atomic.
+//
+// A Store is a connection pool, or one transaction when RunInTx hands it
+// out. Its queries live in one repository per noun (Users, Organizations,
+// Projects, Keys, Usage, Audit, Runs, Idempotency, Sessions, Tokens,
+// CodeLists, IRNs), each reached from the Store it runs in, so that the
+// queries of one transaction compose: tx.Runs().Create(...) and
+// tx.Audit().Append(...) inside one RunInTx commit together.
 package store
 
 import (

@@ -32,16 +32,16 @@ func seed(t testing.TB, st *store.Store, slug string) (*model.User, *model.Organ
 	t.Helper()
 	ctx := context.Background()
 	u := &model.User{ID: newID(t), Email: slug + "@example.com", PasswordHash: "x", CreatedAt: now()}
-	if err := st.CreateUser(ctx, u); err != nil {
+	if err := st.Users().Create(ctx, u); err != nil {
 		t.Fatalf("create user: %v", err)
 	}
 	o := &model.Organization{ID: newID(t), Name: slug, Slug: slug, CreatedAt: now()}
-	if err := st.CreateOrganization(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now()}); err != nil {
+	if err := st.Organizations().Create(ctx, o, &model.Membership{OrganizationID: o.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now()}); err != nil {
 		t.Fatalf("create organization: %v", err)
 	}
 	p := &model.Project{ID: newID(t), OrganizationID: o.ID, Name: "p", Environment: model.EnvironmentSandbox,
 		CreatedAt: now(), UpdatedAt: now(), TaxAuthorityCode: "NRS", QREncryption: model.QREncryptionPKCS1v15}
-	if err := st.CreateProject(ctx, p); err != nil {
+	if err := st.Projects().Create(ctx, p); err != nil {
 		t.Fatalf("create project: %v", err)
 	}
 	return u, o, p
@@ -85,7 +85,7 @@ func TestMigrateDownAndUp(t *testing.T) {
 			if _, err := st.MigrateDown(ctx); err != nil {
 				t.Fatalf("down: %v", err)
 			}
-			if _, err := st.UserByEmail(ctx, "a@example.com"); err == nil || model.ErrorCodeOf(err) == model.CodeNotFound {
+			if _, err := st.Users().ByEmail(ctx, "a@example.com"); err == nil || model.ErrorCodeOf(err) == model.CodeNotFound {
 				t.Fatalf("users table should be gone after down, got %v", err)
 			}
 			applied, err := st.MigrateUp(ctx)
@@ -104,16 +104,16 @@ func TestUniqueViolationsAreConflicts(t *testing.T) {
 			ctx := context.Background()
 			u, o, _ := seed(t, st, "acme")
 			dupUser := &model.User{ID: newID(t), Email: u.Email, PasswordHash: "x", CreatedAt: now()}
-			if err := st.CreateUser(ctx, dupUser); model.ErrorCodeOf(err) != model.CodeConflict {
+			if err := st.Users().Create(ctx, dupUser); model.ErrorCodeOf(err) != model.CodeConflict {
 				t.Fatalf("duplicate email: got %v, want conflict", err)
 			}
 			dupOrg := &model.Organization{ID: newID(t), Name: "x", Slug: o.Slug, CreatedAt: now()}
-			err := st.CreateOrganization(ctx, dupOrg, &model.Membership{OrganizationID: dupOrg.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now()})
+			err := st.Organizations().Create(ctx, dupOrg, &model.Membership{OrganizationID: dupOrg.ID, UserID: u.ID, Role: model.RoleOwner, CreatedAt: now()})
 			if model.ErrorCodeOf(err) != model.CodeConflict {
 				t.Fatalf("duplicate slug: got %v, want conflict", err)
 			}
 			// The transaction left nothing behind.
-			if _, err := st.OrganizationForUser(ctx, dupOrg.ID, u.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
+			if _, err := st.Organizations().Get(ctx, dupOrg.ID, u.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
 				t.Fatalf("half-created organization: %v", err)
 			}
 		})
@@ -127,13 +127,13 @@ func TestTenantQueries(t *testing.T) {
 			ctx := context.Background()
 			u1, o1, p1 := seed(t, st, "one")
 			u2, _, p2 := seed(t, st, "two")
-			if _, err := st.ProjectForUser(ctx, p2.ID, u1.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
+			if _, err := st.Projects().Get(ctx, p2.ID, u1.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
 				t.Fatalf("foreign project: %v", err)
 			}
-			if _, err := st.OrganizationForUser(ctx, o1.ID, u2.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
+			if _, err := st.Organizations().Get(ctx, o1.ID, u2.ID); model.ErrorCodeOf(err) != model.CodeNotFound {
 				t.Fatalf("foreign organization: %v", err)
 			}
-			got, more, err := st.ProjectsForUser(ctx, u1.ID, uuid.Nil, model.Page{Limit: 10})
+			got, more, err := st.Projects().List(ctx, u1.ID, uuid.Nil, model.Page{Limit: 10})
 			if err != nil || more || len(got) != 1 || got[0].ID != p1.ID {
 				t.Fatalf("projects of u1: %v %v %v", got, more, err)
 			}
@@ -151,7 +151,7 @@ func TestPagination(t *testing.T) {
 			for i := 0; i < 5; i++ {
 				k := &model.APIKey{ID: newID(t), ProjectID: p.ID, KeyName: "k", ClientID: "ck_sandbox_" + uuid.NewString(),
 					SecretHash: []byte{1}, SecretLast4: "abcd", Scopes: "usage:read", Status: model.KeyActive, CreatedAt: now()}
-				if err := st.CreateKey(ctx, k); err != nil {
+				if err := st.Keys().Create(ctx, k); err != nil {
 					t.Fatal(err)
 				}
 				want = append(want, k.ID)
@@ -159,7 +159,7 @@ func TestPagination(t *testing.T) {
 			var got []uuid.UUID
 			page := model.Page{Limit: 2}
 			for {
-				rows, more, err := st.KeysForProject(ctx, p.ID, page)
+				rows, more, err := st.Keys().List(ctx, p.ID, page)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -191,20 +191,20 @@ func TestUsageUpsert(t *testing.T) {
 			_, _, p := seed(t, st, "usage")
 			k := &model.APIKey{ID: newID(t), ProjectID: p.ID, KeyName: "k", ClientID: "ck_sandbox_x", SecretHash: []byte{1},
 				SecretLast4: "abcd", Scopes: "usage:read", Status: model.KeyActive, CreatedAt: now()}
-			if err := st.CreateKey(ctx, k); err != nil {
+			if err := st.Keys().Create(ctx, k); err != nil {
 				t.Fatal(err)
 			}
 			row := model.UsageCounter{ProjectID: p.ID, KeyID: k.ID, Operation: "irn.generate", Day: "2026-03-15", Count: 3}
 			for i := 0; i < 2; i++ {
-				if err := st.AddUsage(ctx, []model.UsageCounter{row}); err != nil {
+				if err := st.Usage().Add(ctx, []model.UsageCounter{row}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			got, err := st.Usage(ctx, p.ID, uuid.Nil, "2026-03-01", "2026-03-31")
+			got, err := st.Usage().List(ctx, p.ID, uuid.Nil, "2026-03-01", "2026-03-31")
 			if err != nil || len(got) != 1 || got[0].Count != 6 {
 				t.Fatalf("usage: %+v %v", got, err)
 			}
-			if got, _ := st.Usage(ctx, p.ID, uuid.Nil, "2026-04-01", "2026-04-30"); len(got) != 0 {
+			if got, _ := st.Usage().List(ctx, p.ID, uuid.Nil, "2026-04-01", "2026-04-30"); len(got) != 0 {
 				t.Fatalf("out of range usage: %+v", got)
 			}
 		})
@@ -228,7 +228,7 @@ func TestAuditChain(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					errs <- st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-						return tx.AppendAudit(ctx, &model.AuditLog{ID: newID(t), OrganizationID: &o.ID, ActorType: "user",
+						return tx.Audit().Append(ctx, &model.AuditLog{ID: newID(t), OrganizationID: &o.ID, ActorType: "user",
 							ActorID: u.ID.String(), Action: model.ActionLogin, TargetType: "user", TargetID: u.ID.String(), CreatedAt: now()}, auditKey)
 					})
 				}()
@@ -240,10 +240,10 @@ func TestAuditChain(t *testing.T) {
 					t.Fatalf("append: %v", err)
 				}
 			}
-			if c, err := st.VerifyAuditChain(ctx, &o.ID, auditKey); err != nil || !c.Valid() || c.Entries != 20 || c.Head.Seq != 20 {
+			if c, err := st.Audit().Verify(ctx, &o.ID, auditKey); err != nil || !c.Valid() || c.Entries != 20 || c.Head.Seq != 20 {
 				t.Fatalf("verify: %+v %v", c, err)
 			}
-			rows, _, err := st.AuditLogs(ctx, store.AuditFilter{OrganizationIDs: []uuid.UUID{o.ID}}, model.Page{Limit: 100})
+			rows, _, err := st.Audit().List(ctx, store.AuditFilter{OrganizationIDs: []uuid.UUID{o.ID}}, model.Page{Limit: 100})
 			if err != nil || len(rows) != 20 {
 				t.Fatalf("list: %d %v", len(rows), err)
 			}
@@ -252,7 +252,7 @@ func TestAuditChain(t *testing.T) {
 			if _, err := st.DB().NewUpdate().Table("audit_logs").Set("ip = ?", "10.0.0.1").Where("id = ?", victim.ID).Exec(ctx); err != nil {
 				t.Fatal(err)
 			}
-			c, err := st.VerifyAuditChain(ctx, &o.ID, auditKey)
+			c, err := st.Audit().Verify(ctx, &o.ID, auditKey)
 			if err != nil || c.Valid() || c.BrokenAt == nil || *c.BrokenAt != victim.ID {
 				t.Fatalf("tampered chain: got %+v %v, want it broken at %s", c, err, victim.ID)
 			}

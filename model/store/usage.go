@@ -4,14 +4,42 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"github.com/einvoice-ng/einvoice/model"
 )
 
-// AddUsage adds counts to the stored counters in one statement per batch.
-func (s *Store) AddUsage(ctx context.Context, counts []model.UsageCounter) error {
+// Usage is the repository of usage counters per project, key, operation and
+// day.
+type Usage struct{ s *Store }
+
+// Usage returns the repository of usage, in s's connection or transaction.
+func (s *Store) Usage() Usage { return Usage{s} }
+
+// ListForProjects returns the counters of several projects of the
+// user's organizations between two days (inclusive, YYYY-MM-DD), optionally
+// of one key, in one query.
+func (rp Usage) ListForProjects(ctx context.Context, userID uuid.UUID, projectIDs []uuid.UUID, keyID uuid.UUID, from, to string) ([]model.UsageCounter, error) {
+	out := []model.UsageCounter{}
+	if len(projectIDs) == 0 {
+		return out, nil
+	}
+	q := rp.s.idb.NewSelect().Model(&out).
+		Where("project_id IN (?)", bun.List(projectIDs)).
+		Where("project_id IN (?)", rp.s.memberProjectIDs(userID)).
+		Where("day >= ? AND day <= ?", from, to).
+		OrderExpr("project_id ASC, day ASC, operation ASC, key_id ASC")
+	if keyID != uuid.Nil {
+		q = q.Where("key_id = ?", keyID)
+	}
+	err := q.Scan(ctx)
+	return out, rp.s.wrap(err, "usage")
+}
+
+// Add adds counts to the stored counters in one statement per batch.
+func (rp Usage) Add(ctx context.Context, counts []model.UsageCounter) error {
 	const batch = 500
-	return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 		for start := 0; start < len(counts); start += batch {
 			end := min(start+batch, len(counts))
 			rows := counts[start:end]
@@ -27,11 +55,11 @@ func (s *Store) AddUsage(ctx context.Context, counts []model.UsageCounter) error
 	})
 }
 
-// Usage returns a project's counters between two days (inclusive,
+// List returns a project's counters between two days (inclusive,
 // YYYY-MM-DD), optionally of one key.
-func (s *Store) Usage(ctx context.Context, projectID, keyID uuid.UUID, from, to string) ([]model.UsageCounter, error) {
+func (rp Usage) List(ctx context.Context, projectID, keyID uuid.UUID, from, to string) ([]model.UsageCounter, error) {
 	var out []model.UsageCounter
-	q := s.idb.NewSelect().Model(&out).
+	q := rp.s.idb.NewSelect().Model(&out).
 		Where("project_id = ?", projectID).
 		Where("day >= ? AND day <= ?", from, to).
 		OrderExpr("day ASC, operation ASC, key_id ASC")
@@ -39,5 +67,5 @@ func (s *Store) Usage(ctx context.Context, projectID, keyID uuid.UUID, from, to 
 		q = q.Where("key_id = ?", keyID)
 	}
 	err := q.Scan(ctx)
-	return out, s.wrap(err, "usage")
+	return out, rp.s.wrap(err, "usage")
 }

@@ -50,7 +50,7 @@ func (h *Handler) authenticate(r *http.Request) (b *business, release func(), er
 	if key == "" || secret == "" || len(key) > 512 || len(secret) > 512 {
 		return nil, nil, errBadKey
 	}
-	b, err = h.db.BusinessByAPIKey(r.Context(), key)
+	b, err = h.db.Businesses().ByAPIKey(r.Context(), key)
 	want := unknownHash
 	switch {
 	case err == nil:

@@ -145,27 +145,27 @@ func (h *Handler) Register(ctx context.Context, in Business) (BusinessInfo, erro
 	}
 	explicitTIN := row.TIN != ""
 	err := h.db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
-		cur, err := found(tx.BusinessByID(ctx, row.BusinessID))
+		cur, err := found(tx.Businesses().ByID(ctx, row.BusinessID))
 		if err != nil {
 			return err
 		}
 		if cur != nil && cur.Owner != row.Owner {
 			return conflict("business_id %s is registered by another owner", row.BusinessID)
 		}
-		byKey, err := found(tx.BusinessByAPIKey(ctx, row.APIKey))
+		byKey, err := found(tx.Businesses().ByAPIKey(ctx, row.APIKey))
 		if err != nil {
 			return err
 		}
 		if byKey != nil && byKey.Owner != row.Owner {
 			return conflict("api_key is used by another business")
 		}
-		prev, err := found(tx.BusinessByOwner(ctx, row.Owner))
+		prev, err := found(tx.Businesses().ByOwner(ctx, row.Owner))
 		if err != nil {
 			return err
 		}
 		if prev != nil && prev.BusinessID != row.BusinessID {
 			// One business per owner: the owner moved to a new business_id.
-			if err := tx.DeleteBusiness(ctx, prev.BusinessID); err != nil {
+			if err := tx.Businesses().Delete(ctx, prev.BusinessID); err != nil {
 				return err
 			}
 		}
@@ -177,12 +177,12 @@ func (h *Handler) Register(ctx context.Context, in Business) (BusinessInfo, erro
 			if row.PasswordHash == "" && in.Password == "" {
 				row.PasswordHash = cur.PasswordHash
 			}
-			if err := tx.UpdateBusiness(ctx, row); err != nil {
+			if err := tx.Businesses().Update(ctx, row); err != nil {
 				return conflictOf(err, "tin %s is used by another business", row.TIN)
 			}
 			return nil
 		}
-		n, err := tx.CountBusinesses(ctx)
+		n, err := tx.Businesses().Count(ctx)
 		if err != nil {
 			return err
 		}
@@ -196,7 +196,7 @@ func (h *Handler) Register(ctx context.Context, in Business) (BusinessInfo, erro
 				return err
 			}
 		}
-		return conflictOf(tx.InsertBusiness(ctx, row), "business_id, api_key or tin is used by another business")
+		return conflictOf(tx.Businesses().Insert(ctx, row), "business_id, api_key or tin is used by another business")
 	})
 	if err != nil {
 		return BusinessInfo{}, err
@@ -299,7 +299,7 @@ func (h *Handler) freeTIN(ctx context.Context, tx *sandboxdb.DB, businessID stri
 	base := binary.BigEndian.Uint64(sum[:8]) % 100_000_000
 	for branch := 1; branch < 10000; branch++ {
 		tin := fmt.Sprintf("%08d-%04d", base, branch)
-		taken, err := found(tx.BusinessByTIN(ctx, tin))
+		taken, err := found(tx.Businesses().ByTIN(ctx, tin))
 		if err != nil {
 			return "", err
 		}
@@ -361,7 +361,7 @@ func (h *Handler) listBusinesses(w http.ResponseWriter, r *http.Request) error {
 		}
 		limit = n
 	}
-	rows, err := h.db.Businesses(r.Context(), r.URL.Query().Get("after"), limit)
+	rows, err := h.db.Businesses().List(r.Context(), r.URL.Query().Get("after"), limit)
 	if err != nil {
 		return err
 	}

@@ -110,7 +110,7 @@ func (e *env) register(serviceID string) nrssandbox.Business {
 // info returns a registered business as the admin endpoint lists it.
 func (e *env) info(b nrssandbox.Business) nrssandbox.BusinessInfo {
 	e.t.Helper()
-	row, err := e.db.BusinessByID(context.Background(), b.BusinessID)
+	row, err := e.db.Businesses().ByID(context.Background(), b.BusinessID)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -235,7 +235,7 @@ func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
 // business is brought back within its bounds (its own oldest invoices go).
 func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, decide func(cur, next *sandboxdb.Invoice) error) error {
 	err := h.db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
-		cur, err := tx.Invoice(ctx, b.BusinessID, c.irn)
+		cur, err := tx.Invoices().Get(ctx, b.BusinessID, c.irn)
 		switch {
 		case errors.Is(err, sandboxdb.ErrNotFound):
 			cur = nil
@@ -249,14 +249,14 @@ func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, deci
 		}
 		if cur != nil {
 			next.CreatedAt = cur.CreatedAt
-			err = tx.UpdateInvoice(ctx, &next)
+			err = tx.Invoices().Update(ctx, &next)
 		} else {
-			err = tx.InsertInvoice(ctx, &next)
+			err = tx.Invoices().Insert(ctx, &next)
 		}
 		if err != nil {
 			return err
 		}
-		_, err = tx.Evict(ctx, b.BusinessID, c.irn, h.opts.MaxInvoicesPerBusiness, h.opts.MaxBytesPerBusiness)
+		_, err = tx.Invoices().Evict(ctx, b.BusinessID, c.irn, h.opts.MaxInvoicesPerBusiness, h.opts.MaxBytesPerBusiness)
 		return err
 	})
 	if errors.Is(err, sandboxdb.ErrConflict) {
@@ -269,14 +269,14 @@ func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, deci
 // signedInvoice finds a signed invoice the caller may read: its own, or one
 // transmitted to it (its TIN is the customer's). own says which.
 func (h *Handler) signedInvoice(ctx context.Context, b *business, irn string) (inv *sandboxdb.Invoice, own bool, err error) {
-	inv, err = h.db.Invoice(ctx, b.BusinessID, irn)
+	inv, err = h.db.Invoices().Get(ctx, b.BusinessID, irn)
 	if err == nil && inv.Signed() {
 		return inv, true, nil
 	}
 	if err != nil && !errors.Is(err, sandboxdb.ErrNotFound) {
 		return nil, false, err
 	}
-	inv, err = h.db.InvoiceForBuyer(ctx, b.TIN, irn)
+	inv, err = h.db.Invoices().ForBuyer(ctx, b.TIN, irn)
 	switch {
 	case err == nil:
 		return inv, false, nil
@@ -408,7 +408,7 @@ func (h *Handler) searchInvoice(w http.ResponseWriter, r *http.Request) error {
 			DocumentCurrencyCode: q.Get("document_currency_code"),
 		}
 		p := pageOf(r)
-		rows, total, err := h.db.SearchInvoices(r.Context(), b.BusinessID, f, p)
+		rows, total, err := h.db.Invoices().Search(r.Context(), b.BusinessID, f, p)
 		if err != nil {
 			return err
 		}
@@ -463,7 +463,7 @@ func (h *Handler) updateInvoice(w http.ResponseWriter, r *http.Request) error {
 			return invalid("reference must be at most 512 characters")
 		}
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
-			inv, err := tx.Invoice(ctx, b.BusinessID, irn)
+			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
 			switch {
 			case errors.Is(err, sandboxdb.ErrNotFound) || (err == nil && !inv.Signed()):
 				return notFound("no signed invoice with this irn for this business")
@@ -472,7 +472,7 @@ func (h *Handler) updateInvoice(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.PaymentStatus, inv.PaymentReference, inv.PaymentUpdatedAt = status, in.Reference, &now
-			return tx.UpdateInvoice(ctx, inv)
+			return tx.Invoices().Update(ctx, inv)
 		})
 		if err != nil {
 			return err

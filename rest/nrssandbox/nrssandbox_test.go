@@ -290,7 +290,7 @@ func TestInvalidInvoices(t *testing.T) {
 	if a := e.call(&e.biz, "POST", "/api/v1/invoice/validate", big); a.Status != 413 {
 		t.Fatalf("body too large: %d", a.Status)
 	}
-	if n, _ := e.db.CountInvoices(context.Background(), e.biz.BusinessID); n != 0 {
+	if n, _ := e.db.Invoices().Count(context.Background(), e.biz.BusinessID); n != 0 {
 		t.Fatalf("refused invoices kept: %d", n)
 	}
 }
@@ -508,7 +508,7 @@ func TestBusinessBelongsToItsOwner(t *testing.T) {
 			if _, err := e.h.Register(ctx, moved); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.db.BusinessByID(ctx, attacker.BusinessID); err == nil {
+			if _, err := e.db.Businesses().ByID(ctx, attacker.BusinessID); err == nil {
 				t.Fatal("the owner's previous business is still registered")
 			}
 			e.must(&moved, 200, "GET", "/api/v1/invoice/transmit/self-health-check", nil)
@@ -538,7 +538,7 @@ func TestBoundsPerBusiness(t *testing.T) {
 			_, irn := e.sign(&e.biz, "b2c", fmt.Sprintf("FLOOD%d", i))
 			irns = append(irns, irn)
 		}
-		if n, _ := e.db.CountInvoices(ctx, e.biz.BusinessID); n != 3 {
+		if n, _ := e.db.Invoices().Count(ctx, e.biz.BusinessID); n != 3 {
 			t.Fatalf("flooding business holds %d invoices", n)
 		}
 		refusedWith(t, e.call(&e.biz, "GET", "/api/v1/invoice/confirm/"+irns[0], nil), 404, "invoice_actions", "resource not found", "")
@@ -553,7 +553,7 @@ func TestBoundsPerBusiness(t *testing.T) {
 		for i := range 4 {
 			e.sign(&e.biz, "b2c", fmt.Sprintf("FLOOD%d", i))
 		}
-		if n, _ := e.db.CountInvoices(context.Background(), e.biz.BusinessID); n > 2 {
+		if n, _ := e.db.Invoices().Count(context.Background(), e.biz.BusinessID); n > 2 {
 			t.Fatalf("flooding business holds %d invoices over 3000 bytes", n)
 		}
 		e.must(&quiet, 200, "GET", "/api/v1/invoice/confirm/"+keep, nil)

@@ -119,14 +119,14 @@ func (h *Handler) createParty(w http.ResponseWriter, r *http.Request) error {
 			return invalid("%s", strings.Join(problems, "; "))
 		}
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
-			n, err := tx.CountParties(ctx, b.BusinessID)
+			n, err := tx.Parties().Count(ctx, b.BusinessID)
 			if err != nil {
 				return err
 			}
 			if n >= h.opts.MaxPartiesPerBusiness {
 				return invalid("this business holds the sandbox's limit of %d parties", h.opts.MaxPartiesPerBusiness)
 			}
-			return tx.InsertParty(ctx, p)
+			return tx.Parties().Insert(ctx, p)
 		})
 		if err != nil {
 			return err
@@ -144,7 +144,7 @@ func (h *Handler) searchParty(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		p := pageOf(r)
-		rows, total, err := h.db.SearchParties(r.Context(), b.BusinessID, strings.TrimSpace(r.URL.Query().Get("party_name")), p)
+		rows, total, err := h.db.Parties().Search(r.Context(), b.BusinessID, strings.TrimSpace(r.URL.Query().Get("party_name")), p)
 		if err != nil {
 			return err
 		}

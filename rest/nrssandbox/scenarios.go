@@ -88,7 +88,7 @@ func (h *Handler) applyScenario(ctx context.Context, b *business, op, irn string
 		if n == 0 {
 			n = h.opts.RetryFailures
 		}
-		count, err := h.db.CountAttempt(ctx, b.BusinessID, op, irn, h.now())
+		count, err := h.db.Attempts().Count(ctx, b.BusinessID, op, irn, h.now())
 		if err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
-			inv, err := tx.Invoice(ctx, b.BusinessID, irn)
+			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
 			switch {
 			case errors.Is(err, sandboxdb.ErrNotFound):
 				return notFound("no invoice with this irn for this business")
@@ -67,7 +67,7 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.TransmittedAt = &now
-			return tx.UpdateInvoice(ctx, inv)
+			return tx.Invoices().Update(ctx, inv)
 		})
 		if err != nil {
 			return err
@@ -88,9 +88,9 @@ func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
-			inv, err := tx.Invoice(ctx, b.BusinessID, irn)
+			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
 			if errors.Is(err, sandboxdb.ErrNotFound) {
-				inv, err = tx.InvoiceForBuyer(ctx, b.TIN, irn)
+				inv, err = tx.Invoices().ForBuyer(ctx, b.TIN, irn)
 			}
 			switch {
 			case errors.Is(err, sandboxdb.ErrNotFound):
@@ -104,7 +104,7 @@ func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.DeliveredAt = &now
-			return tx.UpdateInvoice(ctx, inv)
+			return tx.Invoices().Update(ctx, inv)
 		})
 		if err != nil {
 			return err
@@ -139,7 +139,7 @@ func (h *Handler) lookupIRN(w http.ResponseWriter, r *http.Request) error {
 // transmissions to the buyer with that TIN, newest first, at most 100.
 func (h *Handler) lookupTIN(w http.ResponseWriter, r *http.Request) error {
 	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
-		rows, err := h.db.Transmissions(r.Context(), b.BusinessID, chi.URLParam(r, "tin"), "", maxListed)
+		rows, err := h.db.Invoices().Transmissions(r.Context(), b.BusinessID, chi.URLParam(r, "tin"), "", maxListed)
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,7 @@ func (h *Handler) lookupTIN(w http.ResponseWriter, r *http.Request) error {
 // id the invoices named, newest first, at most 100.
 func (h *Handler) lookupParty(w http.ResponseWriter, r *http.Request) error {
 	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
-		rows, err := h.db.Transmissions(r.Context(), b.BusinessID, "", chi.URLParam(r, "party_id"), maxListed)
+		rows, err := h.db.Invoices().Transmissions(r.Context(), b.BusinessID, "", chi.URLParam(r, "party_id"), maxListed)
 		if err != nil {
 			return err
 		}
@@ -222,7 +222,7 @@ func (h *Handler) pull(w http.ResponseWriter, r *http.Request) error {
 		if len(problems) > 0 {
 			return invalid("%s", strings.Join(problems, "; "))
 		}
-		rows, err := h.db.Received(r.Context(), b.TIN, from, until, delivered, maxListed)
+		rows, err := h.db.Invoices().Received(r.Context(), b.TIN, from, until, delivered, maxListed)
 		if err != nil {
 			return err
 		}

@@ -51,7 +51,7 @@ func (h *Handler) verifyTIN(w http.ResponseWriter, r *http.Request) error {
 		if strings.EqualFold(tin, b.TIN) {
 			v.ID, v.Email, v.TaxpayerName = b.EntityID, b.Email, b.Name
 		} else {
-			p, err := h.db.PartyByTIN(r.Context(), b.BusinessID, tin)
+			p, err := h.db.Parties().ByTIN(r.Context(), b.BusinessID, tin)
 			switch {
 			case errors.Is(err, sandboxdb.ErrNotFound):
 				return notFound("the sandbox holds no taxpayer with this tin for this business")
@@ -93,7 +93,7 @@ func (h *Handler) authenticateTaxpayer(w http.ResponseWriter, r *http.Request) e
 		if in.Email == "" || in.Password == "" || len(in.Email) > 254 || len(in.Password) > 256 {
 			return invalid("email and password are required")
 		}
-		t, err := h.db.BusinessByEmail(r.Context(), strings.TrimSpace(in.Email))
+		t, err := h.db.Businesses().ByEmail(r.Context(), strings.TrimSpace(in.Email))
 		if err != nil && !errors.Is(err, sandboxdb.ErrNotFound) {
 			return err
 		}

@@ -1,4 +1,4 @@
-// Package certtest wires a service to the NRS sandbox stand-in (served by
+// Package certtest wires the application to the NRS sandbox stand-in (served by
 // httptest) over a fresh, migrated store, with a tenant owning a sandbox
 // project and an API key, for the certification tests of workflows, worker
 // and rest.
@@ -16,9 +16,13 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/nrs"
-	"github.com/einvoice-ng/einvoice/model/service"
-	"github.com/einvoice-ng/einvoice/model/service/servicetest"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -30,20 +34,20 @@ import (
 type Options struct {
 	// Open opens the store; default storetest.SQLite.
 	Open func(testing.TB) *store.Store
-	// Runs is the service's RunStarter; nil leaves runs unavailable.
-	Runs service.RunStarter
+	// Runs starts the runs' workflows; nil leaves runs unavailable.
+	Runs runs.Starter
 	// SlowDelay is the stand-in's SBXSLOW delay; default 1 s.
 	SlowDelay time.Duration
-	// Logs receives the service's and stand-in's logs; default discarded.
+	// Logs receives the application's and stand-in's logs; default discarded.
 	Logs io.Writer
-	// Service, when set, changes the service's configuration last.
-	Service func(*service.Config)
+	// App, when set, changes the application's configuration last.
+	App func(*app.Config)
 }
 
-// Env is a service, its REST handler and the stand-in it talks to.
+// Env is an application, its REST handler and the stand-in it talks to.
 type Env struct {
 	Store      *store.Store
-	Service    *service.Service
+	App        *app.App
 	Handler    http.Handler
 	Sandbox    *nrssandbox.Handler
 	SandboxURL string
@@ -53,9 +57,9 @@ type Env struct {
 // Tenant is a portal user with a sandbox project and an API key holding
 // every scope.
 type Tenant struct {
-	User         *service.UserPrincipal
-	Project      *service.ProjectView
-	Key          *model.KeyPrincipal
+	User         *model.Principal
+	Project      *portal.ProjectView
+	Key          *model.Principal
 	ClientID     string
 	ClientSecret string
 }
@@ -85,17 +89,17 @@ func New(tb testing.TB, opts Options) *Env {
 	tb.Cleanup(srv.Close)
 
 	st := opts.Open(tb)
-	cfg := servicetest.Config(tb, nil)
+	cfg := apptest.Config(tb, nil)
 	cfg.SandboxBaseURL, cfg.SandboxRegistrar, cfg.Runs, cfg.Logger = srv.URL, sbx, opts.Runs, log
-	if opts.Service != nil {
-		opts.Service(&cfg)
+	if opts.App != nil {
+		opts.App(&cfg)
 	}
-	svc, err := service.New(st, cfg)
+	svc, err := app.New(st, cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = svc.Close(context.Background()) })
-	e := &Env{Store: st, Service: svc, Sandbox: sbx, SandboxURL: srv.URL,
+	e := &Env{Store: st, App: svc, Sandbox: sbx, SandboxURL: srv.URL,
 		Handler: rest.New(svc, rest.Options{Version: "test", Logger: log})}
 	e.Tenant = e.NewTenant(tb)
 	return e
@@ -107,21 +111,21 @@ func (e *Env) NewTenant(tb testing.TB) Tenant {
 	tb.Helper()
 	ctx := context.Background()
 	slug := "t" + uuid.NewString()[:8]
-	su, err := e.Service.Signup(ctx, service.SignupInput{Email: slug + "@example.com", Password: "correct horse battery",
+	su, err := e.App.Auth.Signup(ctx, auth.SignupInput{Email: slug + "@example.com", Password: "correct horse battery",
 		OrganizationName: "Org " + slug, OrganizationSlug: slug})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	u := &service.UserPrincipal{UserID: su.User.ID}
-	pr, err := e.Service.CreateProject(ctx, u, service.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Shop " + slug, Environment: "sandbox"})
+	u := &model.Principal{UserID: su.User.ID}
+	pr, err := e.App.Portal.CreateProject(ctx, u, portal.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Shop " + slug, Environment: "sandbox"})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	k, err := e.Service.CreateKey(ctx, u, pr.ID, service.KeyInput{KeyName: "certification"})
+	k, err := e.App.Keys.Create(ctx, u, pr.ID, keys.Input{KeyName: "certification"})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	kp, err := e.Service.AuthenticateKey(ctx, k.ClientID, k.ClientSecret)
+	kp, err := e.App.Keys.Authenticate(ctx, k.ClientID, k.ClientSecret)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -140,7 +144,7 @@ func (e *Env) NewRun(tb testing.TB, kind model.InvoiceKind, issueDate, payload s
 	r := &model.CertificationRun{ID: id, ProjectID: e.Tenant.Project.ID, InvoiceType: kind, IssueDate: issueDate,
 		Status: model.RunQueued, InvoicePayload: payload, WorkflowID: "certification-run-" + id.String(),
 		CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
-	if err := e.Store.CreateCertificationRun(context.Background(), r); err != nil {
+	if err := e.Store.Runs().Create(context.Background(), r); err != nil {
 		tb.Fatal(err)
 	}
 	return r

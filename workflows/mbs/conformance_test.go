@@ -568,7 +568,7 @@ func (e *conformanceEnv) checkClient(t *testing.T, tc conformanceCase, want expe
 		v, call, err = c.AuthenticateTaxpayer(ctx, in.Email, in.Password)
 		data = v.Data
 	case mbs.OpResource:
-		data, call, err = c.ResourceCall(ctx, last)
+		data, call, err = c.Resources().ListCall(ctx, last)
 	default:
 		t.Fatalf("no client call for %s", tc.Operation)
 	}

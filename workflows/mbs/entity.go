@@ -52,7 +52,7 @@ func readEntity(raw json.RawMessage) Entity {
 // SearchEntities calls GET /api/v1/entity (SearchEntity).
 func (c *Client) SearchEntities(ctx context.Context, in EntityQuery) (Page[Entity], Call, error) {
 	q := url.Values{}
-	in.Paging.set(q)
+	in.set(q)
 	if in.Reference != "" {
 		q.Set("reference", in.Reference)
 	}

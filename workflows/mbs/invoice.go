@@ -186,7 +186,7 @@ func (c *Client) DownloadInvoice(ctx context.Context, irn string) (Document, Cal
 // SearchInvoices calls GET /api/v1/invoice/{BUSINESS_ID} with MBS's filters.
 func (c *Client) SearchInvoices(ctx context.Context, businessID string, in InvoiceQuery) (Page[InvoiceSummary], Call, error) {
 	q := url.Values{}
-	in.Paging.set(q)
+	in.set(q)
 	for _, kv := range []struct{ k, v string }{
 		{"irn", in.IRN}, {"payment_status", in.PaymentStatus}, {"entry_status", in.EntryStatus},
 		{"invoice_type_code", in.InvoiceTypeCode}, {"issue_date", in.IssueDate}, {"due_date", in.DueDate},

@@ -73,7 +73,7 @@ func TestEndpoints(t *testing.T) {
 
 	t.Run("resources", func(t *testing.T) {
 		for _, name := range mbs.Resources {
-			raw, call, err := c.ResourceCall(ctx, name)
+			raw, call, err := c.Resources().ListCall(ctx, name)
 			if err != nil || len(raw) == 0 || raw[0] != '[' {
 				t.Fatalf("%s: %s %v", name, raw, err)
 			}
@@ -89,30 +89,30 @@ func TestEndpoints(t *testing.T) {
 				t.Fatalf("%s differs from the list the stand-in serves", name)
 			}
 		}
-		if raw, err := c.Resource(ctx, mbs.ResourceInvoiceTypes); err != nil || !bytes.Contains(raw, []byte(`"value":"Commercial Invoice"`)) {
+		if raw, err := c.Resources().List(ctx, mbs.ResourceInvoiceTypes); err != nil || !bytes.Contains(raw, []byte(`"value":"Commercial Invoice"`)) {
 			t.Fatalf("raw resource: %s %v", raw, err)
 		}
 		// The stand-in's partial lists are no list to refresh from.
 		for _, name := range []string{mbs.ResourceHSCodes, mbs.ResourceInvoiceQuantityCodes} {
-			if raw, err := c.Resource(ctx, name); !errors.Is(err, mbs.ErrPartialList) || raw != nil {
+			if raw, err := c.Resources().List(ctx, name); !errors.Is(err, mbs.ErrPartialList) || raw != nil {
 				t.Fatalf("%s: %s %v", name, raw, err)
 			}
-			if _, call, err := c.ResourceCall(ctx, name); err != nil || !call.Partial {
+			if _, call, err := c.Resources().ListCall(ctx, name); err != nil || !call.Partial {
 				t.Fatalf("%s: %+v %v", name, call, err)
 			}
 		}
-		if _, err := c.Resource(ctx, "../../api"); err == nil {
+		if _, err := c.Resources().List(ctx, "../../api"); err == nil {
 			t.Fatal("a path accepted as a resource name")
 		}
-		countries, _, err := c.Countries(ctx)
+		countries, _, err := c.Resources().Countries(ctx)
 		if err != nil || len(countries) != 249 || countries[0].Alpha2 != "AF" {
 			t.Fatalf("countries: %d %v", len(countries), err)
 		}
-		types, _, err := c.InvoiceTypes(ctx)
+		types, _, err := c.Resources().InvoiceTypes(ctx)
 		if err != nil || len(types) != 20 || types[0] != (mbs.CodeValue{Code: "380", Value: "Credit Note"}) {
 			t.Fatalf("invoice types: %v %v", types, err)
 		}
-		currencies, _, err := c.Currencies(ctx)
+		currencies, _, err := c.Resources().Currencies(ctx)
 		if err != nil || len(currencies) != 118 {
 			t.Fatalf("currencies: %d %v", len(currencies), err)
 		}
@@ -121,35 +121,35 @@ func TestEndpoints(t *testing.T) {
 				t.Fatalf("CHF rounding %v", cur.Rounding)
 			}
 		}
-		exemptions, _, err := c.VATExemptions(ctx)
+		exemptions, _, err := c.Resources().VATExemptions(ctx)
 		if err != nil || len(exemptions) != 236 || exemptions[0].HarmonizedSystemCode == "" {
 			t.Fatalf("vat exemptions: %d %v", len(exemptions), err)
 		}
-		services, _, err := c.ServicesCodes(ctx)
+		services, _, err := c.Resources().ServicesCodes(ctx)
 		if err != nil || len(services) != 419 || services[0].Code != "0111" {
 			t.Fatalf("services codes: %d %v", len(services), err)
 		}
-		taxes, _, err := c.TaxCategories(ctx)
+		taxes, _, err := c.Resources().TaxCategories(ctx)
 		if err != nil || len(taxes) != 24 {
 			t.Fatalf("tax categories: %d %v", len(taxes), err)
 		}
-		means, _, err := c.PaymentMeans(ctx)
+		means, _, err := c.Resources().PaymentMeans(ctx)
 		if err != nil || len(means) != 12 {
 			t.Fatalf("payment means: %d %v", len(means), err)
 		}
-		hs, _, err := c.HSCodes(ctx)
+		hs, _, err := c.Resources().HSCodes(ctx)
 		if err != nil || len(hs) != 1 || hs[0].HSCode != "0101.21" {
 			t.Fatalf("hs codes: %v %v", hs, err)
 		}
-		states, _, err := c.States(ctx)
+		states, _, err := c.Resources().States(ctx)
 		if err != nil || len(states) != 37 {
 			t.Fatalf("states: %d %v", len(states), err)
 		}
-		lgas, _, err := c.LGAs(ctx)
+		lgas, _, err := c.Resources().LGAs(ctx)
 		if err != nil || len(lgas) != 774 || lgas[0].StateCode == "" {
 			t.Fatalf("lgas: %d %v", len(lgas), err)
 		}
-		if q, _, err := c.InvoiceQuantityCodes(ctx); err != nil || len(q) != 0 {
+		if q, _, err := c.Resources().InvoiceQuantityCodes(ctx); err != nil || len(q) != 0 {
 			t.Fatalf("quantity codes: %v %v", q, err)
 		}
 	})

@@ -82,7 +82,7 @@ func (c *Client) CreateParty(ctx context.Context, in PartyRequest) (Party, Call,
 // SearchParties calls GET /api/v1/invoice/party/{BUSINESS_ID} (SearchParty).
 func (c *Client) SearchParties(ctx context.Context, businessID string, in PartyQuery) (Page[Party], Call, error) {
 	q := url.Values{}
-	in.Paging.set(q)
+	in.set(q)
 	if in.PartyName != "" {
 		q.Set("party_name", in.PartyName)
 	}

@@ -116,26 +116,34 @@ var resourceName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
 // no public copy): "partial".
 const PartialListHeader = "X-Einvoice-Sandbox-List"
 
-// ErrPartialList is Resource's error for a list its server says is partial:
+// ResourceLists reads the code lists NRS serves under
+// /api/v1/invoice/resources/{name} (Client.Resources).
+type ResourceLists struct{ c *Client }
+
+// Resources returns the reader of NRS's code lists.
+func (c *Client) Resources() ResourceLists { return ResourceLists{c} }
+
+// ErrPartialList is List's error for a list its server says is partial:
 // a code-list refresh must not take it for NRS's list.
 var ErrPartialList = errors.New("mbs: the server holds only part of this list")
 
-// Resource calls GET /api/v1/invoice/resources/{name} and returns the list
+// List calls GET /api/v1/invoice/resources/{name} and returns the list
 // as NRS sent it (the envelope's data), for code-list refreshes that keep
 // NRS's own bytes. name is one of Resources (or another list NRS adds:
 // lower-case letters, digits and hyphens). A list the server marks partial
 // (PartialListHeader) is ErrPartialList.
-func (c *Client) Resource(ctx context.Context, name string) (json.RawMessage, error) {
-	data, call, err := c.ResourceCall(ctx, name)
+func (r ResourceLists) List(ctx context.Context, name string) (json.RawMessage, error) {
+	data, call, err := r.ListCall(ctx, name)
 	if err == nil && call.Partial {
 		return nil, fmt.Errorf("%w: %s", ErrPartialList, name)
 	}
 	return data, err
 }
 
-// ResourceCall is Resource with the call's record; a partial list is
+// ListCall is List with the call's record; a partial list is
 // returned, with Call.Partial set.
-func (c *Client) ResourceCall(ctx context.Context, name string) (json.RawMessage, Call, error) {
+func (rl ResourceLists) ListCall(ctx context.Context, name string) (json.RawMessage, Call, error) {
+	c := rl.c
 	path := "/api/v1/invoice/resources/" + pathSegment(name)
 	r := request{op: OpResource, method: http.MethodGet, path: path}
 	if !resourceName.MatchString(name) {
@@ -152,8 +160,9 @@ func (c *Client) ResourceCall(ctx context.Context, name string) (json.RawMessage
 }
 
 // resourceList fetches a list and decodes its entries.
-func resourceList[T any](ctx context.Context, c *Client, name string) ([]T, Call, error) {
-	data, call, err := c.ResourceCall(ctx, name)
+func resourceList[T any](ctx context.Context, rl ResourceLists, name string) ([]T, Call, error) {
+	c := rl.c
+	data, call, err := rl.ListCall(ctx, name)
 	if err != nil {
 		return nil, call, err
 	}
@@ -166,56 +175,56 @@ func resourceList[T any](ctx context.Context, c *Client, name string) ([]T, Call
 }
 
 // Countries fetches countries.
-func (c *Client) Countries(ctx context.Context) ([]Country, Call, error) {
-	return resourceList[Country](ctx, c, ResourceCountries)
+func (rl ResourceLists) Countries(ctx context.Context) ([]Country, Call, error) {
+	return resourceList[Country](ctx, rl, ResourceCountries)
 }
 
 // InvoiceTypes fetches invoice-types.
-func (c *Client) InvoiceTypes(ctx context.Context) ([]CodeValue, Call, error) {
-	return resourceList[CodeValue](ctx, c, ResourceInvoiceTypes)
+func (rl ResourceLists) InvoiceTypes(ctx context.Context) ([]CodeValue, Call, error) {
+	return resourceList[CodeValue](ctx, rl, ResourceInvoiceTypes)
 }
 
 // Currencies fetches currencies.
-func (c *Client) Currencies(ctx context.Context) ([]Currency, Call, error) {
-	return resourceList[Currency](ctx, c, ResourceCurrencies)
+func (rl ResourceLists) Currencies(ctx context.Context) ([]Currency, Call, error) {
+	return resourceList[Currency](ctx, rl, ResourceCurrencies)
 }
 
 // VATExemptions fetches vat-exemptions.
-func (c *Client) VATExemptions(ctx context.Context) ([]VATExemption, Call, error) {
-	return resourceList[VATExemption](ctx, c, ResourceVATExemptions)
+func (rl ResourceLists) VATExemptions(ctx context.Context) ([]VATExemption, Call, error) {
+	return resourceList[VATExemption](ctx, rl, ResourceVATExemptions)
 }
 
 // ServicesCodes fetches services-codes.
-func (c *Client) ServicesCodes(ctx context.Context) ([]ServiceCode, Call, error) {
-	return resourceList[ServiceCode](ctx, c, ResourceServicesCodes)
+func (rl ResourceLists) ServicesCodes(ctx context.Context) ([]ServiceCode, Call, error) {
+	return resourceList[ServiceCode](ctx, rl, ResourceServicesCodes)
 }
 
 // TaxCategories fetches tax-categories.
-func (c *Client) TaxCategories(ctx context.Context) ([]TaxCategory, Call, error) {
-	return resourceList[TaxCategory](ctx, c, ResourceTaxCategories)
+func (rl ResourceLists) TaxCategories(ctx context.Context) ([]TaxCategory, Call, error) {
+	return resourceList[TaxCategory](ctx, rl, ResourceTaxCategories)
 }
 
 // PaymentMeans fetches payment-means.
-func (c *Client) PaymentMeans(ctx context.Context) ([]CodeValue, Call, error) {
-	return resourceList[CodeValue](ctx, c, ResourcePaymentMeans)
+func (rl ResourceLists) PaymentMeans(ctx context.Context) ([]CodeValue, Call, error) {
+	return resourceList[CodeValue](ctx, rl, ResourcePaymentMeans)
 }
 
 // HSCodes fetches hs-codes.
-func (c *Client) HSCodes(ctx context.Context) ([]HSCode, Call, error) {
-	return resourceList[HSCode](ctx, c, ResourceHSCodes)
+func (rl ResourceLists) HSCodes(ctx context.Context) ([]HSCode, Call, error) {
+	return resourceList[HSCode](ctx, rl, ResourceHSCodes)
 }
 
 // States fetches states.
-func (c *Client) States(ctx context.Context) ([]State, Call, error) {
-	return resourceList[State](ctx, c, ResourceStates)
+func (rl ResourceLists) States(ctx context.Context) ([]State, Call, error) {
+	return resourceList[State](ctx, rl, ResourceStates)
 }
 
 // LGAs fetches lgas.
-func (c *Client) LGAs(ctx context.Context) ([]LGA, Call, error) {
-	return resourceList[LGA](ctx, c, ResourceLGAs)
+func (rl ResourceLists) LGAs(ctx context.Context) ([]LGA, Call, error) {
+	return resourceList[LGA](ctx, rl, ResourceLGAs)
 }
 
 // InvoiceQuantityCodes fetches invoice-quantity-codes.
-func (c *Client) InvoiceQuantityCodes(ctx context.Context) ([]QuantityCode, Call, error) {
-	return resourceList[QuantityCode](ctx, c, ResourceInvoiceQuantityCodes)
+func (rl ResourceLists) InvoiceQuantityCodes(ctx context.Context) ([]QuantityCode, Call, error) {
+	return resourceList[QuantityCode](ctx, rl, ResourceInvoiceQuantityCodes)
 }

@@ -6,17 +6,24 @@ import (
 	"time"
 )
 
+// Attempts is the repository of the attempts the failure scenarios count.
+type Attempts struct{ d *DB }
+
+// Attempts returns the repository of the attempts the failure scenarios
+// count, in d's connection or transaction.
+func (d *DB) Attempts() Attempts { return Attempts{d} }
+
 // attemptTTL is how long a scenario counter lives; older ones are dropped
 // so that the counters of a business stay few.
 const attemptTTL = time.Hour
 
-// CountAttempt counts one more call of an operation for an IRN of a business
+// Count counts one more call of an operation for an IRN of a business
 // and returns the count, 1 for the first call. Counters older than an hour
 // start over.
-func (d *DB) CountAttempt(ctx context.Context, businessID, operation, irn string, now time.Time) (int, error) {
+func (rp Attempts) Count(ctx context.Context, businessID, operation, irn string, now time.Time) (int, error) {
 	businessID = strings.ToLower(businessID)
 	var n int
-	err := d.RunInTx(ctx, func(ctx context.Context, tx *DB) error {
+	err := rp.d.RunInTx(ctx, func(ctx context.Context, tx *DB) error {
 		if _, err := tx.idb.NewDelete().Model((*attempt)(nil)).Where("business_id = ?", businessID).
 			Where("created_at < ?", now.Add(-attemptTTL)).Exec(ctx); err != nil {
 			return mapErr(err)

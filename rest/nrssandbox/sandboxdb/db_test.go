@@ -36,26 +36,26 @@ func TestQueries(t *testing.T) {
 			ctx := context.Background()
 			a, b := business("a"), business("b")
 			for _, x := range []*sandboxdb.Business{a, b} {
-				if err := db.InsertBusiness(ctx, x); err != nil {
+				if err := db.Businesses().Insert(ctx, x); err != nil {
 					t.Fatal(err)
 				}
 			}
 			t.Run("unique api key", func(t *testing.T) {
 				c := business("c")
 				c.APIKey = a.APIKey
-				if err := db.InsertBusiness(ctx, c); !errors.Is(err, sandboxdb.ErrConflict) {
+				if err := db.Businesses().Insert(ctx, c); !errors.Is(err, sandboxdb.ErrConflict) {
 					t.Fatalf("want conflict, got %v", err)
 				}
 			})
 			t.Run("lookups", func(t *testing.T) {
-				got, err := db.BusinessByAPIKey(ctx, a.APIKey)
+				got, err := db.Businesses().ByAPIKey(ctx, a.APIKey)
 				if err != nil || got.BusinessID != a.BusinessID || got.Owner != "a" || !got.CreatedAt.Equal(a.CreatedAt) {
 					t.Fatalf("%+v %v", got, err)
 				}
-				if _, err := db.BusinessByID(ctx, strings.ToUpper(b.BusinessID)); err != nil {
+				if _, err := db.Businesses().ByID(ctx, strings.ToUpper(b.BusinessID)); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := db.BusinessByOwner(ctx, "nobody"); !errors.Is(err, sandboxdb.ErrNotFound) {
+				if _, err := db.Businesses().ByOwner(ctx, "nobody"); !errors.Is(err, sandboxdb.ErrNotFound) {
 					t.Fatalf("want not found, got %v", err)
 				}
 			})
@@ -63,58 +63,58 @@ func TestQueries(t *testing.T) {
 				base := time.Now().UTC().Truncate(time.Microsecond)
 				for i := range 5 {
 					for _, x := range []*sandboxdb.Business{a, b} {
-						if err := db.InsertInvoice(ctx, invoice(x.BusinessID, fmt.Sprintf("INV%d-94ND90NR-20260315", i), base.Add(time.Duration(i)*time.Second), 10)); err != nil {
+						if err := db.Invoices().Insert(ctx, invoice(x.BusinessID, fmt.Sprintf("INV%d-94ND90NR-20260315", i), base.Add(time.Duration(i)*time.Second), 10)); err != nil {
 							t.Fatal(err)
 						}
 					}
 				}
-				n, err := db.Evict(ctx, a.BusinessID, "INV4-94ND90NR-20260315", 3, 1<<20)
+				n, err := db.Invoices().Evict(ctx, a.BusinessID, "INV4-94ND90NR-20260315", 3, 1<<20)
 				if err != nil || n != 2 {
 					t.Fatalf("evicted %d, %v", n, err)
 				}
-				if _, err := db.Invoice(ctx, a.BusinessID, "INV0-94ND90NR-20260315"); !errors.Is(err, sandboxdb.ErrNotFound) {
+				if _, err := db.Invoices().Get(ctx, a.BusinessID, "INV0-94ND90NR-20260315"); !errors.Is(err, sandboxdb.ErrNotFound) {
 					t.Fatalf("oldest kept: %v", err)
 				}
-				if c, _ := db.CountInvoices(ctx, b.BusinessID); c != 5 {
+				if c, _ := db.Invoices().Count(ctx, b.BusinessID); c != 5 {
 					t.Fatalf("the other business lost invoices: %d", c)
 				}
-				n, err = db.Evict(ctx, a.BusinessID, "INV4-94ND90NR-20260315", 100, 15)
+				n, err = db.Invoices().Evict(ctx, a.BusinessID, "INV4-94ND90NR-20260315", 100, 15)
 				if err != nil || n != 2 {
 					t.Fatalf("evicted by bytes %d, %v", n, err)
 				}
-				if _, err := db.Invoice(ctx, a.BusinessID, "INV4-94ND90NR-20260315"); err != nil {
+				if _, err := db.Invoices().Get(ctx, a.BusinessID, "INV4-94ND90NR-20260315"); err != nil {
 					t.Fatalf("kept invoice evicted: %v", err)
 				}
 			})
 			t.Run("search and update", func(t *testing.T) {
-				inv, err := db.Invoice(ctx, b.BusinessID, "INV2-94ND90NR-20260315")
+				inv, err := db.Invoices().Get(ctx, b.BusinessID, "INV2-94ND90NR-20260315")
 				if err != nil {
 					t.Fatal(err)
 				}
 				at := time.Now().UTC().Truncate(time.Microsecond)
 				inv.PaymentStatus, inv.TransmittedAt, inv.CustomerTIN = "PAID", &at, "12345678-0001"
-				if err := db.UpdateInvoice(ctx, inv); err != nil {
+				if err := db.Invoices().Update(ctx, inv); err != nil {
 					t.Fatal(err)
 				}
-				list, total, err := db.SearchInvoices(ctx, b.BusinessID, sandboxdb.InvoiceFilter{PaymentStatus: "PAID"}, sandboxdb.Page{Number: 1, Size: 10, SortBy: "created_at", Desc: true})
+				list, total, err := db.Invoices().Search(ctx, b.BusinessID, sandboxdb.InvoiceFilter{PaymentStatus: "PAID"}, sandboxdb.Page{Number: 1, Size: 10, SortBy: "created_at", Desc: true})
 				if err != nil || total != 1 || len(list) != 1 || list[0].IRN != inv.IRN || list[0].TransmittedAt == nil {
 					t.Fatalf("%v %d %v", list, total, err)
 				}
-				list, total, err = db.SearchInvoices(ctx, b.BusinessID, sandboxdb.InvoiceFilter{}, sandboxdb.Page{Number: 2, Size: 2, SortBy: "irn; drop table x", Desc: false})
+				list, total, err = db.Invoices().Search(ctx, b.BusinessID, sandboxdb.InvoiceFilter{}, sandboxdb.Page{Number: 2, Size: 2, SortBy: "irn; drop table x", Desc: false})
 				if err != nil || total != 5 || len(list) != 2 || list[0].IRN != "INV2-94ND90NR-20260315" {
 					t.Fatalf("page 2: %v %d %v", list, total, err)
 				}
-				got, err := db.InvoiceForBuyer(ctx, "12345678-0001", inv.IRN)
+				got, err := db.Invoices().ForBuyer(ctx, "12345678-0001", inv.IRN)
 				if err != nil || got.BusinessID != b.BusinessID {
 					t.Fatalf("buyer: %v", err)
 				}
 				from := at.Add(-time.Minute)
-				rec, err := db.Received(ctx, "12345678-0001", &from, nil, nil, 10)
+				rec, err := db.Invoices().Received(ctx, "12345678-0001", &from, nil, nil, 10)
 				if err != nil || len(rec) != 1 {
 					t.Fatalf("received: %v %v", rec, err)
 				}
 				until := at.Add(-time.Second)
-				rec, err = db.Received(ctx, "12345678-0001", nil, &until, nil, 10)
+				rec, err = db.Invoices().Received(ctx, "12345678-0001", nil, &until, nil, 10)
 				if err != nil || len(rec) != 0 {
 					t.Fatalf("received before: %v %v", rec, err)
 				}
@@ -122,12 +122,12 @@ func TestQueries(t *testing.T) {
 			t.Run("attempt counters", func(t *testing.T) {
 				now := time.Now().UTC()
 				for want := 1; want <= 3; want++ {
-					n, err := db.CountAttempt(ctx, a.BusinessID, "sign", "SBXRETRY1-94ND90NR-20260315", now)
+					n, err := db.Attempts().Count(ctx, a.BusinessID, "sign", "SBXRETRY1-94ND90NR-20260315", now)
 					if err != nil || n != want {
 						t.Fatalf("count %d: %d %v", want, n, err)
 					}
 				}
-				n, err := db.CountAttempt(ctx, a.BusinessID, "sign", "SBXRETRY1-94ND90NR-20260315", now.Add(2*time.Hour))
+				n, err := db.Attempts().Count(ctx, a.BusinessID, "sign", "SBXRETRY1-94ND90NR-20260315", now.Add(2*time.Hour))
 				if err != nil || n != 1 {
 					t.Fatalf("stale counter kept: %d %v", n, err)
 				}
@@ -136,30 +136,30 @@ func TestQueries(t *testing.T) {
 				for i, name := range []string{"Dangote Group", "Dangote 100%_x", "Other"} {
 					p := &sandboxdb.Party{ID: uuid.NewString(), BusinessID: a.BusinessID, PartyName: name, TIN: fmt.Sprint(i),
 						PostalAddressID: uuid.NewString(), CreatedAt: time.Now().UTC()}
-					if err := db.InsertParty(ctx, p); err != nil {
+					if err := db.Parties().Insert(ctx, p); err != nil {
 						t.Fatal(err)
 					}
 				}
-				list, total, err := db.SearchParties(ctx, a.BusinessID, "dangote", sandboxdb.Page{Number: 1, Size: 20})
+				list, total, err := db.Parties().Search(ctx, a.BusinessID, "dangote", sandboxdb.Page{Number: 1, Size: 20})
 				if err != nil || total != 2 || len(list) != 2 {
 					t.Fatalf("%v %d %v", list, total, err)
 				}
-				_, total, err = db.SearchParties(ctx, a.BusinessID, "100%_", sandboxdb.Page{Number: 1, Size: 20})
+				_, total, err = db.Parties().Search(ctx, a.BusinessID, "100%_", sandboxdb.Page{Number: 1, Size: 20})
 				if err != nil || total != 1 {
 					t.Fatalf("wildcards not escaped: %d %v", total, err)
 				}
-				if _, total, _ := db.SearchParties(ctx, b.BusinessID, "", sandboxdb.Page{Number: 1, Size: 20}); total != 0 {
+				if _, total, _ := db.Parties().Search(ctx, b.BusinessID, "", sandboxdb.Page{Number: 1, Size: 20}); total != 0 {
 					t.Fatalf("another business's parties listed: %d", total)
 				}
 			})
 			t.Run("delete business", func(t *testing.T) {
-				if err := db.DeleteBusiness(ctx, a.BusinessID); err != nil {
+				if err := db.Businesses().Delete(ctx, a.BusinessID); err != nil {
 					t.Fatal(err)
 				}
-				if n, _ := db.CountInvoices(ctx, a.BusinessID); n != 0 {
+				if n, _ := db.Invoices().Count(ctx, a.BusinessID); n != 0 {
 					t.Fatalf("%d invoices left", n)
 				}
-				if n, _ := db.CountParties(ctx, a.BusinessID); n != 0 {
+				if n, _ := db.Parties().Count(ctx, a.BusinessID); n != 0 {
 					t.Fatalf("%d parties left", n)
 				}
 			})
@@ -176,7 +176,7 @@ func TestMigrationsRollBack(t *testing.T) {
 			if err != nil || len(names) == 0 {
 				t.Fatalf("rollback: %v %v", names, err)
 			}
-			if _, err := db.CountBusinesses(ctx); err == nil {
+			if _, err := db.Businesses().Count(ctx); err == nil {
 				t.Fatal("table still there after rollback")
 			}
 			if names, err := db.Migrate(ctx); err != nil || len(names) == 0 {

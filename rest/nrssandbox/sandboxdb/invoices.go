@@ -8,10 +8,18 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Invoice returns a business's invoice by IRN.
-func (d *DB) Invoice(ctx context.Context, businessID, irn string) (*Invoice, error) {
+// Invoices is the repository of the businesses' invoices and their state at
+// NRS.
+type Invoices struct{ d *DB }
+
+// Invoices returns the repository of the businesses' invoices and their
+// state at NRS, in d's connection or transaction.
+func (d *DB) Invoices() Invoices { return Invoices{d} }
+
+// Get returns a business's invoice by IRN.
+func (rp Invoices) Get(ctx context.Context, businessID, irn string) (*Invoice, error) {
 	inv := new(Invoice)
-	err := d.idb.NewSelect().Model(inv).
+	err := rp.d.idb.NewSelect().Model(inv).
 		Where("business_id = ?", strings.ToLower(businessID)).Where("irn = ?", irn).Scan(ctx)
 	if err != nil {
 		return nil, mapErr(err)
@@ -19,10 +27,10 @@ func (d *DB) Invoice(ctx context.Context, businessID, irn string) (*Invoice, err
 	return inv, nil
 }
 
-// InvoiceForBuyer returns an invoice transmitted to the buyer with a TIN.
-func (d *DB) InvoiceForBuyer(ctx context.Context, customerTIN, irn string) (*Invoice, error) {
+// ForBuyer returns an invoice transmitted to the buyer with a TIN.
+func (rp Invoices) ForBuyer(ctx context.Context, customerTIN, irn string) (*Invoice, error) {
 	inv := new(Invoice)
-	err := d.idb.NewSelect().Model(inv).
+	err := rp.d.idb.NewSelect().Model(inv).
 		Where("customer_tin = ?", customerTIN).Where("irn = ?", irn).Where("transmitted_at IS NOT NULL").
 		OrderExpr("transmitted_at DESC").Limit(1).Scan(ctx)
 	if err != nil {
@@ -31,17 +39,17 @@ func (d *DB) InvoiceForBuyer(ctx context.Context, customerTIN, irn string) (*Inv
 	return inv, nil
 }
 
-// InsertInvoice adds an invoice; an IRN the business already has is
+// Insert adds an invoice; an IRN the business already has is
 // ErrConflict.
-func (d *DB) InsertInvoice(ctx context.Context, inv *Invoice) error {
+func (rp Invoices) Insert(ctx context.Context, inv *Invoice) error {
 	inv.BusinessID = strings.ToLower(inv.BusinessID)
-	_, err := d.idb.NewInsert().Model(inv).Exec(ctx)
+	_, err := rp.d.idb.NewInsert().Model(inv).Exec(ctx)
 	return mapErr(err)
 }
 
-// UpdateInvoice rewrites an invoice (all but its key and creation time).
-func (d *DB) UpdateInvoice(ctx context.Context, inv *Invoice) error {
-	_, err := d.idb.NewUpdate().Model(inv).ExcludeColumn("business_id", "irn", "created_at").WherePK().Exec(ctx)
+// Update rewrites an invoice (all but its key and creation time).
+func (rp Invoices) Update(ctx context.Context, inv *Invoice) error {
+	_, err := rp.d.idb.NewUpdate().Model(inv).ExcludeColumn("business_id", "irn", "created_at").WherePK().Exec(ctx)
 	return mapErr(err)
 }
 
@@ -52,13 +60,13 @@ const evictBatch = 100
 // maxCount invoices or more than maxBytes of payloads, its oldest invoice
 // goes (never keepIRN, the one just written). Other businesses' invoices are
 // never touched. It returns how many went.
-func (d *DB) Evict(ctx context.Context, businessID, keepIRN string, maxCount int, maxBytes int64) (int, error) {
+func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCount int, maxBytes int64) (int, error) {
 	businessID = strings.ToLower(businessID)
 	var totals struct {
 		N     int   `bun:"n"`
 		Bytes int64 `bun:"bytes"`
 	}
-	err := d.idb.NewSelect().Model((*Invoice)(nil)).
+	err := rp.d.idb.NewSelect().Model((*Invoice)(nil)).
 		ColumnExpr("count(*) AS n").ColumnExpr("coalesce(sum(payload_bytes), 0) AS bytes").
 		Where("business_id = ?", businessID).Scan(ctx, &totals)
 	if err != nil {
@@ -67,7 +75,7 @@ func (d *DB) Evict(ctx context.Context, businessID, keepIRN string, maxCount int
 	evicted := 0
 	for totals.N > maxCount || totals.Bytes > maxBytes {
 		var oldest []Invoice
-		err := d.idb.NewSelect().Model(&oldest).Column("irn", "payload_bytes").
+		err := rp.d.idb.NewSelect().Model(&oldest).Column("irn", "payload_bytes").
 			Where("business_id = ?", businessID).Where("irn <> ?", keepIRN).
 			OrderExpr("created_at ASC, irn ASC").Limit(evictBatch).Scan(ctx)
 		if err != nil {
@@ -85,12 +93,12 @@ func (d *DB) Evict(ctx context.Context, businessID, keepIRN string, maxCount int
 			totals.N--
 			totals.Bytes -= o.PayloadBytes
 		}
-		if _, err := d.idb.NewDelete().Model((*attempt)(nil)).
-			Where("business_id = ?", businessID).Where("irn IN (?)", bun.In(drop)).Exec(ctx); err != nil {
+		if _, err := rp.d.idb.NewDelete().Model((*attempt)(nil)).
+			Where("business_id = ?", businessID).Where("irn IN (?)", bun.List(drop)).Exec(ctx); err != nil {
 			return evicted, mapErr(err)
 		}
-		if _, err := d.idb.NewDelete().Model((*Invoice)(nil)).
-			Where("business_id = ?", businessID).Where("irn IN (?)", bun.In(drop)).Exec(ctx); err != nil {
+		if _, err := rp.d.idb.NewDelete().Model((*Invoice)(nil)).
+			Where("business_id = ?", businessID).Where("irn IN (?)", bun.List(drop)).Exec(ctx); err != nil {
 			return evicted, mapErr(err)
 		}
 		evicted += len(drop)
@@ -98,13 +106,13 @@ func (d *DB) Evict(ctx context.Context, businessID, keepIRN string, maxCount int
 	return evicted, nil
 }
 
-// CountInvoices returns how many invoices a business holds.
-func (d *DB) CountInvoices(ctx context.Context, businessID string) (int, error) {
-	n, err := d.idb.NewSelect().Model((*Invoice)(nil)).Where("business_id = ?", strings.ToLower(businessID)).Count(ctx)
+// Count returns how many invoices a business holds.
+func (rp Invoices) Count(ctx context.Context, businessID string) (int, error) {
+	n, err := rp.d.idb.NewSelect().Model((*Invoice)(nil)).Where("business_id = ?", strings.ToLower(businessID)).Count(ctx)
 	return n, mapErr(err)
 }
 
-// InvoiceFilter narrows SearchInvoices; empty fields match everything.
+// InvoiceFilter narrows Invoices.Search; empty fields match everything.
 type InvoiceFilter struct {
 	IRN                  string
 	PaymentStatus        string
@@ -121,11 +129,11 @@ var invoiceSorts = map[string]string{
 	"payment_status": "payment_status", "invoice_type_code": "invoice_type_code",
 }
 
-// SearchInvoices returns one page of a business's invoices and how many
+// Search returns one page of a business's invoices and how many
 // match in all.
-func (d *DB) SearchInvoices(ctx context.Context, businessID string, f InvoiceFilter, p Page) ([]Invoice, int, error) {
+func (rp Invoices) Search(ctx context.Context, businessID string, f InvoiceFilter, p Page) ([]Invoice, int, error) {
 	var out []Invoice
-	q := d.idb.NewSelect().Model(&out).Where("business_id = ?", strings.ToLower(businessID))
+	q := rp.d.idb.NewSelect().Model(&out).Where("business_id = ?", strings.ToLower(businessID))
 	for _, c := range []struct{ col, v string }{
 		{"irn", f.IRN}, {"payment_status", f.PaymentStatus}, {"entry_status", f.EntryStatus},
 		{"invoice_type_code", f.InvoiceTypeCode}, {"issue_date", f.IssueDate}, {"due_date", f.DueDate},
@@ -144,9 +152,9 @@ func (d *DB) SearchInvoices(ctx context.Context, businessID string, f InvoiceFil
 
 // Transmissions lists a business's transmitted invoices to one buyer, by
 // the buyer's TIN or party id (whichever is not empty), newest first.
-func (d *DB) Transmissions(ctx context.Context, businessID, customerTIN, customerPartyID string, limit int) ([]Invoice, error) {
+func (rp Invoices) Transmissions(ctx context.Context, businessID, customerTIN, customerPartyID string, limit int) ([]Invoice, error) {
 	var out []Invoice
-	q := d.idb.NewSelect().Model(&out).Where("business_id = ?", strings.ToLower(businessID)).
+	q := rp.d.idb.NewSelect().Model(&out).Where("business_id = ?", strings.ToLower(businessID)).
 		Where("transmitted_at IS NOT NULL")
 	if customerTIN != "" {
 		q = q.Where("customer_tin = ?", customerTIN)
@@ -163,9 +171,9 @@ func (d *DB) Transmissions(ctx context.Context, businessID, customerTIN, custome
 // Received lists the invoices transmitted to the buyer with a TIN, oldest
 // first: those transmitted in [from, until) when set, and only those whose
 // receipt is (or is not) confirmed when delivered is set.
-func (d *DB) Received(ctx context.Context, customerTIN string, from, until *time.Time, delivered *bool, limit int) ([]Invoice, error) {
+func (rp Invoices) Received(ctx context.Context, customerTIN string, from, until *time.Time, delivered *bool, limit int) ([]Invoice, error) {
 	var out []Invoice
-	q := d.idb.NewSelect().Model(&out).Where("customer_tin = ?", customerTIN).Where("transmitted_at IS NOT NULL")
+	q := rp.d.idb.NewSelect().Model(&out).Where("customer_tin = ?", customerTIN).Where("transmitted_at IS NOT NULL")
 	if from != nil {
 		q = q.Where("transmitted_at >= ?", *from)
 	}

@@ -1,0 +1,298 @@
+// Package app assembles the application layer: one Config, from which New
+// builds every application package over one store and wires them to one
+// another. REST and GraphQL hold an *App and call its packages; the
+// Temporal worker builds only the part it needs (NewWorker).
+//
+// Each field of App is one noun, in its own package: what the transports
+// may do with it is that package's exported use cases, and the package is
+// the only writer of its records.
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/access"
+	"github.com/einvoice-ng/einvoice/model/audit"
+	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/codelists"
+	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/idempotency"
+	"github.com/einvoice-ng/einvoice/model/invoices"
+	"github.com/einvoice-ng/einvoice/model/keys"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/model/usage"
+)
+
+// Config holds the application's secrets and tunables.
+type Config struct {
+	// JWTSecret signs portal access tokens (HS256).
+	JWTSecret []byte
+	// TokenTTL is the lifetime of an access token; default 1 h.
+	TokenTTL time.Duration
+	// Box seals secrets at rest.
+	Box *secret.Box
+	// Hasher hashes API key secrets and refresh tokens with the server
+	// pepper.
+	Hasher *secret.Hasher
+	// AuditKey keys the audit chain (HMAC-SHA-256); it lives outside the
+	// database, so that no one who can only write the database can write
+	// entries that verify. Required, at least 32 bytes.
+	AuditKey []byte
+	// Authorities is the registry of tax authorities.
+	Authorities model.Authorities
+	// SandboxKeys makes the key pair and certificate of a new sandbox
+	// project; default: a fresh RSA-2048 pair.
+	SandboxKeys func() (nrs.SandboxKeys, error)
+	// PasswordParams are the argon2id costs; default secret.DefaultPasswordParams.
+	PasswordParams secret.PasswordParams
+	// Auth limits signup and login attempts per client address and per
+	// e-mail, and bounds concurrent password hashing.
+	Auth auth.Limits
+	// RevocationCacheTTL bounds how long a process trusts its copy of the
+	// revoked access tokens; default 1 s.
+	RevocationCacheTTL time.Duration
+	// KeyCacheTTL bounds how long an authenticated key (and a project's
+	// issuing settings) is trusted without reading the database again,
+	// hence how late a change made by another process is seen; default
+	// 1 s.
+	KeyCacheTTL time.Duration
+	// UsageFlushInterval is how often buffered usage is written; default 2 s.
+	UsageFlushInterval time.Duration
+	// SandboxBaseURL is where sandbox projects talk to the authority by
+	// default (the NRS sandbox stand-in in development), and the only host
+	// sandbox code lists are stored from.
+	SandboxBaseURL string
+	// ProductionBaseURL is the authority's production host, the only one
+	// production code lists are stored from; default
+	// authority.DefaultProductionBaseURL.
+	ProductionBaseURL string
+	// CodeListPollInterval bounds how late a process sees code lists
+	// another process refreshed; default 30 s.
+	CodeListPollInterval time.Duration
+	// Egress judges where production projects may send their calls (see
+	// authority.Config.Egress).
+	Egress egress.Policy
+	// SandboxRegistrar, when set, is told about every sandbox project, so
+	// that the NRS sandbox stand-in accepts the project's credentials.
+	SandboxRegistrar portal.SandboxRegistrar
+	// Runs starts and describes the workflows of certification runs; nil
+	// makes starting a run answer unavailable.
+	Runs runs.Starter
+	// Idempotency bounds what Idempotency-Keys keep; zero fields take the
+	// defaults.
+	Idempotency idempotency.Limits
+	// Quotas bound the organizations, projects, keys and concurrent
+	// certification runs of an account; zero fields take the defaults.
+	Quotas Quotas
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Logger receives background errors; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Quotas bound what one account may create, so that no tenant can grow its
+// share of the database (and of the per-key rate limits) without end. A
+// zero field takes its default; a negative one imposes no bound.
+type Quotas struct {
+	// OrganizationsPerUser bounds the organizations a user owns (signup's
+	// included); default 10.
+	OrganizationsPerUser int
+	// ProjectsPerOrganization bounds an organization's projects; default 20.
+	ProjectsPerOrganization int
+	// KeysPerProject bounds a project's active (not revoked) API keys;
+	// default 20.
+	KeysPerProject int
+	// RunsPerProject bounds a project's certification runs that are queued
+	// or running at once; default 5. A start over it is rate_limited.
+	RunsPerProject int
+}
+
+// Default quotas.
+const (
+	DefaultOrganizationsPerUser    = 10
+	DefaultProjectsPerOrganization = 20
+	DefaultKeysPerProject          = 20
+	DefaultRunsPerProject          = 5
+)
+
+func (q *Quotas) defaults() {
+	for _, f := range []struct {
+		v   *int
+		def int
+	}{
+		{&q.OrganizationsPerUser, DefaultOrganizationsPerUser},
+		{&q.ProjectsPerOrganization, DefaultProjectsPerOrganization},
+		{&q.KeysPerProject, DefaultKeysPerProject},
+		{&q.RunsPerProject, DefaultRunsPerProject},
+	} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+}
+
+func (c *Config) defaults() {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	c.Quotas.defaults()
+}
+
+// App is the application layer: one package per noun.
+type App struct {
+	// Auth signs portal users in: sign-up, login, access tokens, sessions.
+	Auth *auth.Service
+	// Portal holds organizations and projects and their authority settings.
+	Portal *portal.Service
+	// Keys holds API keys and authenticates them.
+	Keys *keys.Service
+	// Usage meters API key calls and reports them.
+	Usage *usage.Service
+	// Audit reads and verifies the audit log.
+	Audit *audit.Service
+	// Invoices validates, identifies (IRN, QR) and renders invoices.
+	Invoices *invoices.Service
+	// Runs starts and reads certification runs; Steps is the entry point
+	// of their workflow's activities.
+	Runs  *runs.Service
+	Steps *runs.Steps
+	// CodeLists refreshes and loads the authorities' code lists.
+	CodeLists *codelists.Service
+	// Idempotency keeps the responses of requests made under an
+	// Idempotency-Key.
+	Idempotency *idempotency.Service
+	// Authority says how each project reaches its tax authority.
+	Authority *authority.Directory
+
+	st *store.Store
+}
+
+// New builds the application over st, loads the stored code lists and
+// starts the background work of its packages (the usage flusher, the code
+// list watcher); call Close to flush and stop it.
+func New(st *store.Store, cfg Config) (*App, error) {
+	if len(cfg.JWTSecret) < 32 {
+		return nil, errors.New("app: JWT secret must be at least 32 bytes")
+	}
+	if cfg.Box == nil || cfg.Hasher == nil {
+		return nil, errors.New("app: an encryption box and a key hasher are required")
+	}
+	if len(cfg.AuditKey) < 32 {
+		return nil, errors.New("app: an audit key of at least 32 bytes is required")
+	}
+	cfg.defaults()
+	w, err := newWorker(st, cfg)
+	if err != nil {
+		return nil, err
+	}
+	trail := access.Trail{Key: cfg.AuditKey, Now: cfg.Now}
+	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps, st: st}
+	a.Portal = portal.New(st, portal.Config{
+		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
+		ProjectsPerOrganization: cfg.Quotas.ProjectsPerOrganization, SandboxRegistrar: cfg.SandboxRegistrar,
+		Now: cfg.Now, Logger: cfg.Logger,
+	})
+	a.Auth, err = auth.New(st, auth.Config{
+		JWTSecret: cfg.JWTSecret, TokenTTL: cfg.TokenTTL, Hasher: cfg.Hasher, PasswordParams: cfg.PasswordParams,
+		Limits: cfg.Auth, RevocationCacheTTL: cfg.RevocationCacheTTL, Portal: a.Portal, Trail: trail,
+		Now: cfg.Now, Logger: cfg.Logger,
+	})
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	a.Usage = usage.New(st, usage.Config{FlushInterval: cfg.UsageFlushInterval, Now: cfg.Now, Logger: cfg.Logger})
+	a.Keys = keys.New(st, keys.Config{
+		Hasher: cfg.Hasher, Trail: trail, Quota: cfg.Quotas.KeysPerProject, CacheTTL: cfg.KeyCacheTTL,
+		Pending: a.Usage, Now: cfg.Now,
+	})
+	a.Audit = audit.New(st, audit.Config{Key: cfg.AuditKey, Now: cfg.Now})
+	a.Runs = runs.New(st, w.runsConfig(trail, cfg.Quotas.RunsPerProject))
+	a.Idempotency = idempotency.New(st, idempotency.Config{Box: cfg.Box, Limits: cfg.Idempotency, Now: cfg.Now})
+	return a, nil
+}
+
+// Close flushes buffered usage and stops background work.
+func (a *App) Close(ctx context.Context) error {
+	a.CodeLists.Close()
+	return a.Usage.Close(ctx)
+}
+
+// Store exposes the store to tools and tests wired beside the application.
+func (a *App) Store() *store.Store { return a.st }
+
+// Health reports the state of each dependency.
+func (a *App) Health(ctx context.Context) map[string]string {
+	checks := map[string]string{"database": "ok"}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := a.st.Ping(ctx); err != nil {
+		checks["database"] = "unavailable"
+	}
+	return checks
+}
+
+// Worker is the part of the application a Temporal worker needs: the
+// entry point of the runs' activities and what it uses (the projects'
+// authority settings, the invoice operations, the code lists). It holds no
+// sign-in, keys, usage meter, idempotency or audit reader.
+type Worker struct {
+	Steps     *runs.Steps
+	Authority *authority.Directory
+	CodeLists *codelists.Service
+
+	invoices *invoices.Service
+	cfg      Config
+}
+
+// NewWorker builds the worker's part of the application over st; of cfg it
+// reads the box, the authorities, the authority hosts and egress policy,
+// the sandbox keys, the cache and poll intervals, the clock and the
+// logger. Call Close to stop its code list watcher.
+func NewWorker(st *store.Store, cfg Config) (*Worker, error) {
+	if cfg.Box == nil {
+		return nil, errors.New("app: an encryption box is required")
+	}
+	cfg.defaults()
+	return newWorker(st, cfg)
+}
+
+func newWorker(st *store.Store, cfg Config) (*Worker, error) {
+	dir, err := authority.New(st, authority.Config{
+		Box: cfg.Box, Authorities: cfg.Authorities, SandboxBaseURL: cfg.SandboxBaseURL,
+		ProductionBaseURL: cfg.ProductionBaseURL, Egress: cfg.Egress, SandboxKeys: cfg.SandboxKeys,
+		CacheTTL: cfg.KeyCacheTTL, Now: cfg.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	w := &Worker{Authority: dir, cfg: cfg}
+	w.CodeLists = codelists.New(st, codelists.Config{
+		Authorities: dir.Authorities(), PollInterval: cfg.CodeListPollInterval, Now: cfg.Now, Logger: cfg.Logger,
+	})
+	w.invoices = invoices.New(st, invoices.Config{Authority: dir, Now: cfg.Now})
+	w.Steps = runs.NewSteps(st, w.runsConfig(access.Trail{}, 0), w.invoices, w.CodeLists)
+	return w, nil
+}
+
+func (w *Worker) runsConfig(trail access.Trail, perProject int) runs.Config {
+	return runs.Config{
+		Engine: w.cfg.Runs, Authority: w.Authority, Trail: trail, PerProject: perProject,
+		Now: w.cfg.Now, Logger: w.cfg.Logger,
+	}
+}
+
+// Close stops the code list watcher.
+func (w *Worker) Close() { w.CodeLists.Close() }

@@ -1,0 +1,243 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
+	"github.com/einvoice-ng/einvoice/model/idempotency"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
+)
+
+// clock is a time tests move by hand.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func newServiceOn(tb testing.TB, st *store.Store, now func() time.Time) *app.App {
+	tb.Helper()
+	return apptest.New(tb, st, func(c *app.Config) { c.UsageFlushInterval, c.Now = time.Hour, now })
+}
+
+func idemRequest(key string, body string) idempotency.Request {
+	return idempotency.Request{
+		Credential: idempotency.KeyCredential(uuid.MustParse("0190a0a0-0000-7000-8000-000000000001")),
+		Key:        key, Method: "POST", Target: "/api/v2/invoices/render", Body: []byte(body),
+	}
+}
+
+func TestIdempotency(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			clk := &clock{t: time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC)}
+			svc := newServiceOn(t, d.Open(t), clk.now)
+			begin := func(r idempotency.Request) (*idempotency.StoredResponse, error) {
+				t.Helper()
+				return svc.Idempotency.Begin(ctx, r)
+			}
+			finish := func(r idempotency.Request, resp *idempotency.StoredResponse) {
+				t.Helper()
+				if err := svc.Idempotency.Finish(ctx, r, resp); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			// A binary body (a PDF) is stored and replayed byte for byte.
+			pdf := make([]byte, 256)
+			for i := range pdf {
+				pdf[i] = byte(i)
+			}
+			r := idemRequest("k1", `{"invoice_type":"B2B"}`)
+			if got, err := begin(r); err != nil || got != nil {
+				t.Fatalf("first claim: %v %v", got, err)
+			}
+			if _, err := begin(r); model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("retry in flight: %v, want conflict", err)
+			}
+			finish(r, &idempotency.StoredResponse{Status: 200, Header: map[string]string{"Content-Type": "application/pdf"}, Body: pdf})
+			got, err := begin(r)
+			if err != nil || got == nil || got.Status != 200 || got.Header["Content-Type"] != "application/pdf" || !bytes.Equal(got.Body, pdf) {
+				t.Fatalf("replay: %+v %v", got, err)
+			}
+
+			// Another body, method or path under the same key is a reuse.
+			for _, other := range []idempotency.Request{
+				idemRequest("k1", `{"invoice_type":"B2C"}`),
+				{Credential: r.Credential, Key: "k1", Method: "POST", Target: "/api/v2/invoices/irn/generate", Body: r.Body},
+				{Credential: r.Credential, Key: "k1", Method: "PUT", Target: r.Target, Body: r.Body},
+			} {
+				_, err := begin(other)
+				e := model.AsError(err)
+				if e == nil || e.Code != model.CodeIdempotencyKeyReuse || len(e.Fields) != 1 ||
+					e.Fields[0].Type != model.ProblemIdempotencyKeyMismatch || e.Fields[0].Loc[0] != "header" {
+					t.Fatalf("reuse %s %s: %+v", other.Method, other.Target, e)
+				}
+			}
+			// Keys belong to one credential.
+			mine := idemRequest("k1", `{"other":true}`)
+			mine.Credential = idempotency.UserCredential(uuid.New())
+			if got, err := begin(mine); err != nil || got != nil {
+				t.Fatalf("same key, other credential: %v %v", got, err)
+			}
+
+			// Server errors, 409 and 429 release the key; a retry runs again.
+			for _, status := range []int{500, 503, 409, 429} {
+				r := idemRequest("release", `{}`)
+				if got, err := begin(r); err != nil || got != nil {
+					t.Fatalf("claim before %d: %v %v", status, got, err)
+				}
+				finish(r, &idempotency.StoredResponse{Status: status, Body: []byte(`{}`)})
+			}
+			// So does a response that could not be kept (nil).
+			rn := idemRequest("nil", `{}`)
+			if _, err := begin(rn); err != nil {
+				t.Fatal(err)
+			}
+			finish(rn, nil)
+			if got, err := begin(rn); err != nil || got != nil {
+				t.Fatalf("after release: %v %v", got, err)
+			}
+
+			// A client error is kept like a success.
+			r4 := idemRequest("k422", `{"bad":1}`)
+			if _, err := begin(r4); err != nil {
+				t.Fatal(err)
+			}
+			finish(r4, &idempotency.StoredResponse{Status: 422, Header: map[string]string{"Content-Type": "application/json"}, Body: []byte(`{"detail":[]}`)})
+			if got, err := begin(r4); err != nil || got == nil || got.Status != 422 {
+				t.Fatalf("422 replay: %+v %v", got, err)
+			}
+
+			// A claim whose process died is taken over by the same request
+			// once its lock lapses, never by another request.
+			stale := idemRequest("stale", `{"a":1}`)
+			if _, err := begin(stale); err != nil {
+				t.Fatal(err)
+			}
+			clk.advance(6 * time.Minute)
+			if _, err := begin(idemRequest("stale", `{"a":2}`)); model.ErrorCodeOf(err) != model.CodeIdempotencyKeyReuse {
+				t.Fatalf("other request on a stale claim: %v", err)
+			}
+			if got, err := begin(stale); err != nil || got != nil {
+				t.Fatalf("take over stale claim: %v %v", got, err)
+			}
+			finish(stale, &idempotency.StoredResponse{Status: 200, Body: []byte(`{}`)})
+
+			// After 24 h a key is free again, and expired rows are purged.
+			clk.advance(idempotency.TTL)
+			if got, err := begin(idemRequest("k1", `{"after":"a day"}`)); err != nil || got != nil {
+				t.Fatalf("expired key: %v %v", got, err)
+			}
+			n, err := svc.Idempotency.Purge(ctx)
+			if err != nil || n != 4 { // the user's k1, nil, k422 and stale; the key's k1 was taken over
+				t.Fatalf("purge: %d %v", n, err)
+			}
+			if got, err := begin(idemRequest("k1", `{"after":"a day"}`)); model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("taken-over key survived the purge: %v %v", got, err)
+			}
+		})
+	}
+}
+
+func TestCheckIdempotencyKey(t *testing.T) {
+	long := string(bytes.Repeat([]byte("k"), 256))
+	for _, c := range []struct {
+		key  string
+		want model.ProblemType
+	}{
+		{"", model.ProblemStringTooShort},
+		{long, model.ProblemStringTooLong},
+		{"tab\there", model.ProblemStringPatternMismatch},
+		{"é", model.ProblemStringPatternMismatch},
+		{long[:255], ""},
+		{"0190a0a0-0000-7000-8000-000000000001", ""},
+	} {
+		err := idempotency.CheckKey(c.key)
+		e := model.AsError(err)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.key, err)
+		case c.want != "" && (e == nil || e.Fields[0].Type != c.want || e.Fields[0].Loc[1] != idempotency.Header):
+			t.Errorf("%q: %+v, want %s at header", c.key, e, c.want)
+		}
+	}
+}
+
+// TestIdempotencyConcurrentClaims races claims of one key from two services
+// over one database (two API processes): exactly one wins.
+func TestIdempotencyConcurrentClaims(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			var url string
+			if d.Name == "postgres" {
+				url = storetest.PostgresURL(t)
+			} else {
+				url = storetest.SQLiteURL(t)
+			}
+			ctx := context.Background()
+			var svcs []*app.App
+			for i := 0; i < 2; i++ {
+				st, err := store.Open(ctx, url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { st.Close() })
+				if _, err := st.MigrateUp(ctx); err != nil {
+					t.Fatal(err)
+				}
+				svcs = append(svcs, newServiceOn(t, st, nil))
+			}
+			const n = 16
+			var (
+				wg                   sync.WaitGroup
+				mu                   sync.Mutex
+				won, busy, otherErrs int
+			)
+			r := idemRequest("race", `{"x":1}`)
+			for i := 0; i < n; i++ {
+				wg.Add(1)
+				go func(svc *app.App) {
+					defer wg.Done()
+					got, err := svc.Idempotency.Begin(ctx, r)
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil && got == nil:
+						won++
+					case model.ErrorCodeOf(err) == model.CodeConflict:
+						busy++
+					default:
+						otherErrs++
+						t.Errorf("claim: %v %v", got, err)
+					}
+				}(svcs[i%2])
+			}
+			wg.Wait()
+			if won != 1 || busy != n-1 {
+				t.Fatalf("won %d, busy %d, errors %d; want exactly one winner", won, busy, otherErrs)
+			}
+		})
+	}
+}

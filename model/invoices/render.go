@@ -1,0 +1,92 @@
+package invoices
+
+import (
+	"context"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/render"
+)
+
+// RenderInput asks for an invoice payload to be rendered in the layout of
+// an invoice kind.
+type RenderInput struct {
+	InvoiceType string `json:"invoice_type" required:"true"`
+	Payload     any    `json:"payload" required:"true"`
+}
+
+// Rendering is a rendered invoice: its view, and the PDF when one was asked
+// for.
+type Rendering struct {
+	View render.View
+	PDF  []byte
+}
+
+// Render renders a payload for the key's project: it validates the
+// payload (with the project's validation profile and code lists), computes
+// its amounts, prints the project's business id and an IRN
+// with the project's service id (rebuilt when the payload carries another
+// business's placeholders, with a warning saying so), and builds the QR
+// payload with the project's key and certificate the way QRCode does.
+// withPDF adds the A4 PDF of the view.
+//
+// Only a structurally unusable request is an error (invoice_type not B2B,
+// B2C or B2G in any case, see model.ParseInvoiceKind; a payload that is not an object or has wrong JSON types where
+// the document needs an object, array, number or boolean); an invoice that
+// breaks business rules renders with valid=false and its issues. An
+// unconfigured project is a conflict (authority_not_configured).
+func (s *Service) Render(ctx context.Context, who *model.Principal, in RenderInput, withPDF bool) (*Rendering, error) {
+	it, err := s.issuer(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	var p model.Problems
+	kind, _ := p.CheckInvoiceKind(in.InvoiceType, "invoice_type")
+	render.CheckPayload(&p, in.Payload)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	if err := it.Configured(); err != nil {
+		return nil, err
+	}
+	if it.Authority.Code() != nrs.Code {
+		return nil, model.Errorf(model.CodeConflict, "rendering supports NRS invoices; this project issues for %s", it.Authority.Code())
+	}
+
+	report, err := it.Authority.Validate(model.ValidateInput{
+		InvoiceTypeCode: string(kind), Payload: in.Payload,
+		Profile: it.Profile(), Environment: it.Project.Environment,
+	})
+	if err != nil {
+		return nil, err
+	}
+	prefixIssues(report.Errors)
+	prefixIssues(report.Warnings)
+	inv, err := nrs.Decode(in.Payload)
+	if err != nil {
+		return nil, err
+	}
+	irn, businessID, warnings := render.Identify(it.Authority, inv,
+		render.Issuer{BusinessID: it.Project.BusinessID, ServiceID: it.Project.ServiceID})
+	prefixIssues(warnings)
+
+	var qr render.QR
+	if irn != "" {
+		q, err := s.qrCode(it, QRInput{IRN: irn}, false)
+		if err != nil {
+			return nil, err
+		}
+		qr = render.QR{Payload: q.QRPayload, Timestamp: q.Timestamp, Encryption: q.Encryption, KeyFingerprint: q.KeyFingerprint}
+	}
+
+	out := &Rendering{View: render.NewView(render.Input{
+		InvoiceType: kind, Invoice: inv, Totals: nrs.ComputeTotals(inv), Report: report,
+		IRN: irn, BusinessID: businessID, QR: qr, Warnings: warnings,
+	})}
+	if withPDF {
+		if out.PDF, err = render.RenderWith(out.View, render.Options{Now: s.cfg.Now()}); err != nil {
+			return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+		}
+	}
+	return out, nil
+}

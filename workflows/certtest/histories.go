@@ -1,0 +1,82 @@
+package certtest
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/temporalproto"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/workflows"
+)
+
+// HistoryKey is the Temporal payload key the recorded histories of
+// testdata/histories were encrypted under: a key for tests only, so that
+// the replay test can decode them.
+var HistoryKey = []byte("einvoice-test-only-history-key-1")
+
+// HistoryKinds are the invoice kinds a recorded history exists for.
+var HistoryKinds = model.AllInvoiceKinds
+
+// HistoryFile is where the recorded history of a certification run of kind
+// lives: testdata/histories/certification-run-<kind>.json at the root of
+// the repository.
+func HistoryFile(kind model.InvoiceKind) string {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(root, "testdata", "histories", "certification-run-"+strings.ToLower(string(kind))+".json")
+}
+
+// ReadHistory reads a history written by WriteHistory (the JSON the
+// Temporal CLI and Web UI export).
+func ReadHistory(path string) (*historypb.History, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	h := new(historypb.History)
+	return h, temporalproto.CustomJSONUnmarshalOptions{DiscardUnknown: true}.Unmarshal(b, h)
+}
+
+// WriteHistory writes a history as JSON.
+func WriteHistory(path string, h *historypb.History) error {
+	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(h)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// Replay replays a history of CertificationRun, its payloads encrypted
+// under key, with the workflow as it is built now, registered as workers
+// register it. It fails when the workflow would not make the decisions the
+// history records.
+func Replay(h *historypb.History, key []byte, logger log.Logger) error {
+	codec, err := workflows.NewPayloadCodec(key)
+	if err != nil {
+		return err
+	}
+	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), codec)
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{
+		DataConverter: dc,
+		FailureConverter: temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{
+			DataConverter: dc, EncodeCommonAttributes: true,
+		}),
+	})
+	if err != nil {
+		return err
+	}
+	r.RegisterWorkflowWithOptions(workflows.CertificationRun, workflow.RegisterOptions{Name: workflows.WorkflowName})
+	return r.ReplayWorkflowHistory(logger, h)
+}
