@@ -741,6 +741,32 @@ func heartbeat(ctx context.Context, timeout time.Duration) (stop func()) {
 // timeouts, connection errors) and transient failures here are retried,
 // after the authority's Retry-After when it sent one.
 func (a *Activities) classify(ctx context.Context, err error) error {
+	return giveUp(a.classifyError(ctx, err), activity.GetInfo(ctx).Attempt)
+}
+
+// AuthorityAttempts bounds the attempts of a step whose authority stays
+// unavailable (ErrUnavailable) or not ready (ErrNotYet), or that fails
+// with an internal error (ErrInternal): the retry policy
+// sets no limit, so that infrastructure errors are retried until the
+// run's deadline, and the activities make these final themselves.
+const AuthorityAttempts = 8
+
+// giveUp makes a retryable authority failure final once attempt reaches
+// AuthorityAttempts; infrastructure errors and every other error pass
+// unchanged.
+func giveUp(err error, attempt int32) error {
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.NonRetryable() || attempt < AuthorityAttempts {
+		return err
+	}
+	if t := app.Type(); t == ErrUnavailable || t == ErrNotYet || t == ErrInternal {
+		return temporal.NewNonRetryableApplicationError(app.Message(), t, nil)
+	}
+	return err
+}
+
+// classifyError is classify without the attempt bound.
+func (a *Activities) classifyError(ctx context.Context, err error) error {
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) {
 		return err
@@ -754,16 +780,19 @@ func (a *Activities) classify(ctx context.Context, err error) error {
 		return temporal.NewNonRetryableApplicationError(msg, ErrRejected, nil)
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return temporal.NewApplicationError("the step was interrupted: "+err.Error(), ErrUnavailable)
+		return temporal.NewApplicationError("the step was interrupted: "+err.Error(), ErrInfrastructure)
 	}
 	var e *model.Error
 	if errors.As(err, &e) {
 		switch e.Code {
 		case model.CodeUnavailable, model.CodeRateLimited:
-			return temporal.NewApplicationError(e.Message, ErrUnavailable)
+			return temporal.NewApplicationError(e.Message, ErrInfrastructure)
 		case model.CodeInternal:
+			if ue := model.AsError(e.Err); ue != nil && ue.Code == model.CodeUnavailable {
+				return temporal.NewApplicationError(ue.Message, ErrInfrastructure)
+			}
 			a.log.ErrorContext(ctx, "certification step failed", "error", err.Error())
-			return temporal.NewApplicationError("internal error", ErrUnavailable)
+			return temporal.NewApplicationError("internal error", ErrInternal)
 		}
 		msg := e.Message
 		if len(e.Fields) > 0 {
@@ -775,8 +804,11 @@ func (a *Activities) classify(ctx context.Context, err error) error {
 		}
 		return temporal.NewNonRetryableApplicationError(msg, ErrInvalid, nil)
 	}
+	if ue := model.AsError(err); ue.Code == model.CodeUnavailable {
+		return temporal.NewApplicationError(ue.Message, ErrInfrastructure)
+	}
 	a.log.ErrorContext(ctx, "certification step failed", "error", err.Error())
-	return temporal.NewApplicationError("internal error", ErrUnavailable)
+	return temporal.NewApplicationError("internal error", ErrInternal)
 }
 
 // authorityMessage describes a failed authority call for the evidence: the

@@ -2,10 +2,15 @@ package workflows
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -26,9 +31,17 @@ type Starter struct {
 	c         client.Client
 	timeout   time.Duration
 	taskQueue string
+	namespace string
+
+	// reachableAt is when the namespace last answered (Unix nanoseconds),
+	// so that Reachable costs no call while Temporal answers.
+	reachableAt atomic.Int64
 }
 
-var _ runs.Starter = (*Starter)(nil)
+var (
+	_ runs.Starter = (*Starter)(nil)
+	_ runs.Prober  = (*Starter)(nil)
+)
 
 // StarterOptions configures NewStarter.
 type StarterOptions struct {
@@ -37,6 +50,9 @@ type StarterOptions struct {
 	// TaskQueue is where the workflows go; default TaskQueue. The workers
 	// must poll the same queue.
 	TaskQueue string
+	// Namespace is the client's namespace, which Check describes; default
+	// "default".
+	Namespace string
 }
 
 // NewStarter builds a Starter.
@@ -47,7 +63,10 @@ func NewStarter(c client.Client, opts StarterOptions) *Starter {
 	if opts.TaskQueue == "" {
 		opts.TaskQueue = TaskQueue
 	}
-	return &Starter{c: c, timeout: opts.StartTimeout, taskQueue: opts.TaskQueue}
+	if opts.Namespace == "" {
+		opts.Namespace = "default"
+	}
+	return &Starter{c: c, timeout: opts.StartTimeout, taskQueue: opts.TaskQueue, namespace: opts.Namespace}
 }
 
 // StartCertificationRun starts the workflow of a run. The workflow id
@@ -67,9 +86,16 @@ func (s *Starter) StartCertificationRun(ctx context.Context, in runs.WorkflowInp
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 	}, CertificationRun, in)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		// Started before (by another dispatcher) and already closed: it is
+		// the run's one execution.
+		return runs.Ref{WorkflowID: WorkflowID(in.RunID), TemporalRunID: started.RunId}, nil
+	}
 	if err != nil {
 		return runs.Ref{}, err
 	}
+	s.reachableAt.Store(time.Now().UnixNano())
 	return runs.Ref{WorkflowID: run.GetID(), TemporalRunID: run.GetRunID()}, nil
 }
 
@@ -131,8 +157,36 @@ func (s *Starter) Cancel(ctx context.Context, runID uuid.UUID) error {
 	return s.c.CancelWorkflow(ctx, WorkflowID(runID), "")
 }
 
-// Check reports whether Temporal answers, for health checks.
+// Check reports whether Temporal answers and knows the client's
+// namespace, for health and readiness checks: a frontend that answers
+// without the namespace refuses every start.
 func (s *Starter) Check(ctx context.Context) error {
-	_, err := s.c.CheckHealth(ctx, &client.CheckHealthRequest{})
-	return err
+	_, err := s.c.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: s.namespace})
+	if err != nil {
+		var nf *serviceerror.NamespaceNotFound
+		if errors.As(err, &nf) {
+			return fmt.Errorf("temporal namespace %q does not exist (TEMPORAL_NAMESPACE)", s.namespace)
+		}
+		return err
+	}
+	s.reachableAt.Store(time.Now().UnixNano())
+	return nil
+}
+
+// reachableFor is how long a successful call vouches for Temporal.
+const reachableFor = 2 * time.Second
+
+// reachableTimeout bounds Reachable's check.
+const reachableTimeout = 2 * time.Second
+
+// Reachable reports whether Temporal answers, checking at most once every
+// reachableFor while it does (runs.Prober): run starts call it before
+// recording a run, so that a Temporal that is down answers unavailable.
+func (s *Starter) Reachable(ctx context.Context) error {
+	if time.Since(time.Unix(0, s.reachableAt.Load())) < reachableFor {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, reachableTimeout)
+	defer cancel()
+	return s.Check(ctx)
 }

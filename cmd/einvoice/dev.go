@@ -100,7 +100,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("connect to the dev Temporal server: %w", err)
 	}
 	defer tc.Close()
-	starter := workflows.NewStarter(tc, workflows.StarterOptions{})
+	starter := workflows.NewStarter(tc, workflows.StarterOptions{Namespace: c.TemporalNamespace})
 
 	// The stand-in keeps its state in a database of its own under the data
 	// dir, so certification runs survive a restart of this process.

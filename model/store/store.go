@@ -108,7 +108,8 @@ func (s *Store) Close() error { return s.db.Close() }
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.db.PingContext(ctx); err != nil {
-		return model.Wrap(model.CodeUnavailable, err, "database unavailable")
+		return &model.Error{Code: model.CodeUnavailable, Message: errDatabaseUnavailable,
+			RetryAfter: model.DependencyRetryAfter, Err: err}
 	}
 	return nil
 }
@@ -119,9 +120,16 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *St
 	if _, ok := s.idb.(bun.Tx); ok {
 		return fn(ctx, s) // already in a transaction
 	}
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect})
 	})
+	var me *model.Error
+	if err != nil && !errors.As(err, &me) {
+		if e := classifyUnavailable(err); e != nil {
+			return e
+		}
+	}
+	return err
 }
 
 // migrator builds bun's migrator over the dialect's embedded migrations.
@@ -242,6 +250,9 @@ func (s *Store) wrap(err error, what string) error {
 	}
 	if isUniqueViolation(err) {
 		return &model.Error{Code: model.CodeConflict, Message: what + " already exists", Err: err}
+	}
+	if e := classifyUnavailable(err); e != nil {
+		return e
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return model.Wrap(model.CodeUnavailable, err, "request cancelled")
