@@ -215,6 +215,23 @@ type MigrationStatus struct {
 	Applied bool
 }
 
+// PendingMigrations counts the migrations this build knows that the
+// database has not applied, without changing anything (for readiness).
+func (s *Store) PendingMigrations(ctx context.Context) (int, error) {
+	m, err := s.migrator()
+	if err != nil {
+		return 0, err
+	}
+	ms, err := m.MigrationsWithStatus(ctx)
+	if err != nil {
+		if e := classifyUnavailable(err); e != nil {
+			return 0, e
+		}
+		return 0, fmt.Errorf("store: migration status: %w", err)
+	}
+	return len(ms.Unapplied()), nil
+}
+
 // MigrateStatus reports the state of every migration.
 func (s *Store) MigrateStatus(ctx context.Context) ([]MigrationStatus, error) {
 	m, err := s.migrator()
