@@ -677,7 +677,12 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 	}
 	if ferr == nil {
 		ev.Status, ev.Message = model.StepPassed, clip(out.message)
-		a.record(ctx, ev)
+		// A step passed only once its evidence says so: when the write
+		// fails (the database is unreachable) the attempt fails and is
+		// retried, and the step, idempotent, is done again.
+		if err := a.recordPassed(ctx, ev); err != nil {
+			return false, a.classify(ctx, err)
+		}
 		return false, nil
 	}
 	err = a.classify(ctx, ferr)
@@ -703,6 +708,14 @@ func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) {
 	if err := a.runs.Record(wctx, ev); err != nil {
 		a.log.WarnContext(ctx, "certification evidence not recorded", "run_id", ev.RunID.String(), "step", ev.Name, "error", err.Error())
 	}
+}
+
+// recordPassed writes the evidence of a step that passed, and says when
+// it could not.
+func (a *Activities) recordPassed(ctx context.Context, ev *model.CertificationStep) error {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), evidenceTimeout)
+	defer cancel()
+	return a.runs.Record(wctx, ev)
 }
 
 // lastAttempt reports whether the retry policy allows no further attempt.
