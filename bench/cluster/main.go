@@ -27,9 +27,11 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -97,6 +99,16 @@ func run(o options) error {
 
 	c := newCluster(o, proxied.String())
 	defer c.stopAll()
+	// Interrupted, stop the processes this program started.
+	sig, stopSig := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSig()
+	go func() {
+		<-sig.Done()
+		if ctx.Err() == nil {
+			c.stopAll()
+			os.Exit(1)
+		}
+	}()
 	began := time.Now()
 	if err := c.startAll(ctx); err != nil {
 		return err
