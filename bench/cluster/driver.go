@@ -53,17 +53,18 @@ type driver struct {
 	// down[i] set: requests avoid api i (killed, restarting).
 	down [2]atomic.Bool
 
-	mu       sync.Mutex
-	calls    []call
-	runIDs   map[int]string // run number → run id
-	irns     map[string]string
-	irnDupes []string
-	cut      time.Time
-	restored time.Time
-	killed   time.Time
-	loadFrom time.Time
-	loadTo   time.Time
-	runsTo   time.Time
+	mu         sync.Mutex
+	calls      []call
+	runIDs     map[int]string // run number → run id
+	irns       map[string]string
+	irnDupes   []string
+	irnRepeats int
+	cut        time.Time
+	restored   time.Time
+	killed     time.Time
+	loadFrom   time.Time
+	loadTo     time.Time
+	runsTo     time.Time
 }
 
 func newDriver(o options, c *cluster) *driver {
@@ -204,9 +205,9 @@ func (d *driver) startRun(ctx context.Context, n int) error {
 
 // irn generates the IRN of ref on api i; a second generation of a ref
 // must give the same IRN.
-func (d *driver) irn(ctx context.Context, n int, ref string) {
+func (d *driver) irn(ctx context.Context, n, api int, ref string) {
 	p := d.projects[n%len(d.projects)]
-	st, _, b, err := d.do(ctx, d.pick(n), "POST", "/api/v2/invoices/irn/generate", "irn.generate", p.headers(), map[string]any{
+	st, _, b, err := d.do(ctx, d.pick(api), "POST", "/api/v2/invoices/irn/generate", "irn.generate", p.headers(), map[string]any{
 		"invoice_reference": ref, "invoice_type_code": "381", "tax_authority_code": "NRS", "issue_date": "2026-03-15"})
 	if err != nil || st != 200 {
 		return
@@ -218,8 +219,11 @@ func (d *driver) irn(ctx context.Context, n int, ref string) {
 	key := p.id + "/" + ref
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if prev, ok := d.irns[key]; ok && prev != v.IRN {
-		d.irnDupes = append(d.irnDupes, fmt.Sprintf("%s: %s then %s", key, prev, v.IRN))
+	if prev, ok := d.irns[key]; ok {
+		d.irnRepeats++
+		if prev != v.IRN {
+			d.irnDupes = append(d.irnDupes, fmt.Sprintf("%s: %s then %s", key, prev, v.IRN))
+		}
 	}
 	d.irns[key] = v.IRN
 }
@@ -240,9 +244,9 @@ func (d *driver) load(ctx context.Context) error {
 				default:
 				}
 				ref := fmt.Sprintf("CL%dN%d", g, n)
-				d.irn(ctx, g+n, ref)
+				d.irn(ctx, g+n, g+n, ref)
 				if n%4 == 0 {
-					d.irn(ctx, g+n+1, ref) // the same invoice again, on the other api
+					d.irn(ctx, g+n, g+n+1, ref) // the same invoice again, on the other api
 				}
 				time.Sleep(25 * time.Millisecond)
 			}
@@ -504,7 +508,7 @@ func (d *driver) report(r *results) {
 		d.cut.Sub(d.loadFrom).Seconds(), d.restored.Sub(d.loadFrom).Seconds())
 	if r != nil {
 		fmt.Printf("  runs: %d accepted, stored by status %v, %d certification.start audit entries\n", len(d.runIDs), r.runs, r.starts)
-		fmt.Printf("  IRNs: %d stored, %d distinct invoices asked for\n", r.irns, len(d.irns))
+		fmt.Printf("  IRNs: %d stored (the runs' included), %d distinct invoices asked for, %d asked twice\n", r.irns, len(d.irns), d.irnRepeats)
 		codes := make([]int, 0, len(r.statuses))
 		for c := range r.statuses {
 			codes = append(codes, c)
@@ -517,6 +521,7 @@ func (d *driver) report(r *results) {
 		fmt.Printf("  answers: %s; 503 during the outage: %d; no answer (connection refused/reset): %d\n", strings.Join(parts, " "), r.outage503, r.connErrs)
 		fmt.Printf("  usage metered %v, 2xx answered %v\n", r.usage, r.client)
 		fmt.Printf("  audit: %s\n", r.audit)
+		fmt.Printf("  usage journal replays after the SIGKILL: %s\n", d.c.journalReplays())
 	}
 	fmt.Print("  peak RSS (VmHWM):")
 	for _, p := range append(append([]*proc{d.c.temporal, d.c.nrs}, d.c.apis...), d.c.workers...) {

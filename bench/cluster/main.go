@@ -22,6 +22,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/url"
@@ -252,4 +253,29 @@ func (c *cluster) auditVerify(ctx context.Context) (string, error) {
 	cmd.Env = append(os.Environ(), "EINVOICE_DATABASE_URL="+c.o.adminDB, "EINVOICE_JWT_SECRET="+jwtSecret, "EINVOICE_ENCRYPTION_KEY="+encryptionKey)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// journalReplays reads the APIs' logs for the usage journals they replayed.
+func (c *cluster) journalReplays() string {
+	var out []string
+	for _, p := range c.apis {
+		b, err := os.ReadFile(p.logs)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if !strings.Contains(line, "usage journals of stopped processes replayed") {
+				continue
+			}
+			var v struct {
+				Calls int `json:"calls"`
+			}
+			_ = json.Unmarshal([]byte(line), &v)
+			out = append(out, fmt.Sprintf("%s replayed %d calls", p.name, v.Calls))
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
 }

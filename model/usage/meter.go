@@ -124,7 +124,8 @@ func (m *meter) adopt() {
 		m.log.Error("usage journals of stopped processes not replayed; retried at the next flush", "error", err)
 	}
 	if n > 0 {
-		m.log.Info("usage journals of stopped processes replayed", "calls", n)
+		// Worth a warning: a process died without flushing its usage.
+		m.log.Warn("usage journals of stopped processes replayed", "calls", n)
 	}
 }
 
