@@ -20,11 +20,21 @@ import (
 func TestMeQueryCount(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
 		s := newServer(t, d, graph.Options{LoaderWait: 50 * time.Millisecond})
+		// The least of three: the process's own background reads (the
+		// revoked tokens, refreshed at most every second) may land in one
+		// count on a slow machine; a level that is not batched costs its
+		// extra queries every time.
 		count := func(token string) int64 {
 			t.Helper()
-			s.queries.Reset()
-			s.must(token, meQuery, nil, nil)
-			return s.queries.Count()
+			least := int64(-1)
+			for range 3 {
+				s.queries.Reset()
+				s.must(token, meQuery, nil, nil)
+				if n := s.queries.Count(); least < 0 || n < least {
+					least = n
+				}
+			}
+			return least
 		}
 
 		small := s.tenant("small")
