@@ -11,6 +11,7 @@ package workflows
 
 import (
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
 )
 
 // TaskQueue is the task queue of certification workflows and activities.
@@ -88,4 +89,38 @@ const (
 	// ErrRunMissing: the run's row never appeared; the start was rolled
 	// back.
 	ErrRunMissing = "RunMissing"
+)
+
+// Custom search attributes of einvoice's workflows, all of type Keyword.
+// They are set when a workflow starts, so that operators find a tenant's
+// workflows in the Temporal CLI (temporal workflow list --query
+// "ProjectId='…'") and the Web UI's filter. They are indexed in clear (the
+// payload codec does not cover them): ids and kinds only, never tenant data.
+// Every workflow of einvoice that carries one of these meanings uses the
+// same name, so one registration serves them all.
+var (
+	// SearchAttributeProjectID is the project's id.
+	SearchAttributeProjectID = temporal.NewSearchAttributeKeyKeyword("ProjectId")
+	// SearchAttributeOrganizationID is the tenant: the project's organization id.
+	SearchAttributeOrganizationID = temporal.NewSearchAttributeKeyKeyword("OrganizationId")
+	// SearchAttributeInvoiceType is the invoice kind (B2B, B2C, B2G).
+	SearchAttributeInvoiceType = temporal.NewSearchAttributeKeyKeyword("InvoiceType")
+	// SearchAttributeEnvironment is the project's environment (sandbox,
+	// production).
+	SearchAttributeEnvironment = temporal.NewSearchAttributeKeyKeyword("Environment")
+)
+
+// CertificationSearchAttributes are the search attributes a certification
+// run sets: register them in the namespace (RegisterSearchAttributes, or
+// `temporal operator search-attribute create`) before starting runs.
+var CertificationSearchAttributes = []temporal.SearchAttributeKey{
+	SearchAttributeProjectID, SearchAttributeOrganizationID, SearchAttributeInvoiceType, SearchAttributeEnvironment,
+}
+
+// Memo fields of a certification run, shown by the Web UI and
+// `temporal workflow describe` (encoded by the payload codec, like every
+// payload).
+const (
+	MemoRunID       = "run_id"
+	MemoProjectName = "project_name"
 )
