@@ -89,6 +89,9 @@ const (
 	// ErrRunMissing: the run's row never appeared; the start was rolled
 	// back.
 	ErrRunMissing = "RunMissing"
+	// ErrRunOver: the run already ended (cancelled, failed, passed): its
+	// steps are not done and their evidence no longer changes.
+	ErrRunOver = "RunOver"
 )
 
 // Custom search attributes of einvoice's workflows, all of type Keyword.
