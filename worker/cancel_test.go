@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
@@ -126,6 +127,15 @@ func TestRunsCarrySearchAttributes(t *testing.T) {
 	}
 	theirs := []string{m["run_id"].(string)}
 	ctx := context.Background()
+	// Registering again changes nothing; a name taken with another type is
+	// an error.
+	if err := workflows.RegisterSearchAttributes(ctx, r.c, temporalNamespace, workflows.SearchAttributes()...); err != nil {
+		t.Fatalf("registering again: %v", err)
+	}
+	if err := workflows.RegisterSearchAttributes(ctx, r.c, temporalNamespace, temporal.NewSearchAttributeKeyString("ProjectId")); err == nil ||
+		!strings.Contains(err.Error(), "ProjectId is Keyword, not Text") {
+		t.Fatalf("registering ProjectId as text: %v", err)
+	}
 	t.Cleanup(func() { // no worker runs them
 		for _, id := range append(slices.Clone(mine), theirs...) {
 			_ = r.c.TerminateWorkflow(ctx, workflows.WorkflowID(uuid.MustParse(id)), "", "test over")

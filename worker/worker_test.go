@@ -55,7 +55,7 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	err = workflows.RegisterSearchAttributes(ctx, c, temporalNamespace, workflows.CertificationSearchAttributes...)
+	err = workflows.RegisterSearchAttributes(ctx, c, temporalNamespace, workflows.SearchAttributes()...)
 	c.Close()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -120,6 +120,25 @@ var CertificationSearchAttributes = []temporal.SearchAttributeKey{
 	SearchAttributeProjectID, SearchAttributeOrganizationID, SearchAttributeInvoiceType, SearchAttributeEnvironment,
 }
 
+// SearchAttributes lists the custom search attributes of every einvoice
+// workflow, each name once: what a namespace must register (einvoice dev
+// and the test servers pass it to RegisterSearchAttributes; the cluster
+// set-up creates the same list with the Temporal CLI). A workflow that adds
+// attributes adds its list here.
+func SearchAttributes() []temporal.SearchAttributeKey {
+	var out []temporal.SearchAttributeKey
+	seen := map[string]bool{}
+	for _, list := range [][]temporal.SearchAttributeKey{CertificationSearchAttributes} {
+		for _, k := range list {
+			if !seen[k.GetName()] {
+				seen[k.GetName()] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
 // Memo fields of a certification run, shown by the Web UI and
 // `temporal workflow describe` (encoded by the payload codec, like every
 // payload).
