@@ -14,6 +14,10 @@ import (
 
 const defaultTokenTTL = time.Hour
 
+// sandboxPrefix is where `einvoice dev` (and `einvoice api` with
+// EINVOICE_NRS_SANDBOX_EMBEDDED) serves the NRS sandbox stand-in.
+const sandboxPrefix = "/nrs-sandbox"
+
 // runAPI runs the production API server from the environment.
 func runAPI(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {

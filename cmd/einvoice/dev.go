@@ -1,3 +1,5 @@
+//go:build !prod
+
 package main
 
 import (
@@ -17,9 +19,6 @@ import (
 	"github.com/einvoice-ng/einvoice/worker/devtemporal"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
-
-// sandboxPrefix is where `einvoice dev` serves the NRS sandbox stand-in.
-const sandboxPrefix = "/nrs-sandbox"
 
 // runDev runs the whole service on embedded defaults: the API, a Temporal
 // server with its Web UI (state under the data dir, so runs survive a
