@@ -101,6 +101,7 @@ type WebhookDelivery struct {
 	Status     string     `bun:"status"`
 	Attempts   int        `bun:"attempts"`
 	CreatedAt  time.Time  `bun:"created_at"`
+	StartedAt  *time.Time `bun:"started_at"`
 	FinishedAt *time.Time `bun:"finished_at"`
 }
 

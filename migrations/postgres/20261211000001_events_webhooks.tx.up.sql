@@ -62,12 +62,17 @@ CREATE TABLE webhook_deliveries (
     status       TEXT NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
     attempts     INTEGER NOT NULL,
     created_at   TIMESTAMPTZ NOT NULL,
+    started_at   TIMESTAMPTZ,
     finished_at  TIMESTAMPTZ
 );
 
 --bun:split
 
 CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_id);
+
+--bun:split
+
+CREATE INDEX webhook_deliveries_unstarted_idx ON webhook_deliveries (created_at) WHERE started_at IS NULL AND status = 'pending';
 
 --bun:split
 

@@ -158,3 +158,20 @@ func (rp Webhooks) Disable(ctx context.Context, id uuid.UUID, reason string, at 
 	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
+
+// MarkStarted records that a delivery's workflow is started.
+func (rp Webhooks) MarkStarted(ctx context.Context, id uuid.UUID, at time.Time) error {
+	_, err := rp.s.idb.NewUpdate().Model((*model.WebhookDelivery)(nil)).Set("started_at = ?", at).
+		Where("id = ? AND started_at IS NULL", id).Exec(ctx)
+	return rp.s.wrap(err, "webhook delivery")
+}
+
+// Unstarted lists pending deliveries created before before whose workflow
+// was never recorded started, oldest first, at most limit.
+func (rp Webhooks) Unstarted(ctx context.Context, before time.Time, limit int) ([]model.WebhookDelivery, error) {
+	var out []model.WebhookDelivery
+	err := rp.s.idb.NewSelect().Model(&out).
+		Where("started_at IS NULL AND status = ? AND created_at < ?", model.DeliveryPending, before).
+		OrderExpr("created_at ASC").Limit(limit).Scan(ctx)
+	return out, rp.s.wrap(err, "webhook delivery")
+}
