@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/einvoice-ng/einvoice/rest"
+	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 )
 
@@ -36,6 +37,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	if tc != nil {
 		defer tc.Close()
 		c.Runs = starter
+		c.Webhooks.Engine = workflows.NewWebhookStarter(tc, workflows.StarterOptions{})
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")
 	}
