@@ -9,8 +9,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/einvoice-ng/einvoice/rest"
-	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/workflows"
 )
 
 const defaultTokenTTL = time.Hour

@@ -274,8 +274,8 @@ type Worker struct {
 	Steps *runs.Steps
 	// Deliveries is the entry point of the webhook delivery activities.
 	Deliveries *webhooks.Deliveries
-	Authority *authority.Directory
-	CodeLists *codelists.Service
+	Authority  *authority.Directory
+	CodeLists  *codelists.Service
 
 	invoices *invoices.Service
 	cfg      Config

@@ -118,7 +118,7 @@ func (s *Service) List(ctx context.Context, who *model.Principal, in ListInput) 
 	projectID := projectOf(&p, who, in.ProjectID)
 	f := store.EventFilter{}
 	if len(in.Types) > MaxTypeFilters {
-		p.Add(model.ProblemValueError, "at most 20 types", "query", "type")
+		p.Add(model.ProblemValueError, "at most 20 types", "type")
 	}
 	for _, t := range in.Types {
 		for _, one := range strings.Split(t, ",") {
@@ -127,7 +127,7 @@ func (s *Service) List(ctx context.Context, who *model.Principal, in ListInput) 
 				continue
 			}
 			if !ValidFilter(one) {
-				p.Add(model.ProblemValueError, "Input should be an event type such as certification_run.passed, or resource.*", "query", "type")
+				p.Add(model.ProblemValueError, "Input should be an event type such as certification_run.passed, or resource.*", "type")
 				continue
 			}
 			f.Types = append(f.Types, expand(one)...)
@@ -176,7 +176,7 @@ func Find(ctx context.Context, st *store.Store, who *model.Principal, projectID 
 	case projectID != "":
 		id, err := model.ParseUUID(projectID)
 		if err != nil {
-			return nil, model.Invalid(model.ProblemUUIDParsing, "Input should be a valid UUID", "query", "project_id")
+			return nil, model.Invalid(model.ProblemUUIDParsing, "Input should be a valid UUID", "project_id")
 		}
 		pid = id
 	default:
@@ -203,15 +203,15 @@ func projectOf(p *model.Problems, who *model.Principal, projectID string) uuid.U
 		}
 		id, err := model.ParseUUID(projectID)
 		if err != nil {
-			p.Add(model.ProblemUUIDParsing, "Input should be a valid UUID", "query", "project_id")
+			p.Add(model.ProblemUUIDParsing, "Input should be a valid UUID", "project_id")
 		}
 		return id
 	}
 	if projectID == "" {
-		p.Add(model.ProblemMissing, "Field required", "query", "project_id")
+		p.Add(model.ProblemMissing, "Field required", "project_id")
 		return uuid.Nil
 	}
-	return p.CheckUUID(projectID, "query", "project_id")
+	return p.CheckUUID(projectID, "project_id")
 }
 
 func parseTime(p *model.Problems, v, field string) *time.Time {
@@ -220,7 +220,7 @@ func parseTime(p *model.Problems, v, field string) *time.Time {
 	}
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
-		p.Add(model.ProblemValueError, "Input should be an RFC 3339 date-time", "query", field)
+		p.Add(model.ProblemValueError, "Input should be an RFC 3339 date-time", field)
 		return nil
 	}
 	t = model.StoredTime(t)

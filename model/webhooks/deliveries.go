@@ -211,7 +211,7 @@ func (s *Service) Attempts(ctx context.Context, who *model.Principal, projectID,
 	page := in.Validate(&p)
 	var eventID uuid.UUID
 	if in.EventID != "" {
-		eventID = p.CheckUUID(in.EventID, "query", "event_id")
+		eventID = p.CheckUUID(in.EventID, "event_id")
 	}
 	if err := p.Err(); err != nil {
 		return nil, err

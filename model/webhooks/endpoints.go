@@ -374,7 +374,7 @@ func (s *Service) Delete(ctx context.Context, who *model.Principal, projectID, e
 // graceSeconds.
 func (s *Service) RotateSecret(ctx context.Context, who *model.Principal, projectID, endpointID uuid.UUID, graceSeconds int) (*EndpointWithSecret, error) {
 	if graceSeconds < 0 || graceSeconds > MaxGraceSeconds {
-		return nil, model.Invalid(model.ProblemValueError, "Input should be between 0 and 604800", "query", "grace_seconds")
+		return nil, model.Invalid(model.ProblemValueError, "Input should be between 0 and 604800", "grace_seconds")
 	}
 	var out *EndpointWithSecret
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {

@@ -31,8 +31,8 @@ package webhooks
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
