@@ -164,13 +164,7 @@ func (s *Service) start(ctx context.Context, in []DeliveryInput) {
 	}
 }
 
-func typesOf(e *model.WebhookEndpoint) []string {
-	var out []string
-	for _, t := range splitFields(e.EventTypes) {
-		out = append(out, t)
-	}
-	return out
-}
+func typesOf(e *model.WebhookEndpoint) []string { return splitFields(e.EventTypes) }
 
 // AttemptView is one attempt of a delivery, as the delivery log shows it.
 type AttemptView struct {
