@@ -210,7 +210,9 @@ func webhooksEndToEnd(t *testing.T, d storetest.Dialect) {
 		}
 	}
 	for _, ev := range list.Items {
-		waitFor(t, 30*time.Second, "event "+ev.Type, func() bool { return rc.count(ev.ID.String()) >= 1 })
+		// An attempt lost with the stopped worker is tried again after
+		// its start-to-close timeout (30 s).
+		waitFor(t, 2*time.Minute, "event "+ev.Type, func() bool { return rc.count(ev.ID.String()) >= 1 })
 	}
 	rc.mu.Lock()
 	if rc.bad != 0 {

@@ -45,10 +45,12 @@ const (
 )
 
 // webhookActivityOptions: an attempt's HTTP exchange is bounded by
-// webhookTotalTimeout; the activity itself is retried only when the
-// database or the worker failed, until the database answers again.
+// webhookTotalTimeout, the whole attempt by StartToCloseTimeout (after
+// which an attempt lost with its worker is tried again elsewhere); the
+// activity itself is retried only when the database or the worker failed,
+// until the database answers again.
 var webhookActivityOptions = workflow.ActivityOptions{
-	StartToCloseTimeout: time.Minute,
+	StartToCloseTimeout: 30 * time.Second,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:    time.Second,
 		BackoffCoefficient: 2,
