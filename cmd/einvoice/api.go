@@ -10,6 +10,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/workflows"
 )
 
 const defaultTokenTTL = time.Hour
@@ -40,6 +41,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	if tc != nil {
 		defer tc.Close()
 		c.Runs = starter
+		c.Webhooks.Engine = workflows.NewWebhookStarter(tc, workflows.StarterOptions{})
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")
 	}
