@@ -30,7 +30,9 @@ type Progress struct {
 
 // activityOptions apply to every activity of a run. One attempt is bounded
 // by StartToCloseTimeout; a worker that dies mid-step is noticed after
-// HeartbeatTimeout and the step is retried elsewhere. retryOptions bounds
+// HeartbeatTimeout and the step is retried elsewhere, and a step's
+// activity learns through its heartbeats that the run was cancelled.
+// retryOptions bounds
 // the retries of a step by the run's deadline (with as many attempts as
 // fit before it), so that an outage of einvoice's infrastructure (the database)
 // shorter than what is left of the run loses no run, and the activities
@@ -85,6 +87,11 @@ func retryOptionsAt(start time.Time, timeout time.Duration, now time.Time) workf
 	return o
 }
 
+// changeWaitForCancelledStep is the version marker of the change that has a
+// cancelled run wait for its step's activity to stop before recording
+// cancelled, so that no evidence of the step lands after the run's end.
+const changeWaitForCancelledStep = "wait-for-cancelled-step"
+
 // CertificationRun runs a certification smoke run: health, code lists,
 // payload, IRN, the authority's IRN and invoice validation, signing, the
 // QR payload (verified by the sandbox stand-in for sandbox projects),
@@ -93,9 +100,17 @@ func retryOptionsAt(start time.Time, timeout time.Duration, now time.Time) workf
 // IRN with a wrong service ID must be refused). It only orchestrates: the
 // activities do the I/O and record the evidence and the run's status. A
 // failed step ends the run failed with the step's reason; cancellation
-// ends it cancelled.
+// ends it cancelled: the step under way is cancelled (its activity learns
+// it at its next heartbeat and stops), the workflow waits for it to stop,
+// then records cancelled in a disconnected context.
 func CertificationRun(ctx workflow.Context, in runs.WorkflowInput) (RunResult, error) {
-	ctx = workflow.WithActivityOptions(ctx, retryOptions(ctx))
+	opts := retryOptions(ctx)
+	// Runs started before this version did not wait for a cancelled
+	// activity to stop before recording the end.
+	if workflow.GetVersion(ctx, changeWaitForCancelledStep, workflow.DefaultVersion, 1) >= 1 {
+		opts.WaitForCancellation = true
+	}
+	ctx = workflow.WithActivityOptions(ctx, opts)
 	p := &Progress{Status: model.RunQueued, StepsDone: []string{}}
 	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) {
 		out := *p
@@ -113,7 +128,11 @@ func CertificationRun(ctx workflow.Context, in runs.WorkflowInput) (RunResult, e
 	)
 	exec := func(name string, fn, arg, out any) error {
 		p.CurrentStep = name
-		actx := workflow.WithActivityOptions(ctx, retryOptions(ctx))
+		// The run's options (cancellation included), with retries until
+		// the run's deadline as it stands now.
+		o, r := workflow.GetActivityOptions(ctx), retryOptions(ctx)
+		o.ScheduleToCloseTimeout, o.RetryPolicy = r.ScheduleToCloseTimeout, r.RetryPolicy
+		actx := workflow.WithActivityOptions(ctx, o)
 		if err := workflow.ExecuteActivity(actx, fn, arg).Get(actx, out); err != nil {
 			return err
 		}

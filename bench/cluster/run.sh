@@ -33,7 +33,7 @@ trap cleanup EXIT
 
 log "building einvoice, einvoice-temporal and the driver into $WORK/bin"
 mkdir -p "$WORK/bin"
-CGO_ENABLED=0 go build -ldflags '-s -w' -o "$WORK/bin/einvoice" ./cmd/einvoice
+CGO_ENABLED=0 go build -tags prod -ldflags '-s -w' -o "$WORK/bin/einvoice" ./cmd/einvoice
 CGO_ENABLED=0 go build -ldflags '-s -w' -o "$WORK/bin/einvoice-temporal" ./cmd/einvoice-temporal
 go build -o "$WORK/bin/cluster" ./bench/cluster
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -49,21 +50,32 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	steps, err := application.NewWorker(st, cfg)
-	if err != nil {
-		return err
-	}
-	defer steps.Close()
-
 	tc, err := dialTemporal(ctx, c.temporalOptions(stderr), log)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
-	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	registerSearchAttributes(ctx, tc, c.TemporalNamespace, log)
+	cfg.Webhooks.Engine = workflows.NewWebhookStarter(tc, workflows.StarterOptions{})
+	steps, err := application.NewWorker(st, cfg)
 	if err != nil {
 		return err
 	}
+	defer steps.Close()
+	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	if err != nil {
+		return err
+	}
+	// The webhook dispatcher drains the events outbox into delivery
+	// workflows while the worker polls.
+	dispatcher, err := steps.Dispatcher()
+	if err != nil {
+		return err
+	}
+	dctx, stopDispatch := context.WithCancel(ctx)
+	dispatched := make(chan struct{})
+	go func() { defer close(dispatched); dispatcher.Run(dctx, 0) }()
+	defer func() { stopDispatch(); <-dispatched }()
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
 		"task_queue", workflows.TaskQueue, "version", version, "database", st.Dialect())
 	stop := make(chan any)
@@ -72,6 +84,23 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		close(stop)
 	}()
 	return w.Run(stop)
+}
+
+// registerSearchAttributes registers the workflows' search attributes in
+// the namespace (a no-op when they are). A refusal (a cluster that does not
+// grant the operator API to workers) is logged: runs still start, without
+// the attributes, until an operator creates them with the Temporal CLI.
+func registerSearchAttributes(ctx context.Context, tc client.Client, namespace string, log *slog.Logger) {
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := workflows.RegisterSearchAttributes(rctx, tc, namespace, workflows.SearchAttributes()...); err != nil {
+		names := make([]string, 0, len(workflows.SearchAttributes()))
+		for _, k := range workflows.SearchAttributes() {
+			names = append(names, k.GetName())
+		}
+		log.Warn("Temporal search attributes not registered; create them with `temporal operator search-attribute create` (README, Temporal search attributes)",
+			"namespace", namespace, "attributes", strings.Join(names, ","), "error", err.Error())
+	}
 }
 
 // temporalLogger is the SDK's logger: warnings and errors only, so that

@@ -135,7 +135,7 @@ func (s *Service) dispatch(ctx context.Context, run *model.CertificationRun, pr 
 	defer cancel()
 	ref, err := s.cfg.Engine.StartCertificationRun(dctx, WorkflowInput{
 		RunID: run.ID, ProjectID: pr.ID, OrganizationID: pr.OrganizationID, InvoiceType: run.InvoiceType, IssueDate: run.IssueDate,
-		Sandbox: pr.Environment == model.EnvironmentSandbox,
+		Sandbox: pr.Environment == model.EnvironmentSandbox, ProjectName: pr.Name,
 	})
 	if err != nil {
 		return err

@@ -36,14 +36,14 @@ func NewSteps(st *store.Store, cfg Config, inv *invoices.Service, cl *codelists.
 // already running or over, and not_found for a run that does not exist
 // (yet: the row commits just after its workflow starts).
 func (s *Steps) Begin(ctx context.Context, runID uuid.UUID) error {
-	return s.st.Runs().MarkRunning(ctx, runID, model.StoredTime(s.cfg.Now()))
+	return begin(ctx, s.st, runID, model.StoredTime(s.cfg.Now()))
 }
 
 // Finish ends a run with a final status; the first final status wins, so
 // repeating it changes nothing. Steps still running or retrying are
 // marked failed.
 func (s *Steps) Finish(ctx context.Context, runID uuid.UUID, status model.RunStatus, reason string) error {
-	_, err := s.st.Runs().Finish(ctx, runID, status, reason, model.StoredTime(s.cfg.Now()))
+	_, err := finish(ctx, s.st, runID, status, reason, model.StoredTime(s.cfg.Now()))
 	return err
 }
 
@@ -59,12 +59,14 @@ func (s *Steps) Step(ctx context.Context, runID uuid.UUID, name string) (*model.
 
 // Record writes the evidence of a step: one row per run and step name, so
 // a retried activity rewrites its row instead of adding one. A step that
-// already passed keeps its evidence.
+// already passed keeps its evidence, and a run that is over refuses the
+// write with model.RunOver (a conflict wrapping model.ErrRunOver).
 func (s *Steps) Record(ctx context.Context, ev *model.CertificationStep) error {
 	return s.st.Runs().SaveStep(ctx, ev)
 }
 
-// SetPayload records the payload a run sends and its IRN.
+// SetPayload records the payload a run sends and its IRN; a run that is
+// over refuses it with model.RunOver.
 func (s *Steps) SetPayload(ctx context.Context, runID uuid.UUID, payload, irn string) error {
 	return s.st.Runs().SetPayload(ctx, runID, payload, irn)
 }
