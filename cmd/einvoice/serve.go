@@ -100,7 +100,7 @@ func appConfig(c *config, log *slog.Logger) (application.Config, error) {
 		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
 		UsageJournalDir: c.UsageJournalDir,
-		Webhooks: c.Webhooks,
+		Webhooks:        c.Webhooks,
 	}, nil
 }
 
