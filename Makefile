@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test security vet lint bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
+.PHONY: build dev test security vet lint cluster-test bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice for production (-tags prod: without the embedded Temporal server and UI that only dev uses)
 	CGO_ENABLED=0 $(GO) build -tags prod -trimpath -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -31,6 +31,9 @@ test: vet ## vet, then every test with the race detector
 
 security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
 	$(GO) test -race -count=1 -timeout 10m -run 'Attack' ./...
+
+cluster-test: ## the deployed topology (PostgreSQL via a cuttable proxy, Redis, Temporal, the stand-in, 2 api, 2 worker) under load, SIGKILLs and a 60 s database outage (ports 19500-19599; needs psql and redis-server)
+	bench/cluster/run.sh
 
 bench: ## hot-path benchmarks on one core
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./model/...

@@ -160,9 +160,7 @@ func TestPortalFlow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.svc.Usage.Authorize(kp, "irn:generate", "irn.generate"); err != nil {
-			t.Fatal(err)
-		}
+		s.svc.Usage.Meter(kp, "irn.generate")
 
 		// Login answers every organization.
 		var login struct {

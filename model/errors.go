@@ -89,8 +89,28 @@ func AsError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	for _, classify := range classifiers {
+		if e := classify(err); e != nil {
+			return e
+		}
+	}
 	return &Error{Code: CodeInternal, Message: "Internal Server Error", Err: err}
 }
+
+// classifiers turn foreign errors that are not internal failures (a
+// database that cannot be reached) into their Error; registered at init by
+// the packages that know those errors, so that this package stays pure.
+var classifiers []func(error) *Error
+
+// RegisterClassifier adds a classifier of foreign errors to AsError: it
+// returns the Error err stands for, or nil when it does not know err. Call
+// it from an init function only.
+func RegisterClassifier(fn func(error) *Error) { classifiers = append(classifiers, fn) }
+
+// DependencyRetryAfter is the Retry-After of an unavailable answer caused
+// by a dependency that is down (the database, Temporal): long enough not to
+// hammer it, short enough to notice its return.
+const DependencyRetryAfter = 5 * time.Second
 
 // ErrorCodeOf returns the code of err, CodeInternal for foreign errors and ""
 // for nil.

@@ -108,6 +108,23 @@ func markUnmatched(w http.ResponseWriter) {
 	}
 }
 
+// responseStatus is the status written so far on w's statusWriter (200
+// when the handler wrote a body without one), 0 when nothing was written
+// or w has no statusWriter.
+func responseStatus(w http.ResponseWriter) int {
+	for w != nil {
+		if sw, ok := w.(*statusWriter); ok {
+			return sw.status
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return 0
+		}
+		w = u.Unwrap()
+	}
+	return 0
+}
+
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
@@ -240,6 +257,11 @@ func (a *api) requireKey(scope model.Scope, op string) func(http.Handler) http.H
 				return
 			}
 			inner.ServeHTTP(w, r.WithContext(model.WithPrincipal(r.Context(), k)))
+			// Only a successful call is metered: not one refused by the
+			// rate limits, invalid, or failed.
+			if status := responseStatus(w); status >= 200 && status < 300 {
+				a.app.Usage.Meter(k, op)
+			}
 		})
 	}
 }

@@ -156,7 +156,7 @@ func shareOperationParts(doc map[string]any) {
 		if _, body := op["requestBody"]; body {
 			setDefault(responses, "415", ref("#/components/responses/UnsupportedMediaType"))
 		}
-		if path != "/health" {
+		if path != "/health" && path != "/ready" {
 			setDefault(responses, "500", ref("#/components/responses/InternalError"))
 		}
 		for code, r := range responses {

@@ -87,7 +87,9 @@ func TestPortalFlow(t *testing.T) {
 				t.Fatalf("new key: %v", key)
 			}
 
-			// The key works, and its use is metered.
+			// The key works, and its use is metered once it succeeded (the
+			// first read is counted in the second's report).
+			s.must(200, req{method: "GET", path: "/api/v2/usage", clientID: cid, secret: sec})
 			use := s.must(200, req{method: "GET", path: "/api/v2/usage", clientID: cid, secret: sec})
 			if use["project_id"] != pid || use["total"].(float64) != 1 || use["by_operation"].(map[string]any)["usage.read"].(float64) != 1 {
 				t.Fatalf("usage: %v", use)

@@ -70,8 +70,14 @@ func (a *api) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, status, errorBody{Detail: "Internal Server Error", Code: model.CodeInternal})
 		return
 	}
-	if e.RetryAfter > 0 && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(e.RetryAfter))))
+	retryAfter := e.RetryAfter
+	if status == http.StatusServiceUnavailable && retryAfter <= 0 {
+		// Every 503 says when to come back, so that clients and load
+		// balancers back off instead of retrying at once.
+		retryAfter = model.DependencyRetryAfter
+	}
+	if retryAfter > 0 && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(retryAfter))))
 	}
 	if status == http.StatusUnauthorized && isPortalRoute(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="einvoice"`)

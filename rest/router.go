@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -29,6 +30,9 @@ type Options struct {
 	TrustedProxies ProxyTrust
 	// HealthChecks are extra dependency checks shown by /health, by name.
 	HealthChecks map[string]func(context.Context) error
+	// ReadinessChecks are extra checks /ready requires to pass, by name,
+	// besides the database and its migrations (the api adds Temporal).
+	ReadinessChecks map[string]func(context.Context) error
 	// GraphQL, when set, is served at /graphql behind optional bearer
 	// authentication (the same token check as the portal routes).
 	GraphQL http.Handler
@@ -109,6 +113,7 @@ func New(svc *app.App, opts Options) http.Handler {
 	})
 
 	r.Get("/health", a.adapt(a.health))
+	r.Get("/ready", a.adapt(a.ready))
 	if opts.ExportMetrics != nil {
 		opts.ExportMetrics(a.metricsHandler(reg))
 	} else {
@@ -188,9 +193,46 @@ func (a *api) health(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+type readyBody struct {
+	Status string            `json:"status"`
+	Checks map[string]string `json:"checks"`
+}
+
+// readyRetryAfter is the Retry-After of a 503 from /ready.
+const readyRetryAfter = 5
+
+// ready answers 200 when this process can take traffic (the database
+// answers, its migrations are current, every readiness check passes),
+// else 503 with the failing checks: a load balancer's readiness probe.
+// /health stays the liveness probe.
+func (a *api) ready(w http.ResponseWriter, r *http.Request) error {
+	checks := a.app.Ready(r.Context())
+	for name, check := range a.opts.ReadinessChecks {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		if err := check(ctx); err != nil {
+			checks[name] = "unavailable"
+		} else {
+			checks[name] = "ok"
+		}
+		cancel()
+	}
+	status, code := "ready", http.StatusOK
+	for _, v := range checks {
+		if v != "ok" {
+			status, code = "not_ready", http.StatusServiceUnavailable
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	if code != http.StatusOK {
+		w.Header().Set("Retry-After", strconv.Itoa(readyRetryAfter))
+	}
+	writeJSON(w, code, readyBody{Status: status, Checks: checks})
+	return nil
+}
+
 // apiPrefixes are the paths that answer as the API (JSON 404s), never with
 // the portal.
-var apiPrefixes = []string{"/api/", "/graphql", "/openapi/", "/docs", "/metrics", "/health", "/nrs-sandbox"}
+var apiPrefixes = []string{"/api/", "/graphql", "/openapi/", "/docs", "/metrics", "/health", "/ready", "/nrs-sandbox"}
 
 // isPortalPath tells a browser's GET of a portal page or asset from a miss
 // on the API.

@@ -684,7 +684,12 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 	}
 	if ferr == nil {
 		ev.Status, ev.Message = model.StepPassed, clip(out.message+passedNote(info))
-		_ = a.record(ctx, ev)
+		// A step passed only once its evidence says so: when the write
+		// fails (the database is unreachable) the attempt fails and is
+		// retried, and the step, idempotent, is done again.
+		if err := a.record(ctx, ev); err != nil && !errors.Is(err, model.ErrRunOver) {
+			return false, a.classify(ctx, err)
+		}
 		return false, nil
 	}
 	if cancelled(ctx) {
@@ -808,6 +813,32 @@ func heartbeat(ctx context.Context, timeout time.Duration) (stop func()) {
 // timeouts, connection errors) and transient failures here are retried,
 // after the authority's Retry-After when it sent one.
 func (a *Activities) classify(ctx context.Context, err error) error {
+	return giveUp(a.classifyError(ctx, err), activity.GetInfo(ctx).Attempt)
+}
+
+// AuthorityAttempts bounds the attempts of a step whose authority stays
+// unavailable (ErrUnavailable) or not ready (ErrNotYet), or that fails
+// with an internal error (ErrInternal): the retry policy
+// sets no limit, so that infrastructure errors are retried until the
+// run's deadline, and the activities make these final themselves.
+const AuthorityAttempts = 8
+
+// giveUp makes a retryable authority failure final once attempt reaches
+// AuthorityAttempts; infrastructure errors and every other error pass
+// unchanged.
+func giveUp(err error, attempt int32) error {
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.NonRetryable() || attempt < AuthorityAttempts {
+		return err
+	}
+	if t := app.Type(); t == ErrUnavailable || t == ErrNotYet || t == ErrInternal {
+		return temporal.NewNonRetryableApplicationError(app.Message(), t, nil)
+	}
+	return err
+}
+
+// classifyError is classify without the attempt bound.
+func (a *Activities) classifyError(ctx context.Context, err error) error {
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) {
 		return err
@@ -821,7 +852,7 @@ func (a *Activities) classify(ctx context.Context, err error) error {
 		return temporal.NewNonRetryableApplicationError(msg, ErrRejected, nil)
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return temporal.NewApplicationError("the step was interrupted: "+err.Error(), ErrUnavailable)
+		return temporal.NewApplicationError("the step was interrupted: "+err.Error(), ErrInfrastructure)
 	}
 	if errors.Is(err, model.ErrRunOver) {
 		return runOver("")
@@ -830,10 +861,13 @@ func (a *Activities) classify(ctx context.Context, err error) error {
 	if errors.As(err, &e) {
 		switch e.Code {
 		case model.CodeUnavailable, model.CodeRateLimited:
-			return temporal.NewApplicationError(e.Message, ErrUnavailable)
+			return temporal.NewApplicationError(e.Message, ErrInfrastructure)
 		case model.CodeInternal:
+			if ue := model.AsError(e.Err); ue != nil && ue.Code == model.CodeUnavailable {
+				return temporal.NewApplicationError(ue.Message, ErrInfrastructure)
+			}
 			a.log.ErrorContext(ctx, "certification step failed", "error", err.Error())
-			return temporal.NewApplicationError("internal error", ErrUnavailable)
+			return temporal.NewApplicationError("internal error", ErrInternal)
 		}
 		msg := e.Message
 		if len(e.Fields) > 0 {
@@ -845,8 +879,11 @@ func (a *Activities) classify(ctx context.Context, err error) error {
 		}
 		return temporal.NewNonRetryableApplicationError(msg, ErrInvalid, nil)
 	}
+	if ue := model.AsError(err); ue.Code == model.CodeUnavailable {
+		return temporal.NewApplicationError(ue.Message, ErrInfrastructure)
+	}
 	a.log.ErrorContext(ctx, "certification step failed", "error", err.Error())
-	return temporal.NewApplicationError("internal error", ErrUnavailable)
+	return temporal.NewApplicationError("internal error", ErrInternal)
 }
 
 // authorityMessage describes a failed authority call for the evidence: the

@@ -31,20 +31,60 @@ type Progress struct {
 // activityOptions apply to every activity of a run. One attempt is bounded
 // by StartToCloseTimeout; a worker that dies mid-step is noticed after
 // HeartbeatTimeout and the step is retried elsewhere, and a step's
-// activity learns through its heartbeats that the run was cancelled. The retry policy
-// retries an unavailable authority (429, 5xx, timeouts) with exponential
-// backoff; rejections and invalid input are non-retryable.
+// activity learns through its heartbeats that the run was cancelled.
+// retryOptions bounds
+// the retries of a step by the run's deadline (with as many attempts as
+// fit before it), so that an outage of einvoice's infrastructure (the database)
+// shorter than what is left of the run loses no run, and the activities
+// themselves make an authority that stays unavailable (429, 5xx, timeouts)
+// or not ready final after AuthorityAttempts attempts. Rejections and
+// invalid input are non-retryable.
 var activityOptions = workflow.ActivityOptions{
 	StartToCloseTimeout:    90 * time.Second,
 	HeartbeatTimeout:       5 * time.Second,
-	ScheduleToCloseTimeout: 10 * time.Minute,
+	ScheduleToCloseTimeout: runTimeout,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:        200 * time.Millisecond,
 		BackoffCoefficient:     2,
 		MaximumInterval:        10 * time.Second,
-		MaximumAttempts:        8,
 		NonRetryableErrorTypes: []string{ErrRejected, ErrInvalid, ErrRunMissing},
 	},
+}
+
+// retryRampAttempts are the attempts of the backoff's ramp up to its
+// maximum interval (200 ms doubling to 10 s), added to the attempt count.
+const retryRampAttempts = 8
+
+// minScheduleToClose is the least time a step is given, even when the
+// run's deadline is closer (recording a run's end must still be tried).
+const minScheduleToClose = time.Minute
+
+// retryOptions are the options of an activity scheduled now: its retries
+// go on until the run's deadline (the workflow's execution timeout counted
+// from its start), and no longer.
+func retryOptions(ctx workflow.Context) workflow.ActivityOptions {
+	info := workflow.GetInfo(ctx)
+	return retryOptionsAt(info.WorkflowStartTime, info.WorkflowExecutionTimeout, workflow.Now(ctx))
+}
+
+// retryOptionsAt is retryOptions for a run started at start with the
+// given execution timeout (0: runTimeout), at now.
+func retryOptionsAt(start time.Time, timeout time.Duration, now time.Time) workflow.ActivityOptions {
+	o := activityOptions
+	if timeout <= 0 {
+		timeout = runTimeout
+	}
+	if start.IsZero() {
+		start = now
+	}
+	o.ScheduleToCloseTimeout = max(start.Add(timeout).Sub(now), minScheduleToClose)
+	// Attempts enough to keep retrying at the maximum interval until the
+	// deadline (which ends the retries first): the limit is the deadline,
+	// not a count.
+	p := *activityOptions.RetryPolicy
+	p.MaximumAttempts = int32(o.ScheduleToCloseTimeout/p.MaximumInterval) + retryRampAttempts
+	o.RetryPolicy = &p
+	return o
 }
 
 // changeWaitForCancelledStep is the version marker of the change that has a
@@ -64,7 +104,7 @@ const changeWaitForCancelledStep = "wait-for-cancelled-step"
 // it at its next heartbeat and stops), the workflow waits for it to stop,
 // then records cancelled in a disconnected context.
 func CertificationRun(ctx workflow.Context, in runs.WorkflowInput) (RunResult, error) {
-	opts := activityOptions
+	opts := retryOptions(ctx)
 	// Runs started before this version did not wait for a cancelled
 	// activity to stop before recording the end.
 	if workflow.GetVersion(ctx, changeWaitForCancelledStep, workflow.DefaultVersion, 1) >= 1 {
@@ -88,7 +128,12 @@ func CertificationRun(ctx workflow.Context, in runs.WorkflowInput) (RunResult, e
 	)
 	exec := func(name string, fn, arg, out any) error {
 		p.CurrentStep = name
-		if err := workflow.ExecuteActivity(ctx, fn, arg).Get(ctx, out); err != nil {
+		// The run's options (cancellation included), with retries until
+		// the run's deadline as it stands now.
+		o, r := workflow.GetActivityOptions(ctx), retryOptions(ctx)
+		o.ScheduleToCloseTimeout, o.RetryPolicy = r.ScheduleToCloseTimeout, r.RetryPolicy
+		actx := workflow.WithActivityOptions(ctx, o)
+		if err := workflow.ExecuteActivity(actx, fn, arg).Get(actx, out); err != nil {
 			return err
 		}
 		p.StepsDone = append(p.StepsDone, name)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/mock"
@@ -193,8 +194,14 @@ func TestNonRetryableFailureEndsFailed(t *testing.T) {
 
 func TestRetriesGiveUpAfterTheLastAttempt(t *testing.T) {
 	h := newHarness(t)
-	h.env.OnActivity(h.a.Health, mock.Anything, mock.Anything).
-		Return(temporal.NewApplicationError("HTTP 503: service unavailable", workflows.ErrUnavailable))
+	// As the activities do (classify): an authority that stays down is
+	// final at the AuthorityAttempts-th attempt.
+	h.env.OnActivity(h.a.Health, mock.Anything, mock.Anything).Return(func(ctx context.Context, _ workflows.StepInput) error {
+		if activity.GetInfo(ctx).Attempt >= workflows.AuthorityAttempts {
+			return temporal.NewNonRetryableApplicationError("HTTP 503: service unavailable", workflows.ErrUnavailable, nil)
+		}
+		return temporal.NewApplicationError("HTTP 503: service unavailable", workflows.ErrUnavailable)
+	})
 	h.mockAll()
 	h.run(model.InvoiceKindB2C, true)
 	if h.env.GetWorkflowError() == nil {
@@ -253,5 +260,52 @@ func TestProgressQuery(t *testing.T) {
 	var end workflows.Progress
 	if err := v.Get(&end); err != nil || end.Status != model.RunPassed || len(end.StepsDone) != 13 {
 		t.Fatalf("final progress: %+v %v", end, err)
+	}
+}
+
+// TestInfrastructureOutageOfTenMinutesLosesNoRun: a step whose database
+// is unreachable for ten minutes (on the test environment's skipping
+// clock) is retried until it comes back, and the run passes; the retries
+// are not bounded by a number of attempts.
+func TestInfrastructureOutageOfTenMinutesLosesNoRun(t *testing.T) {
+	h := newHarness(t)
+	var start time.Time
+	attempts := 0
+	h.env.OnActivity(h.a.SignInvoice, mock.Anything, mock.Anything).Return(func(ctx context.Context, _ workflows.StepInput) error {
+		attempts++
+		now := h.env.Now()
+		if start.IsZero() {
+			start = now
+		}
+		if now.Sub(start) < 10*time.Minute {
+			return temporal.NewApplicationError("the database is unavailable; try again shortly", workflows.ErrInfrastructure)
+		}
+		return nil
+	})
+	h.mockAll()
+	h.run(model.InvoiceKindB2C, true)
+	if err := h.env.GetWorkflowError(); err != nil {
+		t.Fatalf("the run failed across a ten-minute outage: %v", err)
+	}
+	if attempts <= workflows.AuthorityAttempts {
+		t.Fatalf("SignInvoice ran %d times across ten minutes, want more than the authority's %d", attempts, workflows.AuthorityAttempts)
+	}
+	if f := h.finish(); f.Status != model.RunPassed {
+		t.Fatalf("finish: %+v", f)
+	}
+}
+
+// TestInfrastructureOutagePastTheDeadlineFailsTheRun: an outage longer
+// than the run's deadline ends the run failed (timed out) rather than
+// retrying for ever.
+func TestInfrastructureOutagePastTheDeadlineFailsTheRun(t *testing.T) {
+	h := newHarness(t)
+	h.env.OnActivity(h.a.SignInvoice, mock.Anything, mock.Anything).
+		Return(temporal.NewApplicationError("the database is unavailable; try again shortly", workflows.ErrInfrastructure))
+	h.mockAll()
+	h.env.SetWorkflowRunTimeout(30 * time.Minute)
+	h.run(model.InvoiceKindB2C, true)
+	if h.env.GetWorkflowError() == nil {
+		t.Fatal("the run passed through an endless outage")
 	}
 }

@@ -80,8 +80,15 @@ const (
 	// validator rejects, an IRN conflict, an unconfigured project).
 	ErrInvalid = "InvalidRun"
 	// ErrUnavailable: the authority did not answer usefully (429, 5xx,
-	// timeout, connection error); retried.
+	// timeout, connection error); retried up to AuthorityAttempts times.
 	ErrUnavailable = "AuthorityUnavailable"
+	// ErrInfrastructure: einvoice's own infrastructure failed (the
+	// database is unreachable, an internal error); retried for as long as
+	// the run's deadline allows, so that an outage loses no run.
+	ErrInfrastructure = "InfrastructureUnavailable"
+	// ErrInternal: an unexpected failure in einvoice; retried up to
+	// AuthorityAttempts times.
+	ErrInternal = "InternalError"
 	// ErrNotYet: the authority answered but not yet as expected (a payment
 	// status not updated yet), or the run's row is not committed yet;
 	// retried.

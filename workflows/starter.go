@@ -3,13 +3,16 @@ package workflows
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -31,9 +34,17 @@ type Starter struct {
 	timeout   time.Duration
 	taskQueue string
 	log       *slog.Logger
+	namespace string
+
+	// reachableAt is when the namespace last answered (Unix nanoseconds),
+	// so that Reachable costs no call while Temporal answers.
+	reachableAt atomic.Int64
 }
 
-var _ runs.Starter = (*Starter)(nil)
+var (
+	_ runs.Starter = (*Starter)(nil)
+	_ runs.Prober  = (*Starter)(nil)
+)
 
 // StarterOptions configures NewStarter.
 type StarterOptions struct {
@@ -42,6 +53,9 @@ type StarterOptions struct {
 	// TaskQueue is where the workflows go; default TaskQueue. The workers
 	// must poll the same queue.
 	TaskQueue string
+	// Namespace is the client's namespace, which Check describes; default
+	// "default".
+	Namespace string
 	// Logger receives the starts made without search attributes (the
 	// namespace lacks them); default slog.Default().
 	Logger *slog.Logger
@@ -55,10 +69,13 @@ func NewStarter(c client.Client, opts StarterOptions) *Starter {
 	if opts.TaskQueue == "" {
 		opts.TaskQueue = TaskQueue
 	}
+	if opts.Namespace == "" {
+		opts.Namespace = "default"
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Starter{c: c, timeout: opts.StartTimeout, taskQueue: opts.TaskQueue, log: opts.Logger}
+	return &Starter{c: c, timeout: opts.StartTimeout, taskQueue: opts.TaskQueue, namespace: opts.Namespace, log: opts.Logger}
 }
 
 // StartCertificationRun starts the workflow of a run. The workflow id
@@ -91,9 +108,16 @@ func (s *Starter) StartCertificationRun(ctx context.Context, in runs.WorkflowInp
 		opts.TypedSearchAttributes = temporal.SearchAttributes{}
 		run, err = s.c.ExecuteWorkflow(ctx, opts, CertificationRun, in)
 	}
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		// Started before (by another dispatcher) and already closed: it is
+		// the run's one execution.
+		return runs.Ref{WorkflowID: WorkflowID(in.RunID), TemporalRunID: started.RunId}, nil
+	}
 	if err != nil {
 		return runs.Ref{}, err
 	}
+	s.reachableAt.Store(time.Now().UnixNano())
 	return runs.Ref{WorkflowID: run.GetID(), TemporalRunID: run.GetRunID()}, nil
 }
 
@@ -173,8 +197,45 @@ func (s *Starter) Cancel(ctx context.Context, runID uuid.UUID) error {
 	return s.c.CancelWorkflow(ctx, WorkflowID(runID), "")
 }
 
-// Check reports whether Temporal answers, for health checks.
+// Check reports whether Temporal answers and knows the client's
+// namespace, for health and readiness checks: a frontend that answers
+// without the namespace refuses every start.
 func (s *Starter) Check(ctx context.Context) error {
-	_, err := s.c.CheckHealth(ctx, &client.CheckHealthRequest{})
+	_, err := s.c.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: s.namespace})
+	if err != nil {
+		var nf *serviceerror.NamespaceNotFound
+		if errors.As(err, &nf) {
+			return fmt.Errorf("temporal namespace %q does not exist (TEMPORAL_NAMESPACE)", s.namespace)
+		}
+		return err
+	}
+	s.reachableAt.Store(time.Now().UnixNano())
+	return nil
+}
+
+// reachableFor is how long a successful call vouches for Temporal.
+const reachableFor = 2 * time.Second
+
+// reachableTimeout bounds Reachable's check.
+const reachableTimeout = 2 * time.Second
+
+// Reachable reports whether Temporal answers, checking at most once every
+// reachableFor while it does (runs.Prober): run starts call it before
+// recording a run, so that a Temporal that is down (refuses connections,
+// lacks the namespace) answers unavailable. A Temporal that is only slow
+// to answer the check counts as reachable.
+func (s *Starter) Reachable(ctx context.Context) error {
+	if time.Since(time.Unix(0, s.reachableAt.Load())) < reachableFor {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, reachableTimeout)
+	defer cancel()
+	err := s.Check(ctx)
+	var slow *serviceerror.DeadlineExceeded
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &slow) {
+		// Slow is not down: the run is recorded and, if the start is
+		// slow too, dispatched in the background.
+		return nil
+	}
 	return err
 }

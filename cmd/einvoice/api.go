@@ -45,7 +45,11 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")
 	}
-	opts := rest.Options{HealthChecks: map[string]func(context.Context) error{"temporal": temporalCheck(starter)}}
+	// /health shows Temporal; /ready requires it (its namespace answers).
+	opts := rest.Options{
+		HealthChecks:    map[string]func(context.Context) error{"temporal": temporalCheck(starter)},
+		ReadinessChecks: map[string]func(context.Context) error{"temporal": temporalCheck(starter)},
+	}
 	var standIn *nrssandbox.Handler
 	switch {
 	case c.Sandbox.Embedded:

@@ -76,6 +76,10 @@ type config struct {
 	// Egress is where production projects may call: EINVOICE_NRS_HOSTS
 	// and EINVOICE_EGRESS_ALLOW_PRIVATE.
 	Egress egress.Policy
+	// UsageJournalDir journals every metered call so that a killed api
+	// loses no count (EINVOICE_USAGE_JOURNAL_DIR; a directory on the
+	// api's own disk, kept across restarts).
+	UsageJournalDir string
 	// Webhooks configures webhook deliveries: EINVOICE_WEBHOOK_ALLOW_PRIVATE
 	// (endpoints on special-purpose addresses), EINVOICE_WEBHOOK_ALLOW_HTTP
 	// (plain http for production projects). The subcommand sets Engine.
@@ -256,6 +260,7 @@ func envConfig(getenv func(string) string) (*config, error) {
 	if c.TrustProxy, err = rest.ParseProxyTrust(getenv("EINVOICE_TRUST_PROXY")); err != nil {
 		return nil, fmt.Errorf("EINVOICE_TRUST_PROXY: %w", err)
 	}
+	c.UsageJournalDir = getenv("EINVOICE_USAGE_JOURNAL_DIR")
 	c.SandboxBaseURL = getenv("EINVOICE_NRS_SANDBOX_URL")
 	if c.Sandbox, err = sandboxFromEnv(getenv, c.DatabaseURL); err != nil {
 		return nil, err

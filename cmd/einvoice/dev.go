@@ -52,6 +52,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		}
 	}
 	c.TokenTTL = defaultTokenTTL
+	// Usage is journalled beside the database, so a killed dev server
+	// loses no count.
+	c.UsageJournalDir = filepath.Join(dir, "usage-journal")
 	// Rate limits, Redis, metrics and GraphQL read the same variables as
 	// `einvoice api`; unset, the limits are the defaults, kept in memory,
 	// and GraphiQL, introspection and /metrics are open.
@@ -108,7 +111,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err := workflows.RegisterSearchAttributes(ctx, tc, ts.Namespace(), workflows.SearchAttributes()...); err != nil {
 		return fmt.Errorf("register the search attributes on the dev Temporal server: %w", err)
 	}
-	starter := workflows.NewStarter(tc, workflows.StarterOptions{Logger: log})
+	starter := workflows.NewStarter(tc, workflows.StarterOptions{Logger: log, Namespace: c.TemporalNamespace})
 	c.Webhooks.Engine = workflows.NewWebhookStarter(tc, workflows.StarterOptions{})
 
 	// The stand-in keeps its state in a database of its own under the data
@@ -133,8 +136,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		c.TemporalUIURL = "http://" + ts.UIAddr()
 	}
 	a, err := buildApp(ctx, c, log, rest.Options{
-		HealthChecks: map[string]func(context.Context) error{"temporal": starter.Check},
-		Mount:        func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) },
+		HealthChecks:    map[string]func(context.Context) error{"temporal": starter.Check},
+		ReadinessChecks: map[string]func(context.Context) error{"temporal": starter.Check},
+		Mount:           func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) },
 	})
 	if err != nil {
 		return err

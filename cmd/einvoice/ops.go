@@ -58,6 +58,10 @@ const backgroundPurgeEvery = 10 * time.Minute
 // ended without recording it are settled.
 const backgroundSettleEvery = time.Minute
 
+// backgroundDispatchEvery is how often certification runs recorded while
+// Temporal was slow or down are handed to it.
+const backgroundDispatchEvery = 3 * time.Second
+
 // opsFromEnv reads EINVOICE_REDIS_URL, EINVOICE_RATE_LIMIT_*,
 // EINVOICE_PASSWORD_HASH_CONCURRENCY, EINVOICE_REQUEST_TIMEOUT,
 // EINVOICE_METRICS_*, EINVOICE_GRAPHIQL and EINVOICE_GRAPHQL_*; unset
@@ -216,13 +220,15 @@ type job struct {
 // then every interval. Purges delete expired idempotency records, revoked
 // tokens past their expiry and the refresh tokens of ended portal
 // sign-ins; settling records the end of certification runs whose workflow
-// ended without recording it. A failed round is logged; the next retries.
+// ended without recording it; dispatching starts the workflows of runs
+// recorded while Temporal did not answer. A failed round is logged; the next retries.
 func background(ctx context.Context, svc *application.App, log *slog.Logger) (stop func()) {
 	jobs := []job{
 		{"purge expired revoked tokens", backgroundPurgeEvery, svc.Auth.PurgeRevokedTokens},
 		{"purge ended portal sign-ins", backgroundPurgeEvery, svc.Auth.PurgeSessions},
 		{"purge expired idempotency keys", backgroundPurgeEvery, svc.Idempotency.Purge},
 		{"settle certification runs", backgroundSettleEvery, svc.Runs.Settle},
+		{"dispatch certification runs", backgroundDispatchEvery, svc.Runs.Dispatch},
 	}
 	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup

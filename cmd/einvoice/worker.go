@@ -143,7 +143,7 @@ func temporalStarter(opts client.Options) (client.Client, *workflows.Starter, er
 	if err != nil {
 		return nil, nil, fmt.Errorf("TEMPORAL_ADDRESS %q: %w", opts.HostPort, err)
 	}
-	return c, workflows.NewStarter(c, workflows.StarterOptions{}), nil
+	return c, workflows.NewStarter(c, workflows.StarterOptions{Namespace: opts.Namespace}), nil
 }
 
 // temporalCheck is the /health check of Temporal.

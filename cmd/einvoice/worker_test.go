@@ -73,6 +73,20 @@ func TestDevRunsTemporalWorkerAndSandbox(t *testing.T) {
 	if health.Checks["temporal"] != "ok" || health.Checks["database"] != "ok" {
 		t.Fatalf("health: %+v", health)
 	}
+	// Readiness: the database, its migrations and Temporal's namespace.
+	var ready struct {
+		Status string            `json:"status"`
+		Checks map[string]string `json:"checks"`
+	}
+	res, err = http.Get(url + "/ready")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = json.NewDecoder(res.Body).Decode(&ready)
+	res.Body.Close()
+	if res.StatusCode != 200 || ready.Status != "ready" || ready.Checks["temporal"] != "ok" || ready.Checks["migrations"] != "ok" {
+		t.Fatalf("ready: %d %+v", res.StatusCode, ready)
+	}
 	res, err = http.Get(url + "/nrs-sandbox/api")
 	if err != nil {
 		t.Fatal(err)

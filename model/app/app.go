@@ -69,6 +69,9 @@ type Config struct {
 	KeyCacheTTL time.Duration
 	// UsageFlushInterval is how often buffered usage is written; default 2 s.
 	UsageFlushInterval time.Duration
+	// UsageJournalDir, when set, journals every metered call there so that
+	// a killed process loses no count (usage.Config.JournalDir).
+	UsageJournalDir string
 	// SandboxBaseURL is where sandbox projects talk to the authority by
 	// default (the NRS sandbox stand-in in development), and the only host
 	// sandbox code lists are stored from.
@@ -233,7 +236,11 @@ func New(st *store.Store, cfg Config) (*App, error) {
 		w.Close()
 		return nil, err
 	}
-	a.Usage = usage.New(st, usage.Config{FlushInterval: cfg.UsageFlushInterval, Now: cfg.Now, Logger: cfg.Logger})
+	a.Usage, err = usage.New(st, usage.Config{FlushInterval: cfg.UsageFlushInterval, JournalDir: cfg.UsageJournalDir, Now: cfg.Now, Logger: cfg.Logger})
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
 	a.Keys = keys.New(st, keys.Config{
 		Hasher: cfg.Hasher, Trail: trail, Quota: cfg.Quotas.KeysPerProject, CacheTTL: cfg.KeyCacheTTL,
 		Pending: a.Usage, Now: cfg.Now,
@@ -262,6 +269,27 @@ func (a *App) Health(ctx context.Context) map[string]string {
 	defer cancel()
 	if err := a.st.Ping(ctx); err != nil {
 		checks["database"] = "unavailable"
+	}
+	return checks
+}
+
+// Ready reports what this process needs to take traffic, each "ok" or
+// why not: the database answers ("unavailable"), and every migration this
+// build knows is applied ("pending").
+func (a *App) Ready(ctx context.Context) map[string]string {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	checks := map[string]string{"database": "ok", "migrations": "ok"}
+	if err := a.st.Ping(ctx); err != nil {
+		checks["database"], checks["migrations"] = "unavailable", "unavailable"
+		return checks
+	}
+	n, err := a.st.PendingMigrations(ctx)
+	switch {
+	case err != nil:
+		checks["migrations"] = "unavailable"
+	case n > 0:
+		checks["migrations"] = "pending"
 	}
 	return checks
 }

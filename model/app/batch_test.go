@@ -135,6 +135,7 @@ func TestBatch(t *testing.T) {
 					t.Fatal(err)
 				}
 				for range 3 {
+					svc.Usage.Meter(k, "irn.generate")
 					if err := svc.Usage.Authorize(k, model.ScopeIRNGenerate, "irn.generate"); err != nil {
 						t.Fatal(err)
 					}

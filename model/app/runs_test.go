@@ -5,12 +5,14 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/audit"
 	run "github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -19,6 +21,7 @@ import (
 // fakeRuns is a RunStarter that records starts and answers as told.
 type fakeRuns struct {
 	mu        sync.Mutex
+	downErr   error // Reachable's answer
 	startErr  error
 	started   []run.WorkflowInput
 	abandoned []uuid.UUID
@@ -33,6 +36,12 @@ func (f *fakeRuns) StartCertificationRun(_ context.Context, in run.WorkflowInput
 	}
 	f.started = append(f.started, in)
 	return run.Ref{WorkflowID: "certification-run-" + in.RunID.String(), TemporalRunID: "temporal-" + in.RunID.String()[:8]}, nil
+}
+
+func (f *fakeRuns) Reachable(context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.downErr
 }
 
 func (f *fakeRuns) DescribeCertificationRun(_ context.Context, runID uuid.UUID) (*run.State, error) {
@@ -133,15 +142,16 @@ func TestStartWithoutWorkflowEngineLeavesNothing(t *testing.T) {
 		runs run.Starter
 	}{
 		{"not configured", nil},
-		{"unreachable", &fakeRuns{startErr: errors.New("dial tcp 127.0.0.1:1: connection refused")}},
+		{"unreachable", &fakeRuns{downErr: errors.New("dial tcp 127.0.0.1:1: connection refused")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := certtest.New(t, certtest.Options{Runs: tc.runs})
 			ctx := context.Background()
 			_, err := e.App.Runs.Start(ctx, e.Tenant.Key, e.Tenant.Key.ProjectID, run.Input{InvoiceType: "B2B", IssueDate: "2026-03-15"})
 			me := model.AsError(err)
-			if me == nil || me.Code != model.CodeUnavailable || strings.Contains(me.Message, "refused") {
-				t.Fatalf("error: %v", err)
+			if me == nil || me.Code != model.CodeUnavailable || strings.Contains(me.Message, "refused") ||
+				(tc.runs != nil && me.RetryAfter <= 0) {
+				t.Fatalf("error: %v (retry after %v)", err, me.RetryAfter)
 			}
 			list, err := e.App.Runs.List(ctx, e.Tenant.User, e.Tenant.Project.ID, model.PageInput{})
 			if err != nil || len(list.Items) != 0 {
@@ -221,32 +231,91 @@ func TestWatchCertificationRun(t *testing.T) {
 	}
 }
 
-// fixedRuns starts every run under one workflow id, so that recording the
-// second run fails after its workflow started.
-type fixedRuns struct{ fakeRuns }
-
-func (f *fixedRuns) StartCertificationRun(ctx context.Context, in run.WorkflowInput) (run.Ref, error) {
-	ref, err := f.fakeRuns.StartCertificationRun(ctx, in)
-	ref.WorkflowID = "certification-run-fixed"
-	return ref, err
-}
-
-func TestStartAbandonsTheWorkflowOfAnUnrecordedRun(t *testing.T) {
-	runs := &fixedRuns{}
-	e := certtest.New(t, certtest.Options{Runs: runs})
+// TestStartRecordsTheRunBeforeItsWorkflow: a run refused when recorded
+// (over its project's quota) starts no workflow, so no workflow ever runs
+// without its record.
+func TestStartRecordsTheRunBeforeItsWorkflow(t *testing.T) {
+	runs := &fakeRuns{}
+	e := certtest.New(t, certtest.Options{Runs: runs, App: func(c *app.Config) { c.Quotas.RunsPerProject = 2 }})
 	ctx := context.Background()
 	in := run.Input{InvoiceType: "B2C", IssueDate: "2026-03-15"}
-	if _, err := e.App.Runs.Start(ctx, e.Tenant.Key, e.Tenant.Key.ProjectID, in); err != nil {
+	for range 2 {
+		if _, err := e.App.Runs.Start(ctx, e.Tenant.Key, e.Tenant.Key.ProjectID, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.App.Runs.Start(ctx, e.Tenant.Key, e.Tenant.Key.ProjectID, in); model.ErrorCodeOf(err) != model.CodeRateLimited {
+		t.Fatalf("third run: %v", err)
+	}
+	if len(runs.started) != 2 {
+		t.Fatalf("workflows started: %d, want the 2 recorded runs'", len(runs.started))
+	}
+}
+
+// TestStartOutlivesASlowEngine: a workflow engine that answers the
+// reachability check but not the start in time leaves the run recorded
+// and queued, answered as accepted (never unavailable); Dispatch starts it
+// later, once, under the run's own workflow id.
+func TestStartOutlivesASlowEngine(t *testing.T) {
+	runs := &fakeRuns{startErr: context.DeadlineExceeded}
+	var offset atomic.Int64
+	e := certtest.New(t, certtest.Options{Runs: runs, App: func(c *app.Config) {
+		c.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	}})
+	ctx := context.Background()
+	v, err := e.App.Runs.Start(ctx, e.Tenant.Key, e.Tenant.Key.ProjectID, run.Input{InvoiceType: "B2B", IssueDate: "2026-03-15"})
+	if err != nil || v.Status != model.RunQueued || v.Temporal.WorkflowID != "certification-run-"+v.RunID.String() {
+		t.Fatalf("start with a slow engine: %+v %v", v, err)
+	}
+	r, err := e.Store.Runs().ByID(ctx, v.RunID)
+	if err != nil || r.TemporalRunID != "" {
+		t.Fatalf("stored run: %+v %v", r, err)
+	}
+	// Still down: Dispatch leaves it for the next round.
+	offset.Store(int64(time.Minute))
+	if n, err := e.App.Runs.Dispatch(ctx); n != 0 || err == nil {
+		t.Fatalf("dispatch while the engine fails: %d %v", n, err)
+	}
+	runs.mu.Lock()
+	runs.startErr = nil
+	runs.mu.Unlock()
+	if n, err := e.App.Runs.Dispatch(ctx); n != 1 || err != nil {
+		t.Fatalf("dispatch: %d %v", n, err)
+	}
+	if n, err := e.App.Runs.Dispatch(ctx); n != 0 || err != nil {
+		t.Fatalf("second dispatch: %d %v", n, err)
+	}
+	if len(runs.started) != 1 || runs.started[0].RunID != v.RunID || runs.started[0].OrganizationID != e.Tenant.Project.OrganizationID {
+		t.Fatalf("started: %+v", runs.started)
+	}
+	r, err = e.Store.Runs().ByID(ctx, v.RunID)
+	if err != nil || r.TemporalRunID == "" || r.Status != model.RunQueued {
+		t.Fatalf("dispatched run: %+v %v", r, err)
+	}
+}
+
+// TestDispatchFailsARunTheEngineNeverTook: a run that could not be
+// started within the hour a run may take ends failed, with the reason.
+func TestDispatchFailsARunTheEngineNeverTook(t *testing.T) {
+	runs := &fakeRuns{startErr: context.DeadlineExceeded}
+	var offset atomic.Int64
+	e := certtest.New(t, certtest.Options{Runs: runs, App: func(c *app.Config) {
+		c.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	}})
+	ctx := context.Background()
+	v, err := e.App.Runs.Start(ctx, e.Tenant.Key, e.Tenant.Key.ProjectID, run.Input{InvoiceType: "B2C", IssueDate: "2026-03-15"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.App.Runs.Start(ctx, e.Tenant.Key, e.Tenant.Key.ProjectID, in); err == nil {
-		t.Fatal("the second run was recorded under the same workflow id")
+	offset.Store(int64(2 * time.Hour))
+	if n, err := e.App.Runs.Dispatch(ctx); n != 1 || err != nil {
+		t.Fatalf("dispatch: %d %v", n, err)
 	}
-	if len(runs.started) != 2 || len(runs.abandoned) != 1 || runs.abandoned[0] != runs.started[1].RunID {
-		t.Fatalf("started %v, abandoned %v", runs.started, runs.abandoned)
+	got, err := e.App.Runs.Get(ctx, e.Tenant.Key, v.RunID)
+	if err != nil || got.Status != model.RunFailed || got.FailureReason == nil || !strings.Contains(*got.FailureReason, "could not be reached") {
+		t.Fatalf("run: %+v %v", got, err)
 	}
-	list, err := e.App.Runs.List(ctx, e.Tenant.User, e.Tenant.Project.ID, model.PageInput{})
-	if err != nil || len(list.Items) != 1 {
-		t.Fatalf("runs: %+v %v", list, err)
+	if len(runs.started) != 0 {
+		t.Fatalf("started: %+v", runs.started)
 	}
 }

@@ -21,8 +21,11 @@
 //	                     Service.Settle)
 //
 // Start records a run queued, in one transaction with its audit entry,
-// after the workflow engine accepted its workflow; when recording fails the
-// workflow is abandoned, and when the engine refuses nothing is recorded.
+// and then starts its workflow: the run's row is an outbox, so that no
+// workflow ever runs without its record. A start the engine does not take
+// in time leaves the run queued and undispatched; Dispatch, run in the
+// background by the API process, starts it. An engine that is unreachable
+// answers unavailable before anything is recorded.
 // A step's evidence is one row per run and step name: running when it
 // begins, then passed, retrying or failed; a step that passed keeps its
 // evidence, and when a run finishes its steps still running or retrying are

@@ -43,13 +43,15 @@ func (s *Service) Start(ctx context.Context, who *model.Principal, projectID uui
 	return s.start(ctx, pr, who.Actor(), in, payload)
 }
 
-// start starts the run's workflow, then records the run in one
-// transaction; when the transaction fails the workflow is abandoned, and
-// when the start fails nothing is written, so an unreachable workflow
-// engine leaves no run behind. The start happens before the transaction so
-// that no database lock is held while the engine answers (SQLite has one
-// writer). The workflow id derives from the run id, so a retried start
-// cannot run it twice, and the workflow's first activity waits for the row.
+// start records the run and then hands it to the workflow engine: the
+// run is recorded queued, in one transaction with its audit entry, before
+// its workflow starts, so that no workflow ever runs without its record
+// (an outbox: the run's row is the message). When the engine does not
+// answer in time the run stays queued and undispatched, and Dispatch,
+// run in the background by the API processes, starts it; the workflow id
+// derives from the run id, so a run is never executed twice however often
+// it is dispatched. A workflow engine that is down (its reachability check
+// fails) answers unavailable before anything is recorded.
 func (s *Service) start(ctx context.Context, pr *model.Project, actor model.Ref, in Input, payload string) (*View, error) {
 	dir := s.cfg.Authority
 	if !pr.Configured || pr.BusinessID == "" || pr.ServiceID == "" || dir.BaseURL(pr) == "" ||
@@ -63,26 +65,15 @@ func (s *Service) start(ctx context.Context, pr *model.Project, actor model.Ref,
 	if s.cfg.Engine == nil {
 		return nil, errNoWorkflowEngine
 	}
-	// Refuse over the project's concurrency before the workflow starts;
-	// the transaction below checks again under the project's lock.
-	if err := s.checkQuota(ctx, s.st, pr.ID); err != nil {
+	if err := s.reachable(ctx); err != nil {
 		return nil, err
 	}
 	run := &model.CertificationRun{
 		ID: model.NewID(), ProjectID: pr.ID, InvoiceType: model.InvoiceKind(in.InvoiceType), IssueDate: in.IssueDate,
 		Status: model.RunQueued, InvoicePayload: payload, CreatedAt: s.now(),
 	}
-	ref, err := s.cfg.Engine.StartCertificationRun(ctx, WorkflowInput{
-		RunID: run.ID, ProjectID: pr.ID, OrganizationID: pr.OrganizationID, InvoiceType: run.InvoiceType, IssueDate: run.IssueDate,
-		Sandbox: pr.Environment == model.EnvironmentSandbox, ProjectName: pr.Name,
-	})
-	if err != nil {
-		s.cfg.Logger.WarnContext(ctx, "certification workflow not started", "run_id", run.ID.String(), "error", err.Error())
-		return nil, model.Wrap(model.CodeUnavailable, err,
-			"cannot start the certification run: the workflow engine (Temporal) is unreachable; nothing was created, try again later")
-	}
-	run.WorkflowID, run.TemporalRunID = ref.WorkflowID, ref.TemporalRunID
-	err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+	run.WorkflowID = WorkflowID(run.ID)
+	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		if err := s.checkQuota(ctx, tx, pr.ID); err != nil {
 			return err
 		}
@@ -92,16 +83,68 @@ func (s *Service) start(ctx context.Context, pr *model.Project, actor model.Ref,
 		return s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, actor, model.ActionCertificationStart, "certification_run", run.ID.String())
 	})
 	if err != nil {
-		// Nothing was recorded: stop the workflow, which would otherwise
-		// wait for a row that never comes.
-		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), describeTimeout)
-		if aerr := s.cfg.Engine.AbandonCertificationRun(actx, run.ID, "the run was not recorded: "+model.AsError(err).Message); aerr != nil {
-			s.cfg.Logger.WarnContext(ctx, "certification workflow not abandoned", "run_id", run.ID.String(), "error", aerr.Error())
-		}
-		cancel()
 		return nil, err
 	}
+	// The run is accepted from here on: a dispatch that fails is retried
+	// by Dispatch, never reported to the caller.
+	if err := s.dispatch(ctx, run, pr); err != nil {
+		s.cfg.Logger.WarnContext(ctx, "certification run recorded, its workflow not started yet; it is dispatched in the background",
+			"run_id", run.ID.String(), "error", err.Error())
+	}
 	return view(run, nil), nil
+}
+
+// WorkflowID is the id of a run's workflow: one per run, so that starting
+// it again never executes it twice.
+func WorkflowID(runID uuid.UUID) string { return "certification-run-" + runID.String() }
+
+// errEngineDown answers a start while the workflow engine is unreachable.
+var errEngineDown = &model.Error{Code: model.CodeUnavailable, RetryAfter: model.DependencyRetryAfter,
+	Message: "cannot start the certification run: the workflow engine (Temporal) is unreachable; nothing was created, try again later"}
+
+// Prober is implemented by a Starter that can tell, quickly, whether the
+// workflow engine answers (workflows.Starter does, with a cached check of
+// its namespace).
+type Prober interface {
+	Reachable(ctx context.Context) error
+}
+
+// reachable refuses a start while the engine is known to be down.
+func (s *Service) reachable(ctx context.Context) error {
+	p, ok := s.cfg.Engine.(Prober)
+	if !ok {
+		return nil
+	}
+	if err := p.Reachable(ctx); err != nil {
+		s.cfg.Logger.WarnContext(ctx, "certification run refused: the workflow engine is unreachable", "error", err.Error())
+		e := *errEngineDown
+		e.Err = err
+		return &e
+	}
+	return nil
+}
+
+// dispatchTimeout bounds one workflow start made while answering a
+// request; a slower engine leaves the run to Dispatch.
+const dispatchTimeout = 5 * time.Second
+
+// dispatch starts the workflow of a recorded run and records the
+// execution's id, which marks the run dispatched.
+func (s *Service) dispatch(ctx context.Context, run *model.CertificationRun, pr *model.Project) error {
+	dctx, cancel := context.WithTimeout(ctx, dispatchTimeout)
+	defer cancel()
+	ref, err := s.cfg.Engine.StartCertificationRun(dctx, WorkflowInput{
+		RunID: run.ID, ProjectID: pr.ID, OrganizationID: pr.OrganizationID, InvoiceType: run.InvoiceType, IssueDate: run.IssueDate,
+		Sandbox: pr.Environment == model.EnvironmentSandbox, ProjectName: pr.Name,
+	})
+	if err != nil {
+		return err
+	}
+	if ref.TemporalRunID == "" {
+		ref.TemporalRunID = "dispatched"
+	}
+	run.TemporalRunID = ref.TemporalRunID
+	return s.st.Runs().SetTemporalID(context.WithoutCancel(ctx), run.ID, ref.TemporalRunID)
 }
 
 // QuotaRetryAfter is the Retry-After of a run refused over its project's

@@ -297,8 +297,23 @@ func (rp Runs) Unfinished(ctx context.Context, before time.Time, after uuid.UUID
 	err := rp.s.idb.NewSelect().Model(&out).
 		ExcludeColumn("invoice_payload", "payload").
 		Where("status IN (?)", bun.List([]model.RunStatus{model.RunQueued, model.RunRunning})).
+		Where("temporal_run_id IS NOT NULL").
 		Where("created_at < ?", before).
 		Where("id > ?", after).
 		OrderExpr("id ASC").Limit(limit).Scan(ctx)
+	return out, rp.s.wrap(err, "certification run")
+}
+
+// Undispatched lists, oldest first, at most limit queued runs created
+// before before whose workflow has not been started yet (no Temporal run
+// id): the outbox of run starts.
+func (rp Runs) Undispatched(ctx context.Context, before time.Time, limit int) ([]model.CertificationRun, error) {
+	var out []model.CertificationRun
+	err := rp.s.idb.NewSelect().Model(&out).
+		ExcludeColumn("invoice_payload", "payload").
+		Where("status = ?", model.RunQueued).
+		Where("temporal_run_id IS NULL").
+		Where("created_at < ?", before).
+		OrderExpr("created_at ASC, id ASC").Limit(limit).Scan(ctx)
 	return out, rp.s.wrap(err, "certification run")
 }

@@ -108,7 +108,8 @@ func (s *Store) Close() error { return s.db.Close() }
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.db.PingContext(ctx); err != nil {
-		return model.Wrap(model.CodeUnavailable, err, "database unavailable")
+		return &model.Error{Code: model.CodeUnavailable, Message: errDatabaseUnavailable,
+			RetryAfter: model.DependencyRetryAfter, Err: err}
 	}
 	return nil
 }
@@ -119,9 +120,16 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *St
 	if _, ok := s.idb.(bun.Tx); ok {
 		return fn(ctx, s) // already in a transaction
 	}
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect})
 	})
+	var me *model.Error
+	if err != nil && !errors.As(err, &me) {
+		if e := classifyUnavailable(err); e != nil {
+			return e
+		}
+	}
+	return err
 }
 
 // migrator builds bun's migrator over the dialect's embedded migrations.
@@ -207,6 +215,23 @@ type MigrationStatus struct {
 	Applied bool
 }
 
+// PendingMigrations counts the migrations this build knows that the
+// database has not applied, without changing anything (for readiness).
+func (s *Store) PendingMigrations(ctx context.Context) (int, error) {
+	m, err := s.migrator()
+	if err != nil {
+		return 0, err
+	}
+	ms, err := m.MigrationsWithStatus(ctx)
+	if err != nil {
+		if e := classifyUnavailable(err); e != nil {
+			return 0, e
+		}
+		return 0, fmt.Errorf("store: migration status: %w", err)
+	}
+	return len(ms.Unapplied()), nil
+}
+
 // MigrateStatus reports the state of every migration.
 func (s *Store) MigrateStatus(ctx context.Context) ([]MigrationStatus, error) {
 	m, err := s.migrator()
@@ -242,6 +267,9 @@ func (s *Store) wrap(err error, what string) error {
 	}
 	if isUniqueViolation(err) {
 		return &model.Error{Code: model.CodeConflict, Message: what + " already exists", Err: err}
+	}
+	if e := classifyUnavailable(err); e != nil {
+		return e
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return model.Wrap(model.CodeUnavailable, err, "request cancelled")

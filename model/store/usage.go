@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -68,4 +70,29 @@ func (rp Usage) List(ctx context.Context, projectID, keyID uuid.UUID, from, to s
 	}
 	err := q.Scan(ctx)
 	return out, rp.s.wrap(err, "usage")
+}
+
+// JournalMark is the last sequence number of a usage journal written to
+// the counters (0 when none was).
+func (rp Usage) JournalMark(ctx context.Context, instance string) (int64, error) {
+	var seq int64
+	err := rp.s.idb.NewRaw("SELECT applied_seq FROM usage_journal_marks WHERE instance = ?", instance).Scan(ctx, &seq)
+	if err != nil && errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return seq, rp.s.wrap(err, "usage journal mark")
+}
+
+// SetJournalMark records that a usage journal is written up to seq; call
+// it in the transaction that adds the counts.
+func (rp Usage) SetJournalMark(ctx context.Context, instance string, seq int64) error {
+	_, err := rp.s.idb.NewRaw("INSERT INTO usage_journal_marks (instance, applied_seq) VALUES (?, ?) "+
+		"ON CONFLICT (instance) DO UPDATE SET applied_seq = EXCLUDED.applied_seq", instance, seq).Exec(ctx)
+	return rp.s.wrap(err, "usage journal mark")
+}
+
+// DeleteJournalMark forgets a usage journal whose files are gone.
+func (rp Usage) DeleteJournalMark(ctx context.Context, instance string) error {
+	_, err := rp.s.idb.NewRaw("DELETE FROM usage_journal_marks WHERE instance = ?", instance).Exec(ctx)
+	return rp.s.wrap(err, "usage journal mark")
 }

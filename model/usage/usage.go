@@ -1,8 +1,8 @@
 // Package usage meters the calls API keys make and reports them: every
-// call with a key is counted per project, key, operation and day, in
-// memory, and written in batches every FlushInterval and at Close, so that
-// the request path never waits on the database. Reports add the counts not
-// written yet.
+// successful call with a key is counted per project, key, operation and
+// day, in memory (and in a journal file when configured), and written in
+// batches every FlushInterval and at Close, so that the request path never
+// waits on the database. Reports add the counts not written yet.
 package usage
 
 import (
@@ -21,6 +21,12 @@ import (
 type Config struct {
 	// FlushInterval is how often buffered usage is written; default 2 s.
 	FlushInterval time.Duration
+	// JournalDir, when set, keeps a journal of every metered call there,
+	// so that a process killed before its flush loses no count: the next
+	// process metering into the same directory replays it. Without one, a
+	// killed process loses the calls of its last FlushInterval (and, while
+	// the database is down, every call since it went down).
+	JournalDir string
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives the flusher's failures; default slog.Default().
@@ -35,8 +41,8 @@ type Service struct {
 }
 
 // New builds the service over st and starts its flusher; call Close to
-// flush and stop it.
-func New(st *store.Store, cfg Config) *Service {
+// flush and stop it. It fails when the journal cannot be created.
+func New(st *store.Store, cfg Config) (*Service, error) {
 	if cfg.FlushInterval <= 0 {
 		cfg.FlushInterval = 2 * time.Second
 	}
@@ -46,7 +52,14 @@ func New(st *store.Store, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{st: st, cfg: cfg, meter: newMeter(st, cfg.FlushInterval, cfg.Now, cfg.Logger)}
+	var j *journal
+	if cfg.JournalDir != "" {
+		var err error
+		if j, err = openJournal(cfg.JournalDir); err != nil {
+			return nil, err
+		}
+	}
+	return &Service{st: st, cfg: cfg, meter: newMeter(st, cfg.FlushInterval, cfg.Now, cfg.Logger, j)}, nil
 }
 
 // Close flushes buffered usage and stops the flusher.
@@ -62,14 +75,18 @@ func (s *Service) FlushLag() time.Duration { return s.meter.lag() }
 // written yet.
 func (s *Service) LastUsed(keyID uuid.UUID) (time.Time, bool) { return s.meter.lastUsed(keyID) }
 
-// Authorize checks that a key holds scope and counts the call as op in its
-// project's usage, without waiting for a database write.
+// Authorize checks that a key holds scope for op. It counts nothing: the
+// transport meters the call with Meter once it has succeeded.
 func (s *Service) Authorize(k *model.Principal, scope model.Scope, op string) error {
-	if err := k.Require(scope); err != nil {
-		return err
-	}
+	return k.Require(scope)
+}
+
+// Meter counts a successful call as op in its key's project's usage,
+// without waiting for a database write. Only successful calls are
+// metered: a call refused (rate limited, invalid, unauthorized) or failed
+// is not.
+func (s *Service) Meter(k *model.Principal, op string) {
 	s.meter.record(k.ProjectID, k.KeyID, op, s.cfg.Now())
-	return nil
 }
 
 // maxDays bounds a usage query's range.

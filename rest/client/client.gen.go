@@ -499,6 +499,45 @@ func (e QREncryption) Valid() bool {
 	}
 }
 
+// Defines values for ReadinessChecks.
+const (
+	ReadinessChecksOk          ReadinessChecks = "ok"
+	ReadinessChecksPending     ReadinessChecks = "pending"
+	ReadinessChecksUnavailable ReadinessChecks = "unavailable"
+)
+
+// Valid indicates whether the value is a known member of the ReadinessChecks enum.
+func (e ReadinessChecks) Valid() bool {
+	switch e {
+	case ReadinessChecksOk:
+		return true
+	case ReadinessChecksPending:
+		return true
+	case ReadinessChecksUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReadinessStatus.
+const (
+	NotReady ReadinessStatus = "not_ready"
+	Ready    ReadinessStatus = "ready"
+)
+
+// Valid indicates whether the value is a known member of the ReadinessStatus enum.
+func (e ReadinessStatus) Valid() bool {
+	switch e {
+	case NotReady:
+		return true
+	case Ready:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RenderedInvoiceInvoiceType.
 const (
 	RenderedInvoiceInvoiceTypeB2B RenderedInvoiceInvoiceType = "B2B"
@@ -1413,6 +1452,19 @@ type QRRequest struct {
 	// Timestamp Unix seconds (not milliseconds); absent or null means now. A whole number written as 1.7e9 or 1700000000.0 is accepted.
 	Timestamp *int `json:"timestamp,omitempty"`
 }
+
+// Readiness defines model for Readiness.
+type Readiness struct {
+	// Checks Examples: {"database":"ok","migrations":"ok","temporal":"ok"}
+	Checks map[string]ReadinessChecks `json:"checks"`
+	Status ReadinessStatus            `json:"status"`
+}
+
+// ReadinessChecks defines model for Readiness.Checks.
+type ReadinessChecks string
+
+// ReadinessStatus defines model for Readiness.Status.
+type ReadinessStatus string
 
 // RedeliverRequest defines model for RedeliverRequest.
 type RedeliverRequest struct {
@@ -3078,6 +3130,16 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /health (the `Health` operationId).
 	Health(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Ready Readiness of the process to take traffic
+	//
+	// For a load balancer's readiness probe: 200 when the database answers, every migration this
+	// build knows is applied and Temporal's namespace answers; else 503 with `Retry-After` and the
+	// failing checks (`unavailable`, or `pending` migrations). `/health` is the liveness probe: it
+	// answers 200 while the process serves, whatever its dependencies.
+	//
+	// Corresponds with GET /ready (the `Ready` operationId).
+	Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // ListAuditLogs The audit log of the caller's organizations
@@ -4127,6 +4189,26 @@ func (c *RawClient) Usage(ctx context.Context, params *UsageParams, reqEditors .
 // Corresponds with GET /health (the `Health` operationId).
 func (c *RawClient) Health(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewHealthRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Ready Readiness of the process to take traffic
+//
+// For a load balancer's readiness probe: 200 when the database answers, every migration this
+// build knows is applied and Temporal's namespace answers; else 503 with `Retry-After` and the
+// failing checks (`unavailable`, or `pending` migrations). `/health` is the liveness probe: it
+// answers 200 while the process serves, whatever its dependencies.
+//
+// Corresponds with GET /ready (the `Ready` operationId).
+func (c *RawClient) Ready(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReadyRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -6293,6 +6375,33 @@ func NewHealthRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewReadyRequest constructs an http.Request for the Ready method
+func NewReadyRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/ready")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *RawClient) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -6913,6 +7022,18 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /health (the `Health` operationId).
 	HealthWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthResponse, error)
+
+	// ReadyWithResponse Readiness of the process to take traffic
+	//
+	// For a load balancer's readiness probe: 200 when the database answers, every migration this
+	// build knows is applied and Temporal's namespace answers; else 503 with `Retry-After` and the
+	// failing checks (`unavailable`, or `pending` migrations). `/health` is the liveness probe: it
+	// answers 200 while the process serves, whatever its dependencies.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /ready (the `Ready` operationId).
+	ReadyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyResponse, error)
 }
 
 // ListAuditLogsResponse200Headers the declared response headers of an HTTP 200 response for ListAuditLogs
@@ -11417,6 +11538,69 @@ func (r HealthResponse) ContentType() string {
 	return ""
 }
 
+// ReadyResponse200Headers the declared response headers of an HTTP 200 response for Ready
+type ReadyResponse200Headers struct {
+	XRequestID *string
+}
+
+// ReadyResponse503Headers the declared response headers of an HTTP 503 response for Ready
+type ReadyResponse503Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+type ReadyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Readiness
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Readiness
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ReadyResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReadyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReadyResponse) GetJSON200() *Readiness {
+	return r.JSON200
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ReadyResponse) GetJSON503() *Readiness {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReadyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReadyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReadyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReadyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListAuditLogsWithResponse The audit log of the caller's organizations
 //
 // Append-only; `hash` chains entries per organization (HMAC-SHA-256 under a key kept outside
@@ -12304,6 +12488,24 @@ func (c *ClientWithResponses) HealthWithResponse(ctx context.Context, reqEditors
 		return nil, err
 	}
 	return ParseHealthResponse(rsp)
+}
+
+// ReadyWithResponse Readiness of the process to take traffic
+//
+// For a load balancer's readiness probe: 200 when the database answers, every migration this
+// build knows is applied and Temporal's namespace answers; else 503 with `Retry-After` and the
+// failing checks (`unavailable`, or `pending` migrations). `/health` is the liveness probe: it
+// answers 200 while the process serves, whatever its dependencies.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /ready (the `Ready` operationId).
+func (c *ClientWithResponses) ReadyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyResponse, error) {
+	rsp, err := c.Ready(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReadyResponse(rsp)
 }
 
 // ParseListAuditLogsResponse parses an HTTP response from a ListAuditLogsWithResponse call
@@ -17979,6 +18181,69 @@ func ParseHealthResponse(rsp *http.Response) (*HealthResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReadyResponse parses an HTTP response from a ReadyWithResponse call
+func ParseReadyResponse(rsp *http.Response) (*ReadyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReadyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Readiness
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Readiness
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ReadyResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReadyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -83,6 +83,10 @@ type Options struct {
 	// Web UI decodes payloads through it (served on the UI's origin, at
 	// /codec), so that histories read in clear in the dev UI.
 	Codec converter.PayloadCodec
+	// InternalPorts, when set, are the loopback ports of the server's
+	// internal services (frontend HTTP, history, matching, worker), for
+	// hosts where only a given port range may be used; default: free ports.
+	InternalPorts *[4]int
 	// Logger receives a few lines about the server's life cycle and the
 	// server's own warnings and errors. Its info and debug output goes to
 	// DataDir/temporal-server.log only. Nil discards the lines.
@@ -186,6 +190,10 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	}()
 
 	ports, err := choosePorts(frontendHost, frontendPort)
+	if err == nil && opts.InternalPorts != nil {
+		ip := opts.InternalPorts
+		ports.frontendHTTP, ports.history, ports.matching, ports.worker = ip[0], ip[1], ip[2], ip[3]
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,1 @@
+DROP INDEX certification_runs_undispatched_idx;
