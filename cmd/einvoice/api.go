@@ -35,7 +35,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	if tc != nil {
 		defer tc.Close()
-		c.Runs = starter
+		c.Runs, c.Submissions = starter, starter
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")
 	}

@@ -100,6 +100,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("connect to the dev Temporal server: %w", err)
 	}
 	defer tc.Close()
+	if err := workflows.RegisterInvoiceSearchAttributes(ctx, tc, ts.Namespace()); err != nil {
+		return fmt.Errorf("register the invoice search attributes: %w", err)
+	}
 	starter := workflows.NewStarter(tc, workflows.StarterOptions{})
 
 	// The stand-in keeps its state in a database of its own under the data
@@ -118,7 +121,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	defer sandboxDB.Close()
 	c.SandboxBaseURL = base + sandboxPrefix
 	c.SandboxRegistrar = sandbox
-	c.Runs = starter
+	c.Runs, c.Submissions = starter, starter
 	c.TemporalNamespace = ts.Namespace()
 	if ts.UIAddr() != "" {
 		c.TemporalUIURL = "http://" + ts.UIAddr()
@@ -137,7 +140,8 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
-	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress),
+		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0)})
 	if err != nil {
 		return err
 	}

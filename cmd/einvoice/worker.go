@@ -60,7 +60,8 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer tc.Close()
-	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress),
+		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0)})
 	if err != nil {
 		return err
 	}

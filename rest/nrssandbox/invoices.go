@@ -208,6 +208,9 @@ func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
+		if err := h.countCommit(r.Context(), b, countSign, c.irn); err != nil {
+			return err
+		}
 		err = h.keepInvoice(r.Context(), b, c, func(cur, next *sandboxdb.Invoice) error {
 			switch {
 			case cur != nil && cur.Signed():
@@ -223,6 +226,9 @@ func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
 			return nil
 		})
 		if err != nil {
+			return err
+		}
+		if done, err := h.loseAnswer(w, r, b, "invoice_sign", c.irn); done || err != nil {
 			return err
 		}
 		writeData(w, http.StatusCreated, ok)
@@ -475,6 +481,9 @@ func (h *Handler) updateInvoice(w http.ResponseWriter, r *http.Request) error {
 			return tx.Invoices().Update(ctx, inv)
 		})
 		if err != nil {
+			return err
+		}
+		if done, err := h.loseAnswer(w, r, b, "invoice_update", irn); done || err != nil {
 			return err
 		}
 		writeData(w, http.StatusOK, ok)

@@ -53,6 +53,9 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 		if err := h.applyScenario(r.Context(), b, "transmit", irn); err != nil {
 			return err
 		}
+		if err := h.countCommit(r.Context(), b, countTransmit, irn); err != nil {
+			return err
+		}
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
 			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
 			switch {
@@ -70,6 +73,9 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			return tx.Invoices().Update(ctx, inv)
 		})
 		if err != nil {
+			return err
+		}
+		if done, err := h.loseAnswer(w, r, b, "transmit", irn); done || err != nil {
 			return err
 		}
 		writeData(w, http.StatusOK, ok)
