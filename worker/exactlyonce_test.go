@@ -1,7 +1,10 @@
 package worker_test
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,7 +18,7 @@ import (
 
 // exactlyOnceInvoices is how many invoices TestInvoicesExactlyOnce
 // submits.
-const exactlyOnceInvoices = 1000
+var exactlyOnceInvoices = envInt("EINVOICE_EXACTLY_ONCE_INVOICES", 1000)
 
 // TestInvoicesExactlyOnce submits 1,000 invoices of every kind, an eighth
 // of each with the stand-in losing the answer of its first sign, transmit
@@ -30,7 +33,11 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the exactly-once run takes a minute or two")
 	}
-	r := newInvoiceRig(t, certtest.Options{Open: storetest.SQLite, LateDelay: 2 * time.Second,
+	open := storetest.SQLite
+	if os.Getenv("EINVOICE_EXACTLY_ONCE_PG") != "" {
+		open = storetest.Postgres
+	}
+	r := newInvoiceRig(t, certtest.Options{Open: open, LateDelay: 2 * time.Second,
 		Sandbox: func(o *nrssandbox.Options) {
 			o.BusinessRate = nrssandbox.RateLimit{Count: -1}
 			o.MaxConcurrent = -1
@@ -38,6 +45,7 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 		}})
 	stop := r.startInvoiceWorker()
 	tn := r.e.Tenant
+	began := time.Now()
 
 	type sub struct {
 		kind model.InvoiceKind
@@ -102,7 +110,11 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 			return next.Load() >= n
 		}
 	}
-	for _, frac := range []int64{3, 6} {
+	fracs := []int64{3, 6}
+	if os.Getenv("EINVOICE_EXACTLY_ONCE_DEBUG") == "norestart" {
+		fracs, restarts = nil, 2
+	}
+	for _, frac := range fracs {
 		for !reached(int64(2*len(subs)) * frac / 10) {
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -112,6 +124,7 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 		stop = r.startInvoiceWorker()
 	}
 	<-done
+	t.Logf("%d submissions sent twice in %s", len(subs), time.Since(began).Round(time.Millisecond))
 	close(failures)
 	for f := range failures {
 		t.Fatalf("submission failed: %s", f)
@@ -142,7 +155,33 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 			unknown++
 		}
 	}
+	if os.Getenv("EINVOICE_EXACTLY_ONCE_DEBUG") != "" {
+		var rows []struct {
+			Operation string
+			Attempt   int
+			Message   string
+			N         int
+		}
+		_ = r.e.Store.DB().NewRaw("SELECT operation, attempt, substr(message,1,120) AS message, count(*) AS n FROM invoice_events WHERE kind='exchange' AND attempt > 1 GROUP BY operation, attempt, substr(message,1,120) ORDER BY n DESC LIMIT 30").Scan(context.Background(), &rows)
+		for _, x := range rows {
+			t.Logf("%+v", x)
+		}
+		for _, i := range []int{4, len(subs) / 2, len(subs) - 4} {
+			for _, e := range r.events(tn, subs[i].ids[0]) {
+				t.Logf("%s %v %v %v %v", subs[i].ref, e["created_at"], e["kind"], e["to_status"], e["operation"])
+			}
+		}
+	}
+	t.Logf("%d invoices confirmed in %s, %d restarts", len(subs), time.Since(began).Round(time.Millisecond), restarts)
 	if restarts != 2 || unknown < exactlyOnceInvoices*3/8-3 {
 		t.Fatalf("the run did not exercise what it claims: %d restarts, %d invoices with lost answers", restarts, unknown)
 	}
+}
+
+// envInt reads a positive integer from the environment, else def.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
 }

@@ -129,7 +129,9 @@ func status(s string) func(map[string]any) bool {
 	return func(inv map[string]any) bool { return inv["status"] == s }
 }
 
-func settled(inv map[string]any) bool { return inv["status"] == "confirmed" || inv["status"] == "rejected" }
+func settled(inv map[string]any) bool {
+	return inv["status"] == "confirmed" || inv["status"] == "rejected"
+}
 
 // counts reads the stand-in's sign and transmit counters of an IRN.
 func (r *rig) counts(tn certtest.Tenant, irn string) nrssandbox.CallCounts {
@@ -417,7 +419,9 @@ func TestInvoiceSurvivesWorkerRestart(t *testing.T) {
 		t.Fatalf("submit: %d %v %v", code, m, err)
 	}
 	id := m["id"].(string)
-	r.waitInvoice(tn, id, time.Minute, func(inv map[string]any) bool { return inv["status"] != "queued" && inv["status"] != "submitting" || inv["status"] == "submitting" && r.counts(tn, inv["irn"].(string)).Signs > 0 })
+	r.waitInvoice(tn, id, time.Minute, func(inv map[string]any) bool {
+		return inv["status"] != "queued" && inv["status"] != "submitting" || inv["status"] == "submitting" && r.counts(tn, inv["irn"].(string)).Signs > 0
+	})
 	stop()
 	r.startInvoiceWorker()
 	inv := r.waitInvoice(tn, id, time.Minute, settled)

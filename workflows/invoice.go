@@ -30,6 +30,17 @@ var (
 	SearchInvoiceStatus  = temporal.NewSearchAttributeKeyKeyword("InvoiceStatus")
 )
 
+// Names of the invoice workflow's steps, registered as activities of
+// InvoiceActivities and run as local activities.
+const (
+	ActivityBeginInvoice           = "BeginInvoice"
+	ActivityValidateInvoiceIRN     = "ValidateInvoiceIRN"
+	ActivityValidateInvoicePayload = "ValidateInvoicePayload"
+	ActivitySignSubmitted          = "SignSubmitted"
+	ActivityTransmitSubmitted      = "TransmitSubmitted"
+	ActivityConfirmSubmitted       = "ConfirmSubmitted"
+)
+
 // SearchAttributeNames are the names of every custom search attribute the
 // workflows use (all keywords).
 var SearchAttributeNames = []string{"ProjectId", "OrganizationId", "InvoiceType", "Environment", "InvoiceStatus"}
@@ -40,13 +51,17 @@ type InvoiceResult struct {
 	IRN    string              `json:"irn"`
 }
 
-// invoiceActivityOptions apply to every activity of an invoice. The
+// invoiceActivityOptions apply to every step of an invoice. The steps are
+// local activities: the worker that runs the workflow runs them, with no
+// round trip through the Temporal server between steps, and their results
+// are recorded in the history like any activity's. A step is one or two
+// calls to the authority, each bounded by the client's timeout. The
 // authority being unavailable is retried without a bound on attempts (a
 // day at most): an invoice waits for NRS instead of failing. Waits grow
-// to a minute.
-var invoiceActivityOptions = workflow.ActivityOptions{
+// to a minute. A worker that stops mid-step leaves the step to the next
+// worker, which settles it from the database (sign_sent, transmit_sent).
+var invoiceActivityOptions = workflow.LocalActivityOptions{
 	StartToCloseTimeout:    2 * time.Minute,
-	HeartbeatTimeout:       10 * time.Second,
 	ScheduleToCloseTimeout: 24 * time.Hour,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:        200 * time.Millisecond,
@@ -65,27 +80,26 @@ var invoiceActivityOptions = workflow.ActivityOptions{
 // asks NRS before sending again. When the workflow was started with the
 // InvoiceStatus search attribute, it keeps it up to date.
 func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (InvoiceResult, error) {
-	ctx = workflow.WithActivityOptions(ctx, invoiceActivityOptions)
-	var a *InvoiceActivities
+	ctx = workflow.WithLocalActivityOptions(ctx, invoiceActivityOptions)
 	_, indexed := workflow.GetTypedSearchAttributes(ctx).GetKeyword(SearchInvoiceStatus)
 	status := model.InvoiceQueued
 	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN}
 	for _, fn := range []struct {
-		f    any
+		name string
 		skip bool
 	}{
-		{f: a.BeginInvoice},
-		{f: a.ValidateInvoiceIRN},
-		{f: a.ValidateInvoicePayload},
-		{f: a.SignSubmitted},
-		{f: a.TransmitSubmitted, skip: !in.InvoiceType.Transmitted()},
-		{f: a.ConfirmSubmitted},
+		{name: ActivityBeginInvoice},
+		{name: ActivityValidateInvoiceIRN},
+		{name: ActivityValidateInvoicePayload},
+		{name: ActivitySignSubmitted},
+		{name: ActivityTransmitSubmitted, skip: !in.InvoiceType.Transmitted()},
+		{name: ActivityConfirmSubmitted},
 	} {
 		if fn.skip {
 			continue
 		}
 		var out InvoiceStepResult
-		if err := workflow.ExecuteActivity(ctx, fn.f, step).Get(ctx, &out); err != nil {
+		if err := workflow.ExecuteLocalActivity(ctx, fn.name, step).Get(ctx, &out); err != nil {
 			return InvoiceResult{}, err
 		}
 		step.InvoiceID = out.InvoiceID

@@ -20,8 +20,8 @@ import (
 	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
-	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
 )

@@ -267,8 +267,8 @@ type Worker struct {
 	Steps *runs.Steps
 	// Submissions is the entry point of the invoice workflow's activities.
 	Submissions *submissions.Steps
-	Authority *authority.Directory
-	CodeLists *codelists.Service
+	Authority   *authority.Directory
+	CodeLists   *codelists.Service
 
 	invoices *invoices.Service
 	cfg      Config

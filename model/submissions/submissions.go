@@ -96,8 +96,8 @@ type PaymentInput struct {
 	IRN       string    `json:"irn"`
 	// UpdateID names this update: each update is one workflow.
 	UpdateID      uuid.UUID `json:"update_id"`
-	PaymentStatus string `json:"payment_status"`
-	Reference     string `json:"reference"`
+	PaymentStatus string    `json:"payment_status"`
+	Reference     string    `json:"reference"`
 }
 
 // WorkflowID is the workflow id of an invoice: it derives from the project
