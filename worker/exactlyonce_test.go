@@ -84,8 +84,10 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 						s.ids[client] = m["id"].(string)
 						break
 					}
-					if code == 429 && attempt < 50 {
-						time.Sleep(20 * time.Millisecond)
+					// A client retries what asks to be retried: too many
+					// requests in flight, or an engine too busy to answer.
+					if (code == 429 || code == 503) && attempt < 50 {
+						time.Sleep(50 * time.Millisecond)
 						continue
 					}
 					select {
