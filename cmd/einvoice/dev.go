@@ -126,7 +126,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if ts.UIAddr() != "" {
 		c.TemporalUIURL = "http://" + ts.UIAddr()
 	}
+	invoiceMetrics := worker.NewMetrics()
 	a, err := buildApp(ctx, c, log, rest.Options{
+		Collectors:   invoiceMetrics.Collectors(),
 		HealthChecks: map[string]func(context.Context) error{"temporal": starter.Check},
 		Mount:        func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) },
 	})
@@ -141,7 +143,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
 	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress),
-		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0)})
+		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0), Metrics: invoiceMetrics})
 	if err != nil {
 		return err
 	}
