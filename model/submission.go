@@ -68,11 +68,15 @@ type SubmittedInvoice struct {
 	PendingCall     string        `bun:"pending_call,nullzero"`
 	SignSent        int           `bun:"sign_sent"`
 	TransmitSent    int           `bun:"transmit_sent"`
-	EventSeq        int           `bun:"event_seq"`
-	NRSErrorID      string        `bun:"nrs_error_id,nullzero"`
-	NRSErrorMessage string        `bun:"nrs_error_message,nullzero"`
-	CustomerTIN     string        `bun:"customer_tin,nullzero"`
-	IssueDate       string        `bun:"issue_date"`
+	// LastSentAt is when the last sign or transmit request was sent: the
+	// authority is not asked whether it went through before that request
+	// has certainly been given up by the client.
+	LastSentAt      *time.Time `bun:"last_sent_at"`
+	EventSeq        int        `bun:"event_seq"`
+	NRSErrorID      string     `bun:"nrs_error_id,nullzero"`
+	NRSErrorMessage string     `bun:"nrs_error_message,nullzero"`
+	CustomerTIN     string     `bun:"customer_tin,nullzero"`
+	IssueDate       string     `bun:"issue_date"`
 	// BillingReference is the IRN a credit or debit note refers to.
 	BillingReference string     `bun:"billing_reference,nullzero"`
 	PaymentStatus    string     `bun:"payment_status,nullzero"`

@@ -51,7 +51,8 @@ const invoiceCallTimeout = 700 * time.Millisecond
 func (r *rig) startInvoiceWorker() (stop func()) {
 	r.t.Helper()
 	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Submissions: r.e.App.SubmissionSteps, TaskQueue: r.queue,
-		Logger: quiet(), SubmissionMBS: workflows.SubmissionClients(egress.Policy{}, invoiceCallTimeout)})
+		Logger: quiet(), SubmissionMBS: workflows.SubmissionClients(egress.Policy{}, invoiceCallTimeout),
+		SubmissionCallTimeout: invoiceCallTimeout})
 	if err != nil {
 		r.t.Fatal(err)
 	}

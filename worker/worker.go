@@ -9,6 +9,7 @@ package worker
 import (
 	"errors"
 	"log/slog"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -46,6 +47,10 @@ type Options struct {
 	// submissions; default workflows.SubmissionClients with the strict
 	// egress policy.
 	SubmissionMBS func(c *authority.Credentials) (*mbs.Client, error)
+	// SubmissionCallTimeout is the timeout of SubmissionMBS's clients
+	// (workflows.InvoiceActivitiesConfig.CallTimeout); default
+	// workflows.DefaultSubmissionCallTimeout.
+	SubmissionCallTimeout time.Duration
 	// Metrics observes the invoice workflows' calls and states.
 	Metrics workflows.CallObserver
 	// Logger receives the activities' failures to record evidence; default
@@ -94,7 +99,8 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 	w.RegisterActivity(acts)
 	if opts.Submissions != nil {
 		inv, err := workflows.NewInvoiceActivities(workflows.InvoiceActivitiesConfig{
-			Steps: opts.Submissions, MBS: opts.SubmissionMBS, Metrics: opts.Metrics, Logger: opts.Logger})
+			Steps: opts.Submissions, MBS: opts.SubmissionMBS, CallTimeout: opts.SubmissionCallTimeout,
+			Metrics: opts.Metrics, Logger: opts.Logger})
 		if err != nil {
 			return nil, err
 		}

@@ -35,6 +35,11 @@ type InvoiceActivitiesConfig struct {
 	// whose answer was lost is settled by the activity. Default
 	// SubmissionClients(egress.Policy{}, DefaultSubmissionCallTimeout).
 	MBS func(c *authority.Credentials) (*mbs.Client, error)
+	// CallTimeout is the MBS client's timeout of one call (SubmissionClients'
+	// timeout): an earlier request is settled only once it has certainly
+	// been given up, CallTimeout plus a grace after it was sent. Default
+	// DefaultSubmissionCallTimeout.
+	CallTimeout time.Duration
 	// Metrics, when set, observes every call to the authority.
 	Metrics CallObserver
 	// Logger receives unexpected failures; default slog.Default().
@@ -53,10 +58,18 @@ type CallObserver interface {
 // state through submissions.Steps, and is safe to repeat.
 type InvoiceActivities struct {
 	steps   *submissions.Steps
+	settle  time.Duration
 	mbs     func(c *authority.Credentials) (*mbs.Client, error)
 	metrics CallObserver
 	log     *slog.Logger
 }
+
+// settleGrace is how long after a request's client timeout the authority
+// may still be finishing it: the earliest an earlier request is settled is
+// CallTimeout + settleGrace after it was sent, so that the check never
+// races a request still under way (a worker that stopped mid-call, an
+// attempt still running elsewhere).
+const settleGrace = 2 * time.Second
 
 // DefaultSubmissionCallTimeout bounds one call to the authority made for
 // an invoice.
@@ -95,7 +108,10 @@ func NewInvoiceActivities(cfg InvoiceActivitiesConfig) (*InvoiceActivities, erro
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &InvoiceActivities{steps: cfg.Steps, mbs: cfg.MBS, metrics: cfg.Metrics, log: cfg.Logger}, nil
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = DefaultSubmissionCallTimeout
+	}
+	return &InvoiceActivities{steps: cfg.Steps, settle: cfg.CallTimeout + settleGrace, mbs: cfg.MBS, metrics: cfg.Metrics, log: cfg.Logger}, nil
 }
 
 // InvoiceStep names the invoice an activity works on. InvoiceID is zero
@@ -353,7 +369,15 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 		return result(cl.inv), nil
 	}
 	if oc.sent(cl.inv) > 0 {
-		// A request was sent before and its answer never recorded: settle.
+		// A request was sent before and its answer never recorded: settle,
+		// once that request has certainly been given up.
+		if cl.inv.LastSentAt != nil {
+			if wait := time.Until(cl.inv.LastSentAt.Add(a.settle)); wait > 0 {
+				return InvoiceStepResult{}, temporal.NewApplicationErrorWithOptions(
+					"an earlier "+oc.name+" request may still be under way", ErrNotYet,
+					temporal.ApplicationErrorOptions{NextRetryDelay: wait})
+			}
+		}
 		found, c, data, err := oc.check(ctx, cl)
 		ex := cl.exchange(ctx, c, nil, data, err)
 		switch {

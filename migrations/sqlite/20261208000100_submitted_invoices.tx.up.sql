@@ -18,6 +18,7 @@ CREATE TABLE submitted_invoices (
     pending_call       TEXT,
     sign_sent          INTEGER NOT NULL DEFAULT 0,
     transmit_sent      INTEGER NOT NULL DEFAULT 0,
+    last_sent_at       TIMESTAMP,
     event_seq          INTEGER NOT NULL DEFAULT 0,
     nrs_error_id       TEXT,
     nrs_error_message  TEXT,

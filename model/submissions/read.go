@@ -16,12 +16,65 @@ import (
 // whose recording failed.
 const abandonTimeout = 5 * time.Second
 
-// load finds one of who's project's invoices; any other is not found.
+// load finds an invoice who may read: one of an API key's (or a
+// workbench principal's) project, or of a project of a portal user's
+// organizations; any other is not found.
 func (s *Service) load(ctx context.Context, who *model.Principal, id uuid.UUID) (*model.SubmittedInvoice, error) {
+	if who != nil && !who.IsKey() && who.ProjectID == uuid.Nil && who.UserID != uuid.Nil {
+		return s.st.Submissions().GetForUser(ctx, who.UserID, id)
+	}
 	if err := requireRead(who); err != nil {
 		return nil, err
 	}
 	return s.st.Submissions().Get(ctx, who.ProjectID, id)
+}
+
+// watchInterval is how often Watch reads the invoice.
+const watchInterval = 250 * time.Millisecond
+
+// Watch sends the invoice's view now and again every time it changes, then
+// closes the channel once it is confirmed or rejected, or when ctx ends;
+// load decides who may watch. It reads the store, so it sees invoices
+// cleared by workers in other processes.
+func (s *Service) Watch(ctx context.Context, who *model.Principal, id uuid.UUID) (<-chan View, error) {
+	first, err := s.load(ctx, who, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan View, 1)
+	go func() {
+		defer close(out)
+		last := first.UpdatedAt
+		out <- *view(first)
+		if first.Status.Final() {
+			return
+		}
+		t := time.NewTicker(watchInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			inv, err := s.load(ctx, who, id)
+			if err != nil {
+				return
+			}
+			if !inv.UpdatedAt.Equal(last) {
+				select {
+				case out <- *view(inv):
+				case <-ctx.Done():
+					return
+				}
+				last = inv.UpdatedAt
+			}
+			if inv.Status.Final() {
+				return
+			}
+		}
+	}()
+	return out, nil
 }
 
 // Get reads one of the project's invoices.

@@ -127,7 +127,8 @@ func (s *Steps) MarkSent(ctx context.Context, id uuid.UUID, call string) (*model
 		case model.CallTransmit:
 			inv.TransmitSent++
 		}
-		inv.UpdatedAt = s.now()
+		now := s.now()
+		inv.UpdatedAt, inv.LastSentAt = now, &now
 		out = inv
 		return tx.Submissions().Save(ctx, inv)
 	})
