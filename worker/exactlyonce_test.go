@@ -145,8 +145,9 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 		if s.kind.Transmitted() {
 			wantT = 1
 		}
-		if c.Signs != 1 || c.Transmits != wantT {
-			t.Fatalf("%s (%s): the stand-in received %d signs and %d transmits, want 1 and %d", s.ref, s.kind, c.Signs, c.Transmits, wantT)
+		if c.Signs != 1 || c.Transmits != wantT || c.SignRepeats != 0 || c.TransmitRepeats != 0 {
+			t.Fatalf("%s (%s): the stand-in signed %d times and transmitted %d times (want 1 and %d), with %d and %d repeats (want none)",
+				s.ref, s.kind, c.Signs, c.Transmits, wantT, c.SignRepeats, c.TransmitRepeats)
 		}
 		if inv["pending_call"] != nil {
 			t.Fatalf("%s: still pending %v", s.ref, inv["pending_call"])

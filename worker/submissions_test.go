@@ -199,7 +199,7 @@ func invoicesEndToEnd(t *testing.T, d storetest.Dialect) {
 		if kind.Transmitted() {
 			wantT = 1
 		}
-		if c.Signs != 1 || c.Transmits != wantT {
+		if c.Signs != 1 || c.Transmits != wantT || c.SignRepeats != 0 || c.TransmitRepeats != 0 {
 			t.Fatalf("%s counts %+v", kind, c)
 		}
 		var states, exchanges []string
@@ -394,7 +394,7 @@ func TestInvoiceLostAnswers(t *testing.T) {
 			if inv["status"] != "confirmed" {
 				t.Fatalf("%v", inv)
 			}
-			if c := r.counts(tn, inv["irn"].(string)); c.Signs != 1 || c.Transmits != 1 {
+			if c := r.counts(tn, inv["irn"].(string)); c.Signs != 1 || c.Transmits != 1 || c.SignRepeats != 0 || c.TransmitRepeats != 0 {
 				t.Fatalf("counts %+v", c)
 			}
 			unknown := 0
@@ -429,7 +429,7 @@ func TestInvoiceSurvivesWorkerRestart(t *testing.T) {
 	if inv["status"] != "confirmed" {
 		t.Fatalf("%v", inv)
 	}
-	if c := r.counts(tn, inv["irn"].(string)); c.Signs != 1 || c.Transmits != 1 {
+	if c := r.counts(tn, inv["irn"].(string)); c.Signs != 1 || c.Transmits != 1 || c.SignRepeats != 0 || c.TransmitRepeats != 0 {
 		t.Fatalf("counts %+v", c)
 	}
 }

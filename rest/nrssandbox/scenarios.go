@@ -130,37 +130,47 @@ func (h *Handler) unavailable(details string) *apiError {
 
 // Operations of the commit counters (Counts).
 const (
-	countSign     = "count:invoice_sign"
-	countTransmit = "count:transmit"
+	countSign           = "count:invoice_sign"
+	countSignRepeat     = "count:invoice_sign_repeat"
+	countTransmit       = "count:transmit"
+	countTransmitRepeat = "count:transmit_repeat"
 )
 
-// countCommit counts one more request of a committing operation for an
-// IRN (sign or transmit) that passed the failure scenarios: what Counts
-// reports.
+// countCommit counts one more sign or transmit of an IRN, after its
+// transaction committed (or after a repeat was answered): what Counts
+// reports. The client leaving does not keep it from being counted.
 func (h *Handler) countCommit(ctx context.Context, b *business, op, irn string) error {
-	_, err := h.db.Attempts().Count(ctx, b.BusinessID, op, irn, h.now())
+	_, err := h.db.Attempts().Count(context.WithoutCancel(ctx), b.BusinessID, op, irn, h.now())
 	return err
 }
 
-// CallCounts is how many sign and transmit requests of one IRN reached the
-// stand-in past its failure scenarios (each one a commit, or its refusal as
-// a duplicate): a client that submits exactly once shows 1 and 1 (0 for a
-// B2C invoice's transmits).
+// CallCounts is what the stand-in did for one IRN: how many times it
+// signed and transmitted it, and how many sign and transmit requests came
+// again after it had (refused as duplicates, or answered as already
+// transmitted). A client that submits exactly once shows 1 sign, 1
+// transmit (0 for a B2C invoice) and no repeats.
 type CallCounts struct {
-	Signs     int `json:"signs"`
-	Transmits int `json:"transmits"`
+	Signs           int `json:"signs"`
+	SignRepeats     int `json:"sign_repeats"`
+	Transmits       int `json:"transmits"`
+	TransmitRepeats int `json:"transmit_repeats"`
 }
 
-// Counts reports the sign and transmit requests of an IRN of a business
-// (counters live an hour, as the scenario counters do).
+// Counts reports what the stand-in did for an IRN of a business (counters
+// live an hour, as the scenario counters do).
 func (h *Handler) Counts(ctx context.Context, businessID, irn string) (CallCounts, error) {
 	var c CallCounts
-	var err error
-	if c.Signs, err = h.db.Attempts().Get(ctx, businessID, countSign, irn); err != nil {
-		return c, err
+	for _, f := range []struct {
+		op  string
+		dst *int
+	}{{countSign, &c.Signs}, {countSignRepeat, &c.SignRepeats}, {countTransmit, &c.Transmits}, {countTransmitRepeat, &c.TransmitRepeats}} {
+		n, err := h.db.Attempts().Get(ctx, businessID, f.op, irn)
+		if err != nil {
+			return c, err
+		}
+		*f.dst = n
 	}
-	c.Transmits, err = h.db.Attempts().Get(ctx, businessID, countTransmit, irn)
-	return c, err
+	return c, nil
 }
 
 // loseAnswer runs the lost-answer scenarios after op (sign, transmit or
