@@ -36,7 +36,7 @@ func newInvoiceRig(t *testing.T, opts certtest.Options) *rig {
 	registerAttrs.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if err := workflows.RegisterInvoiceSearchAttributes(ctx, r.c, temporalNamespace); err != nil {
+		if err := workflows.RegisterSearchAttributes(ctx, r.c, temporalNamespace, workflows.SearchAttributes()...); err != nil {
 			t.Fatal(err)
 		}
 	})

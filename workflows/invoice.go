@@ -16,19 +16,20 @@ const (
 	PaymentWorkflowName = "InvoicePaymentUpdate"
 )
 
-// Search attributes of invoice workflows, so that the Temporal UI and
-// `temporal workflow list --query` find a project's invoices
-// (ProjectId = '...' AND InvoiceStatus = 'rejected'). All are keywords;
-// `einvoice dev` registers them (RegisterInvoiceSearchAttributes), a
-// cluster's operator with `temporal operator search-attribute create`
-// (docs/invoices.md). Without them invoices are cleared all the same.
-var (
-	SearchProjectID      = temporal.NewSearchAttributeKeyKeyword("ProjectId")
-	SearchOrganizationID = temporal.NewSearchAttributeKeyKeyword("OrganizationId")
-	SearchInvoiceType    = temporal.NewSearchAttributeKeyKeyword("InvoiceType")
-	SearchEnvironment    = temporal.NewSearchAttributeKeyKeyword("Environment")
-	SearchInvoiceStatus  = temporal.NewSearchAttributeKeyKeyword("InvoiceStatus")
-)
+// SearchAttributeInvoiceStatus is a submitted invoice's state, kept up
+// to date by its workflow (queued, submitting, ..., confirmed, rejected).
+var SearchAttributeInvoiceStatus = temporal.NewSearchAttributeKeyKeyword("InvoiceStatus")
+
+// InvoiceSearchAttributes are the search attributes an invoice workflow
+// sets, so that the Temporal UI and `temporal workflow list --query` find a
+// project's invoices (ProjectId = '…' AND InvoiceStatus = 'rejected'):
+// the certification runs' ProjectId, OrganizationId, InvoiceType and
+// Environment, and InvoiceStatus. SearchAttributes lists them for
+// registration; without them invoices are cleared all the same.
+var InvoiceSearchAttributes = []temporal.SearchAttributeKey{
+	SearchAttributeProjectID, SearchAttributeOrganizationID, SearchAttributeInvoiceType, SearchAttributeEnvironment,
+	SearchAttributeInvoiceStatus,
+}
 
 // Names of the invoice workflow's steps, registered as activities of
 // InvoiceActivities and run as local activities.
@@ -40,10 +41,6 @@ const (
 	ActivityTransmitSubmitted      = "TransmitSubmitted"
 	ActivityConfirmSubmitted       = "ConfirmSubmitted"
 )
-
-// SearchAttributeNames are the names of every custom search attribute the
-// workflows use (all keywords).
-var SearchAttributeNames = []string{"ProjectId", "OrganizationId", "InvoiceType", "Environment", "InvoiceStatus"}
 
 // InvoiceResult is how an invoice's workflow ended: confirmed or rejected.
 type InvoiceResult struct {
@@ -81,7 +78,7 @@ var invoiceActivityOptions = workflow.LocalActivityOptions{
 // InvoiceStatus search attribute, it keeps it up to date.
 func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (InvoiceResult, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, invoiceActivityOptions)
-	_, indexed := workflow.GetTypedSearchAttributes(ctx).GetKeyword(SearchInvoiceStatus)
+	_, indexed := workflow.GetTypedSearchAttributes(ctx).GetKeyword(SearchAttributeInvoiceStatus)
 	status := model.InvoiceQueued
 	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN}
 	for _, fn := range []struct {
@@ -104,7 +101,7 @@ func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (Invo
 		}
 		step.InvoiceID = out.InvoiceID
 		if out.Status != status && indexed {
-			if err := workflow.UpsertTypedSearchAttributes(ctx, SearchInvoiceStatus.ValueSet(string(out.Status))); err != nil {
+			if err := workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeInvoiceStatus.ValueSet(string(out.Status))); err != nil {
 				return InvoiceResult{}, err
 			}
 		}

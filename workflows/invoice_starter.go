@@ -3,12 +3,10 @@ package workflows
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
@@ -44,11 +42,11 @@ func (s *Starter) StartSubmission(ctx context.Context, in submissions.WorkflowIn
 	// Operators find a project's invoices by these (temporal workflow
 	// list --query "ProjectId='…' AND InvoiceStatus='rejected'").
 	opts.TypedSearchAttributes = temporal.NewSearchAttributes(
-		SearchProjectID.ValueSet(in.ProjectID.String()), SearchOrganizationID.ValueSet(in.OrganizationID.String()),
-		SearchInvoiceType.ValueSet(string(in.InvoiceType)), SearchEnvironment.ValueSet(string(in.Environment)),
-		SearchInvoiceStatus.ValueSet(string(model.InvoiceQueued)))
+		SearchAttributeProjectID.ValueSet(in.ProjectID.String()), SearchAttributeOrganizationID.ValueSet(in.OrganizationID.String()),
+		SearchAttributeInvoiceType.ValueSet(string(in.InvoiceType)), SearchAttributeEnvironment.ValueSet(string(in.Environment)),
+		SearchAttributeInvoiceStatus.ValueSet(string(model.InvoiceQueued)))
 	_, err := s.c.ExecuteWorkflow(ctx, opts, InvoiceWorkflowName, in)
-	if err != nil && missingSearchAttribute(err) {
+	if err != nil && unregisteredSearchAttribute(err) {
 		// A namespace without the attributes registered still clears
 		// invoices, only without them (the workflow then keeps none).
 		opts.TypedSearchAttributes = temporal.SearchAttributes{}
@@ -57,44 +55,6 @@ func (s *Starter) StartSubmission(ctx context.Context, in submissions.WorkflowIn
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
 		return nil // completed before: the invoice is recorded, the caller reads it
-	}
-	return err
-}
-
-// missingSearchAttribute reports whether a start was refused because the
-// namespace does not know one of its search attributes.
-func missingSearchAttribute(err error) bool {
-	var invalid *serviceerror.InvalidArgument
-	return errors.As(err, &invalid) && strings.Contains(strings.ToLower(invalid.Message), "search attribute")
-}
-
-// RegisterInvoiceSearchAttributes adds the invoice workflows' search
-// attributes (SearchAttributeNames, keywords) to a namespace, leaving
-// those already registered alone, as `temporal operator search-attribute
-// create` does for a cluster.
-func RegisterInvoiceSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
-	ops := c.OperatorService()
-	have, err := ops.ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
-	if err != nil {
-		return err
-	}
-	add := map[string]enumspb.IndexedValueType{}
-	for _, name := range SearchAttributeNames {
-		if _, ok := have.GetCustomAttributes()[name]; ok {
-			continue
-		}
-		if _, ok := have.GetSystemAttributes()[name]; ok {
-			continue
-		}
-		add[name] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
-	}
-	if len(add) == 0 {
-		return nil
-	}
-	_, err = ops.AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: add})
-	var exists *serviceerror.AlreadyExists
-	if errors.As(err, &exists) {
-		return nil // registered meanwhile by another process
 	}
 	return err
 }

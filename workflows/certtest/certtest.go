@@ -41,6 +41,9 @@ type Options struct {
 	SlowDelay time.Duration
 	// LateDelay is the stand-in's SBXLOSTLATE delay; default its own.
 	LateDelay time.Duration
+	// RetryAfter is the stand-in's Retry-After on its SBXRETRY and
+	// SBXDOWN answers; default 1 s, negative omits it.
+	RetryAfter time.Duration
 	// Logs receives the application's and stand-in's logs; default discarded.
 	Logs io.Writer
 	// Sandbox, when set, changes the stand-in's options last.
@@ -86,7 +89,8 @@ func New(tb testing.TB, opts Options) *Env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	so := nrssandbox.Options{DB: sandboxdbtest.SQLite(tb), Authority: rules, SlowDelay: opts.SlowDelay, LateDelay: opts.LateDelay, Logger: log}
+	so := nrssandbox.Options{DB: sandboxdbtest.SQLite(tb), Authority: rules, SlowDelay: opts.SlowDelay, LateDelay: opts.LateDelay,
+		RetryAfter: opts.RetryAfter, Logger: log}
 	if opts.Sandbox != nil {
 		opts.Sandbox(&so)
 	}
