@@ -21,6 +21,7 @@ const (
 	ScopeCertificationRun Scope = "certification:run"
 	ScopeCertificationRd  Scope = "certification:read"
 	ScopeUsageRead        Scope = "usage:read"
+	ScopeEventsRead       Scope = "events:read"
 	// ScopeInvoicesSubmit submits invoices to the tax authority and
 	// updates their payment status; ScopeInvoicesRead reads and searches
 	// the submitted invoices, their events and their archive.
@@ -31,7 +32,7 @@ const (
 // AllScopes lists every scope in the contract's order.
 var AllScopes = []Scope{
 	ScopeInvoicesValidate, ScopeIRNGenerate, ScopeIRNValidate, ScopeQRGenerate,
-	ScopeInvoicesRender, ScopeCertificationRun, ScopeCertificationRd, ScopeUsageRead,
+	ScopeInvoicesRender, ScopeCertificationRun, ScopeCertificationRd, ScopeUsageRead, ScopeEventsRead,
 	ScopeInvoicesSubmit, ScopeInvoicesRead,
 }
 

@@ -161,6 +161,7 @@ func (a *api) v2(r chi.Router) {
 	a.invoiceRoutes(r)
 	a.submissionRoutes(r)
 	a.certificationRoutes(r)
+	a.eventRoutes(r)
 }
 
 type healthBody struct {

@@ -99,6 +99,7 @@ func appConfig(c *config, log *slog.Logger) (application.Config, error) {
 		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey,
 		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Submissions: c.Submissions, Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
+		Webhooks: c.Webhooks,
 	}, nil
 }
 

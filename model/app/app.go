@@ -23,6 +23,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/codelists"
 	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
@@ -33,6 +34,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/usage"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 )
 
 // Config holds the application's secrets and tunables.
@@ -96,6 +98,11 @@ type Config struct {
 	// ArchiveRetention is how long archived invoices are kept; default
 	// submissions.DefaultRetention (6 years).
 	ArchiveRetention time.Duration
+	// Webhooks configures webhook endpoints and deliveries: Engine (starts
+	// delivery workflows), AllowPrivate, AllowHTTP, Retry, DisableAfter,
+	// EndpointsPerProject. The box, audit trail, clock and logger come
+	// from this Config.
+	Webhooks webhooks.Config
 	// Idempotency bounds what Idempotency-Keys keep; zero fields take the
 	// defaults.
 	Idempotency idempotency.Limits
@@ -188,9 +195,22 @@ type App struct {
 	Idempotency *idempotency.Service
 	// Authority says how each project reaches its tax authority.
 	Authority *authority.Directory
+	// Events lists the events of projects.
+	Events *events.Service
+	// Webhooks holds webhook endpoints, their delivery log, test pings and
+	// redeliveries.
+	Webhooks *webhooks.Service
+	// Deliveries is the entry point of the webhook delivery activities
+	// (for a worker run in the same process).
+	Deliveries *webhooks.Deliveries
 
 	st *store.Store
+	w  *Worker
 }
+
+// Dispatcher builds the webhook dispatcher, for a worker run in the same
+// process (see Worker.Dispatcher).
+func (a *App) Dispatcher() (*webhooks.Dispatcher, error) { return a.w.Dispatcher() }
 
 // New builds the application over st, loads the stored code lists and
 // starts the background work of its packages (the usage flusher, the code
@@ -211,8 +231,8 @@ func New(st *store.Store, cfg Config) (*App, error) {
 		return nil, err
 	}
 	trail := access.Trail{Key: cfg.AuditKey, Now: cfg.Now}
-	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps,
-		SubmissionSteps: w.Submissions, st: st}
+	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps, Deliveries: w.Deliveries, st: st, w: w}
+	a.SubmissionSteps = w.Submissions
 	a.Submissions = submissions.New(st, w.submissionsConfig(), w.invoices)
 	a.Portal = portal.New(st, portal.Config{
 		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
@@ -236,6 +256,8 @@ func New(st *store.Store, cfg Config) (*App, error) {
 	a.Audit = audit.New(st, audit.Config{Key: cfg.AuditKey, Now: cfg.Now})
 	a.Runs = runs.New(st, w.runsConfig(trail, cfg.Quotas.RunsPerProject))
 	a.Idempotency = idempotency.New(st, idempotency.Config{Box: cfg.Box, Limits: cfg.Idempotency, Now: cfg.Now})
+	a.Events = events.New(st)
+	a.Webhooks = webhooks.New(st, w.webhooksConfig())
 	return a, nil
 }
 
@@ -267,11 +289,14 @@ type Worker struct {
 	Steps *runs.Steps
 	// Submissions is the entry point of the invoice workflow's activities.
 	Submissions *submissions.Steps
-	Authority   *authority.Directory
-	CodeLists   *codelists.Service
+	// Deliveries is the entry point of the webhook delivery activities.
+	Deliveries *webhooks.Deliveries
+	Authority  *authority.Directory
+	CodeLists  *codelists.Service
 
 	invoices *invoices.Service
 	cfg      Config
+	st       *store.Store
 }
 
 // NewWorker builds the worker's part of the application over st; of cfg it
@@ -302,7 +327,25 @@ func newWorker(st *store.Store, cfg Config) (*Worker, error) {
 	w.invoices = invoices.New(st, invoices.Config{Authority: dir, Now: cfg.Now})
 	w.Steps = runs.NewSteps(st, w.runsConfig(access.Trail{}, 0), w.invoices, w.CodeLists)
 	w.Submissions = submissions.NewSteps(st, w.submissionsConfig(), w.invoices)
+	if w.Deliveries, err = webhooks.NewDeliveries(st, w.webhooksConfig()); err != nil {
+		return nil, err
+	}
+	w.st = st
 	return w, nil
+}
+
+// webhooksConfig completes the webhooks' configuration with the box, the
+// audit trail, the clock and the logger.
+func (w *Worker) webhooksConfig() webhooks.Config {
+	c := w.cfg.Webhooks
+	c.Box, c.Trail, c.Now, c.Logger = w.cfg.Box, access.Trail{Key: w.cfg.AuditKey, Now: w.cfg.Now}, w.cfg.Now, w.cfg.Logger
+	return c
+}
+
+// Dispatcher builds the webhook dispatcher (the events outbox's reader);
+// it needs cfg.Webhooks.Engine.
+func (w *Worker) Dispatcher() (*webhooks.Dispatcher, error) {
+	return webhooks.NewDispatcher(w.st, w.webhooksConfig())
 }
 
 // submissionsConfig configures the invoices' submission. The archive's
