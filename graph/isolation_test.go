@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
