@@ -26,8 +26,9 @@ lint: ## the layout's import arrows (depguard), staticcheck, one writer of a run
 	$(TOOL) workflowcheck ./workflows/...
 	$(GO) run ./bench/packages -max-methods 25 .
 
-test: vet ## vet, then every test with the race detector
+test: vet ## vet, then every test with the race detector, then the exactly-once run over 1,000 invoices without it
 	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/
 
 security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
 	$(GO) test -race -count=1 -timeout 10m -run 'Attack' ./...

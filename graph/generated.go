@@ -24,6 +24,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/usage"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/google/uuid"
@@ -49,6 +50,7 @@ type ResolverRoot interface {
 	Organization() OrganizationResolver
 	Project() ProjectResolver
 	Query() QueryResolver
+	SubmittedInvoice() SubmittedInvoiceResolver
 	Subscription() SubscriptionResolver
 	TemporalWorkflow() TemporalWorkflowResolver
 	Usage() UsageResolver
@@ -218,12 +220,33 @@ type ComplexityRoot struct {
 		TaxAuthorityCode func(childComplexity int) int
 	}
 
+	InvoiceEvent struct {
+		Attempt      func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		FromStatus   func(childComplexity int) int
+		HTTPStatus   func(childComplexity int) int
+		Kind         func(childComplexity int) int
+		LatencyMS    func(childComplexity int) int
+		Message      func(childComplexity int) int
+		NRSErrorID   func(childComplexity int) int
+		Operation    func(childComplexity int) int
+		RequestBody  func(childComplexity int) int
+		ResponseBody func(childComplexity int) int
+		Seq          func(childComplexity int) int
+		ToStatus     func(childComplexity int) int
+	}
+
 	InvoiceIssue struct {
 		Loc      func(childComplexity int) int
 		Message  func(childComplexity int) int
 		Path     func(childComplexity int) int
 		Rule     func(childComplexity int) int
 		Severity func(childComplexity int) int
+	}
+
+	InvoiceNrsError struct {
+		ID      func(childComplexity int) int
+		Message func(childComplexity int) int
 	}
 
 	InvoiceQrCode struct {
@@ -273,6 +296,7 @@ type ComplexityRoot struct {
 		RotateWebhookEndpointSecret func(childComplexity int, projectID string, endpointID string, graceSeconds *int) int
 		Signup                      func(childComplexity int, input auth.SignupInput) int
 		StartCertificationRun       func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
+		SubmitInvoice               func(childComplexity int, input gqlmodel.SubmitInvoiceInput) int
 		TestWebhookEndpoint         func(childComplexity int, projectID string, endpointID string) int
 		UpdateProject               func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
 		UpdateProjectAuthority      func(childComplexity int, projectID string, input portal.AuthorityInput) int
@@ -317,6 +341,7 @@ type ComplexityRoot struct {
 		Environment       func(childComplexity int) int
 		Events            func(childComplexity int, first *int, after *string, types []string) int
 		ID                func(childComplexity int) int
+		Invoices          func(childComplexity int, first *int, after *string, filter *gqlmodel.InvoiceFilter) int
 		Name              func(childComplexity int) int
 		Organization      func(childComplexity int) int
 		OrganizationID    func(childComplexity int) int
@@ -351,6 +376,7 @@ type ComplexityRoot struct {
 		AuditActions     func(childComplexity int) int
 		AuditLogs        func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
 		CertificationRun func(childComplexity int, id string) int
+		Invoice          func(childComplexity int, id string) int
 		InvoiceQRCode    func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
 		Me               func(childComplexity int) int
 		Organization     func(childComplexity int, id string) int
@@ -365,8 +391,42 @@ type ComplexityRoot struct {
 		Status    func(childComplexity int) int
 	}
 
+	SubmittedInvoice struct {
+		BillingReference func(childComplexity int) int
+		ConfirmedAt      func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		CustomerTIN      func(childComplexity int) int
+		Events           func(childComplexity int) int
+		ID               func(childComplexity int) int
+		IRN              func(childComplexity int) int
+		InvoiceType      func(childComplexity int) int
+		InvoiceTypeCode  func(childComplexity int) int
+		IssueDate        func(childComplexity int) int
+		NRSError         func(childComplexity int) int
+		PayloadHash      func(childComplexity int) int
+		PaymentStatus    func(childComplexity int) int
+		PendingCall      func(childComplexity int) int
+		ProjectID        func(childComplexity int) int
+		QRCodeData       func(childComplexity int) int
+		SignedAt         func(childComplexity int) int
+		Status           func(childComplexity int) int
+		TransmittedAt    func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+	}
+
+	SubmittedInvoiceConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	SubmittedInvoiceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Subscription struct {
 		CertificationRunUpdated func(childComplexity int, id string) int
+		InvoiceUpdated          func(childComplexity int, id string) int
 	}
 
 	TemporalWorkflow struct {
@@ -491,6 +551,7 @@ type MutationResolver interface {
 	UpdateProjectAuthority(ctx context.Context, projectID string, input portal.AuthorityInput) (*portal.ProjectView, error)
 	RefreshSession(ctx context.Context) (*auth.AuthPayload, error)
 	EndSession(ctx context.Context) (*gqlmodel.EndSessionPayload, error)
+	SubmitInvoice(ctx context.Context, input gqlmodel.SubmitInvoiceInput) (*submissions.View, error)
 	Signup(ctx context.Context, input auth.SignupInput) (*auth.AuthPayload, error)
 	Login(ctx context.Context, input auth.LoginInput) (*auth.AuthPayload, error)
 	Logout(ctx context.Context) (*auth.LogoutResult, error)
@@ -511,6 +572,7 @@ type ProjectResolver interface {
 
 	APIKeys(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error)
 	CertificationRuns(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error)
+	Invoices(ctx context.Context, obj *portal.ProjectView, first *int, after *string, filter *gqlmodel.InvoiceFilter) (*gqlmodel.SubmittedInvoiceConnection, error)
 	Usage(ctx context.Context, obj *portal.ProjectView, from *string, to *string, keyID *string) (*usage.Report, error)
 	Events(ctx context.Context, obj *portal.ProjectView, first *int, after *string, types []string) (*gqlmodel.EventConnection, error)
 	WebhookEndpoints(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.WebhookEndpointConnection, error)
@@ -522,13 +584,18 @@ type QueryResolver interface {
 	CertificationRun(ctx context.Context, id string) (*runs.View, error)
 	Organization(ctx context.Context, id string) (*portal.OrganizationView, error)
 	Project(ctx context.Context, id string) (*portal.ProjectView, error)
+	Invoice(ctx context.Context, id string) (*submissions.View, error)
 	Me(ctx context.Context) (*auth.UserView, error)
 	ValidateInvoice(ctx context.Context, projectID string, input invoices.ValidateInput) (*model.ValidationReport, error)
 	InvoiceQRCode(ctx context.Context, projectID string, input invoices.QRInput, png *bool) (*invoices.QRResult, error)
 	RenderInvoice(ctx context.Context, projectID string, input invoices.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error)
 }
+type SubmittedInvoiceResolver interface {
+	Events(ctx context.Context, obj *submissions.View) ([]*submissions.EventView, error)
+}
 type SubscriptionResolver interface {
 	CertificationRunUpdated(ctx context.Context, id string) (<-chan *runs.View, error)
+	InvoiceUpdated(ctx context.Context, id string) (<-chan *submissions.View, error)
 }
 type TemporalWorkflowResolver interface {
 	UIURL(ctx context.Context, obj *runs.TemporalRef) (*string, error)
@@ -1150,6 +1217,85 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GeneratedIrn.TaxAuthorityCode(childComplexity), true
 
+	case "InvoiceEvent.attempt":
+		if e.ComplexityRoot.InvoiceEvent.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.Attempt(childComplexity), true
+	case "InvoiceEvent.createdAt":
+		if e.ComplexityRoot.InvoiceEvent.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.CreatedAt(childComplexity), true
+	case "InvoiceEvent.fromStatus":
+		if e.ComplexityRoot.InvoiceEvent.FromStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.FromStatus(childComplexity), true
+	case "InvoiceEvent.httpStatus":
+		if e.ComplexityRoot.InvoiceEvent.HTTPStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.HTTPStatus(childComplexity), true
+	case "InvoiceEvent.kind":
+		if e.ComplexityRoot.InvoiceEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.Kind(childComplexity), true
+	case "InvoiceEvent.latencyMs":
+		if e.ComplexityRoot.InvoiceEvent.LatencyMS == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.LatencyMS(childComplexity), true
+	case "InvoiceEvent.message":
+		if e.ComplexityRoot.InvoiceEvent.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.Message(childComplexity), true
+	case "InvoiceEvent.nrsErrorId":
+		if e.ComplexityRoot.InvoiceEvent.NRSErrorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.NRSErrorID(childComplexity), true
+	case "InvoiceEvent.operation":
+		if e.ComplexityRoot.InvoiceEvent.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.Operation(childComplexity), true
+	case "InvoiceEvent.requestBody":
+		if e.ComplexityRoot.InvoiceEvent.RequestBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.RequestBody(childComplexity), true
+	case "InvoiceEvent.responseBody":
+		if e.ComplexityRoot.InvoiceEvent.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.ResponseBody(childComplexity), true
+	case "InvoiceEvent.seq":
+		if e.ComplexityRoot.InvoiceEvent.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.Seq(childComplexity), true
+	case "InvoiceEvent.toStatus":
+		if e.ComplexityRoot.InvoiceEvent.ToStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEvent.ToStatus(childComplexity), true
+
 	case "InvoiceIssue.loc":
 		if e.ComplexityRoot.InvoiceIssue.Loc == nil {
 			break
@@ -1180,6 +1326,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InvoiceIssue.Severity(childComplexity), true
+
+	case "InvoiceNrsError.id":
+		if e.ComplexityRoot.InvoiceNrsError.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceNrsError.ID(childComplexity), true
+	case "InvoiceNrsError.message":
+		if e.ComplexityRoot.InvoiceNrsError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceNrsError.Message(childComplexity), true
 
 	case "InvoiceQrCode.encryption":
 		if e.ComplexityRoot.InvoiceQrCode.Encryption == nil {
@@ -1454,6 +1613,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartCertificationRun(childComplexity, args["input"].(gqlmodel.StartCertificationRunInput)), true
+	case "Mutation.submitInvoice":
+		if e.ComplexityRoot.Mutation.SubmitInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitInvoice(childComplexity, args["input"].(gqlmodel.SubmitInvoiceInput)), true
 	case "Mutation.testWebhookEndpoint":
 		if e.ComplexityRoot.Mutation.TestWebhookEndpoint == nil {
 			break
@@ -1656,6 +1826,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.ID(childComplexity), true
+	case "Project.invoices":
+		if e.ComplexityRoot.Project.Invoices == nil {
+			break
+		}
+
+		args, err := ec.field_Project_invoices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.Invoices(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*gqlmodel.InvoiceFilter)), true
 	case "Project.name":
 		if e.ComplexityRoot.Project.Name == nil {
 			break
@@ -1813,6 +1994,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.CertificationRun(childComplexity, args["id"].(string)), true
 
+	case "Query.invoice":
+		if e.ComplexityRoot.Query.Invoice == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Invoice(childComplexity, args["id"].(string)), true
 	case "Query.invoiceQrCode":
 		if e.ComplexityRoot.Query.InvoiceQRCode == nil {
 			break
@@ -1894,6 +2086,153 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevokedApiKey.Status(childComplexity), true
 
+	case "SubmittedInvoice.billingReference":
+		if e.ComplexityRoot.SubmittedInvoice.BillingReference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.BillingReference(childComplexity), true
+	case "SubmittedInvoice.confirmedAt":
+		if e.ComplexityRoot.SubmittedInvoice.ConfirmedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.ConfirmedAt(childComplexity), true
+	case "SubmittedInvoice.createdAt":
+		if e.ComplexityRoot.SubmittedInvoice.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.CreatedAt(childComplexity), true
+	case "SubmittedInvoice.customerTin":
+		if e.ComplexityRoot.SubmittedInvoice.CustomerTIN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.CustomerTIN(childComplexity), true
+	case "SubmittedInvoice.events":
+		if e.ComplexityRoot.SubmittedInvoice.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.Events(childComplexity), true
+	case "SubmittedInvoice.id":
+		if e.ComplexityRoot.SubmittedInvoice.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.ID(childComplexity), true
+	case "SubmittedInvoice.irn":
+		if e.ComplexityRoot.SubmittedInvoice.IRN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.IRN(childComplexity), true
+	case "SubmittedInvoice.invoiceType":
+		if e.ComplexityRoot.SubmittedInvoice.InvoiceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.InvoiceType(childComplexity), true
+	case "SubmittedInvoice.invoiceTypeCode":
+		if e.ComplexityRoot.SubmittedInvoice.InvoiceTypeCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.InvoiceTypeCode(childComplexity), true
+	case "SubmittedInvoice.issueDate":
+		if e.ComplexityRoot.SubmittedInvoice.IssueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.IssueDate(childComplexity), true
+	case "SubmittedInvoice.nrsError":
+		if e.ComplexityRoot.SubmittedInvoice.NRSError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.NRSError(childComplexity), true
+	case "SubmittedInvoice.payloadHash":
+		if e.ComplexityRoot.SubmittedInvoice.PayloadHash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.PayloadHash(childComplexity), true
+	case "SubmittedInvoice.paymentStatus":
+		if e.ComplexityRoot.SubmittedInvoice.PaymentStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.PaymentStatus(childComplexity), true
+	case "SubmittedInvoice.pendingCall":
+		if e.ComplexityRoot.SubmittedInvoice.PendingCall == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.PendingCall(childComplexity), true
+	case "SubmittedInvoice.projectId":
+		if e.ComplexityRoot.SubmittedInvoice.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.ProjectID(childComplexity), true
+	case "SubmittedInvoice.qrCodeData":
+		if e.ComplexityRoot.SubmittedInvoice.QRCodeData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.QRCodeData(childComplexity), true
+	case "SubmittedInvoice.signedAt":
+		if e.ComplexityRoot.SubmittedInvoice.SignedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.SignedAt(childComplexity), true
+	case "SubmittedInvoice.status":
+		if e.ComplexityRoot.SubmittedInvoice.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.Status(childComplexity), true
+	case "SubmittedInvoice.transmittedAt":
+		if e.ComplexityRoot.SubmittedInvoice.TransmittedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.TransmittedAt(childComplexity), true
+	case "SubmittedInvoice.updatedAt":
+		if e.ComplexityRoot.SubmittedInvoice.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.UpdatedAt(childComplexity), true
+
+	case "SubmittedInvoiceConnection.edges":
+		if e.ComplexityRoot.SubmittedInvoiceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoiceConnection.Edges(childComplexity), true
+	case "SubmittedInvoiceConnection.pageInfo":
+		if e.ComplexityRoot.SubmittedInvoiceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoiceConnection.PageInfo(childComplexity), true
+
+	case "SubmittedInvoiceEdge.cursor":
+		if e.ComplexityRoot.SubmittedInvoiceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoiceEdge.Cursor(childComplexity), true
+	case "SubmittedInvoiceEdge.node":
+		if e.ComplexityRoot.SubmittedInvoiceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoiceEdge.Node(childComplexity), true
+
 	case "Subscription.certificationRunUpdated":
 		if e.ComplexityRoot.Subscription.CertificationRunUpdated == nil {
 			break
@@ -1905,6 +2244,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.CertificationRunUpdated(childComplexity, args["id"].(string)), true
+	case "Subscription.invoiceUpdated":
+		if e.ComplexityRoot.Subscription.InvoiceUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_invoiceUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.InvoiceUpdated(childComplexity, args["id"].(string)), true
 
 	case "TemporalWorkflow.runId":
 		if e.ComplexityRoot.TemporalWorkflow.RunID == nil {
@@ -2272,11 +2622,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateProjectInput,
 		ec.unmarshalInputCreateWebhookEndpointInput,
 		ec.unmarshalInputGenerateIrnInput,
+		ec.unmarshalInputInvoiceFilter,
 		ec.unmarshalInputInvoiceQrCodeInput,
 		ec.unmarshalInputLoginInput,
 		ec.unmarshalInputRenderInvoiceInput,
 		ec.unmarshalInputSignupInput,
 		ec.unmarshalInputStartCertificationRunInput,
+		ec.unmarshalInputSubmitInvoiceInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
 		ec.unmarshalInputUpdateProjectInput,
 		ec.unmarshalInputUpdateWebhookEndpointInput,
@@ -2372,7 +2724,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "session.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -2391,6 +2743,7 @@ var sources = []*ast.Source{
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "session.graphqls", Input: sourceData("session.graphqls"), BuiltIn: false},
+	{Name: "submission.graphqls", Input: sourceData("submission.graphqls"), BuiltIn: false},
 	{Name: "usage.graphqls", Input: sourceData("usage.graphqls"), BuiltIn: false},
 	{Name: "user.graphqls", Input: sourceData("user.graphqls"), BuiltIn: false},
 	{Name: "webhooks.graphqls", Input: sourceData("webhooks.graphqls"), BuiltIn: false},
@@ -2716,6 +3069,38 @@ func (ec *executionContext) childFields_GeneratedIrn(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type GeneratedIrn", field.Name)
 }
 
+func (ec *executionContext) childFields_InvoiceEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seq":
+		return ec.fieldContext_InvoiceEvent_seq(ctx, field)
+	case "kind":
+		return ec.fieldContext_InvoiceEvent_kind(ctx, field)
+	case "fromStatus":
+		return ec.fieldContext_InvoiceEvent_fromStatus(ctx, field)
+	case "toStatus":
+		return ec.fieldContext_InvoiceEvent_toStatus(ctx, field)
+	case "operation":
+		return ec.fieldContext_InvoiceEvent_operation(ctx, field)
+	case "attempt":
+		return ec.fieldContext_InvoiceEvent_attempt(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_InvoiceEvent_latencyMs(ctx, field)
+	case "httpStatus":
+		return ec.fieldContext_InvoiceEvent_httpStatus(ctx, field)
+	case "nrsErrorId":
+		return ec.fieldContext_InvoiceEvent_nrsErrorId(ctx, field)
+	case "requestBody":
+		return ec.fieldContext_InvoiceEvent_requestBody(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_InvoiceEvent_responseBody(ctx, field)
+	case "message":
+		return ec.fieldContext_InvoiceEvent_message(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_InvoiceEvent_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceEvent", field.Name)
+}
+
 func (ec *executionContext) childFields_InvoiceIssue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "rule":
@@ -2730,6 +3115,16 @@ func (ec *executionContext) childFields_InvoiceIssue(ctx context.Context, field 
 		return ec.fieldContext_InvoiceIssue_message(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InvoiceIssue", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceNrsError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_InvoiceNrsError_id(ctx, field)
+	case "message":
+		return ec.fieldContext_InvoiceNrsError_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceNrsError", field.Name)
 }
 
 func (ec *executionContext) childFields_InvoiceQrCode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2874,6 +3269,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_apiKeys(ctx, field)
 	case "certificationRuns":
 		return ec.fieldContext_Project_certificationRuns(ctx, field)
+	case "invoices":
+		return ec.fieldContext_Project_invoices(ctx, field)
 	case "usage":
 		return ec.fieldContext_Project_usage(ctx, field)
 	case "events":
@@ -2936,6 +3333,72 @@ func (ec *executionContext) childFields_RevokedApiKey(ctx context.Context, field
 		return ec.fieldContext_RevokedApiKey_revokedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevokedApiKey", field.Name)
+}
+
+func (ec *executionContext) childFields_SubmittedInvoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SubmittedInvoice_id(ctx, field)
+	case "projectId":
+		return ec.fieldContext_SubmittedInvoice_projectId(ctx, field)
+	case "irn":
+		return ec.fieldContext_SubmittedInvoice_irn(ctx, field)
+	case "status":
+		return ec.fieldContext_SubmittedInvoice_status(ctx, field)
+	case "invoiceType":
+		return ec.fieldContext_SubmittedInvoice_invoiceType(ctx, field)
+	case "invoiceTypeCode":
+		return ec.fieldContext_SubmittedInvoice_invoiceTypeCode(ctx, field)
+	case "payloadHash":
+		return ec.fieldContext_SubmittedInvoice_payloadHash(ctx, field)
+	case "issueDate":
+		return ec.fieldContext_SubmittedInvoice_issueDate(ctx, field)
+	case "customerTin":
+		return ec.fieldContext_SubmittedInvoice_customerTin(ctx, field)
+	case "billingReference":
+		return ec.fieldContext_SubmittedInvoice_billingReference(ctx, field)
+	case "paymentStatus":
+		return ec.fieldContext_SubmittedInvoice_paymentStatus(ctx, field)
+	case "qrCodeData":
+		return ec.fieldContext_SubmittedInvoice_qrCodeData(ctx, field)
+	case "pendingCall":
+		return ec.fieldContext_SubmittedInvoice_pendingCall(ctx, field)
+	case "nrsError":
+		return ec.fieldContext_SubmittedInvoice_nrsError(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SubmittedInvoice_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SubmittedInvoice_updatedAt(ctx, field)
+	case "signedAt":
+		return ec.fieldContext_SubmittedInvoice_signedAt(ctx, field)
+	case "transmittedAt":
+		return ec.fieldContext_SubmittedInvoice_transmittedAt(ctx, field)
+	case "confirmedAt":
+		return ec.fieldContext_SubmittedInvoice_confirmedAt(ctx, field)
+	case "events":
+		return ec.fieldContext_SubmittedInvoice_events(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubmittedInvoice", field.Name)
+}
+
+func (ec *executionContext) childFields_SubmittedInvoiceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SubmittedInvoiceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SubmittedInvoiceConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubmittedInvoiceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SubmittedInvoiceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SubmittedInvoiceEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SubmittedInvoiceEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubmittedInvoiceEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_TemporalWorkflow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3488,6 +3951,20 @@ func (ec *executionContext) field_Mutation_startCertificationRun_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_submitInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.SubmitInvoiceInput, error) {
+			return ec.unmarshalNSubmitInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_testWebhookEndpoint_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3664,6 +4141,36 @@ func (ec *executionContext) field_Project_events_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Project_invoices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*gqlmodel.InvoiceFilter, error) {
+			return ec.unmarshalOInvoiceFilter2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Project_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3812,6 +4319,20 @@ func (ec *executionContext) field_Query_invoiceQrCode_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_invoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_organization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3893,6 +4414,20 @@ func (ec *executionContext) field_Query_validateInvoice_args(ctx context.Context
 }
 
 func (ec *executionContext) field_Subscription_certificationRunUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_invoiceUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -6360,6 +6895,305 @@ func (ec *executionContext) fieldContext_GeneratedIrn_taxAuthorityCode(_ context
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InvoiceEvent_seq(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_kind(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_fromStatus(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_fromStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FromStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvoiceStatus) graphql.Marshaler {
+			return ec.marshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_fromStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type InvoiceStatus does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_toStatus(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_toStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ToStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InvoiceStatus) graphql.Marshaler {
+			return ec.marshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_toStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type InvoiceStatus does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_operation(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_attempt(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_latencyMs(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMS, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_httpStatus(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_httpStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HTTPStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_httpStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_nrsErrorId(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_nrsErrorId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NRSErrorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_nrsErrorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_requestBody(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_requestBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_requestBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_responseBody(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_message(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEvent_createdAt(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEvent_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEvent_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEvent", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _InvoiceIssue_rule(ctx context.Context, field graphql.CollectedField, obj *model.Issue) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6473,6 +7307,52 @@ func (ec *executionContext) _InvoiceIssue_message(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_InvoiceIssue_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InvoiceIssue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceNrsError_id(ctx context.Context, field graphql.CollectedField, obj *submissions.NRSError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceNrsError_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceNrsError_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceNrsError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceNrsError_message(ctx context.Context, field graphql.CollectedField, obj *submissions.NRSError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceNrsError_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceNrsError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceNrsError", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _InvoiceQrCode_irn(ctx context.Context, field graphql.CollectedField, obj *invoices.QRResult) (ret graphql.Marshaler) {
@@ -7319,6 +8199,50 @@ func (ec *executionContext) fieldContext_Mutation_endSession(_ context.Context, 
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_EndSessionPayload(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_submitInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_submitInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SubmitInvoice(ctx, fc.Args["input"].(gqlmodel.SubmitInvoiceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_submitInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_submitInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -8443,6 +9367,50 @@ func (ec *executionContext) fieldContext_Project_certificationRuns(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Project_invoices(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_invoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().Invoices(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*gqlmodel.InvoiceFilter))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.SubmittedInvoiceConnection) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoiceConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmittedInvoiceConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_invoices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoiceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_invoices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Project_usage(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9100,6 +10068,50 @@ func (ec *executionContext) fieldContext_Query_project(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_invoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Invoice(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_me(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9409,6 +10421,603 @@ func (ec *executionContext) fieldContext_RevokedApiKey_revokedAt(_ context.Conte
 	return graphql.NewScalarFieldContext("RevokedApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _SubmittedInvoice_id(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_projectId(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_irn(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_irn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IRN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_irn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_status(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.InvoiceStatus) graphql.Marshaler {
+			return ec.marshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type InvoiceStatus does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_invoiceType(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_invoiceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+			return ec.marshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_invoiceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type InvoiceType does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_invoiceTypeCode(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_invoiceTypeCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceTypeCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_invoiceTypeCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_payloadHash(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_payloadHash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayloadHash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_payloadHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_issueDate(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_issueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_issueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_customerTin(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_customerTin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerTIN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_customerTin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_billingReference(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_billingReference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillingReference, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_billingReference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_paymentStatus(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_paymentStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_paymentStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_qrCodeData(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_qrCodeData(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.QRCodeData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_qrCodeData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_pendingCall(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_pendingCall(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingCall, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_pendingCall(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_nrsError(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_nrsError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NRSError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.NRSError) graphql.Marshaler {
+			return ec.marshalOInvoiceNrsError2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐNRSError(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_nrsError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmittedInvoice",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceNrsError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubmittedInvoice_createdAt(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_updatedAt(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_signedAt(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_signedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SignedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_signedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_transmittedAt(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_transmittedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransmittedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_transmittedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_confirmedAt(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_confirmedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConfirmedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_confirmedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_events(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().Events(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*submissions.EventView) graphql.Marshaler {
+			return ec.marshalNInvoiceEvent2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐEventViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmittedInvoice",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubmittedInvoiceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.SubmittedInvoiceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoiceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*gqlmodel.SubmittedInvoiceEdge) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoiceEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmittedInvoiceEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoiceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmittedInvoiceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoiceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubmittedInvoiceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.SubmittedInvoiceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoiceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoiceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmittedInvoiceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubmittedInvoiceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.SubmittedInvoiceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoiceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoiceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoiceEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoiceEdge_node(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.SubmittedInvoiceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoiceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoiceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubmittedInvoiceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_certificationRunUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -9447,6 +11056,50 @@ func (ec *executionContext) fieldContext_Subscription_certificationRunUpdated(ct
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_certificationRunUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_invoiceUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_invoiceUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().InvoiceUpdated(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_invoiceUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_invoiceUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12140,6 +13793,85 @@ func (ec *executionContext) unmarshalInputGenerateIrnInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputInvoiceFilter(ctx context.Context, obj any) (gqlmodel.InvoiceFilter, error) {
+	var it gqlmodel.InvoiceFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "invoiceType", "irn", "customerTin", "issueDateFrom", "issueDateTo", "createdFrom", "createdTo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "invoiceType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceType = data
+		case "irn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("irn"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Irn = data
+		case "customerTin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerTin"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerTin = data
+		case "issueDateFrom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issueDateFrom"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssueDateFrom = data
+		case "issueDateTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issueDateTo"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssueDateTo = data
+		case "createdFrom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdFrom"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedFrom = data
+		case "createdTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdTo"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedTo = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputInvoiceQrCodeInput(ctx context.Context, obj any) (invoices.QRInput, error) {
 	var it invoices.QRInput
 	if obj == nil {
@@ -12348,6 +14080,57 @@ func (ec *executionContext) unmarshalInputStartCertificationRunInput(ctx context
 				return it, err
 			}
 			it.InvoicePayload = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSubmitInvoiceInput(ctx context.Context, obj any) (gqlmodel.SubmitInvoiceInput, error) {
+	var it gqlmodel.SubmitInvoiceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"projectId", "invoiceType", "payload", "invoiceReference"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "projectId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectID = data
+		case "invoiceType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceType"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceType = data
+		case "payload":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payload"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Payload = data
+		case "invoiceReference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceReference = data
 		}
 	}
 	return it, nil
@@ -13831,6 +15614,104 @@ func (ec *executionContext) _GeneratedIrn(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var invoiceEventImplementors = []string{"InvoiceEvent"}
+
+func (ec *executionContext) _InvoiceEvent(ctx context.Context, sel ast.SelectionSet, obj *submissions.EventView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceEvent")
+		case "seq":
+			out.Values[i] = ec._InvoiceEvent_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._InvoiceEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fromStatus":
+			out.Values[i] = ec._InvoiceEvent_fromStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "toStatus":
+			out.Values[i] = ec._InvoiceEvent_toStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._InvoiceEvent_operation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attempt":
+			out.Values[i] = ec._InvoiceEvent_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "latencyMs":
+			out.Values[i] = ec._InvoiceEvent_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "httpStatus":
+			out.Values[i] = ec._InvoiceEvent_httpStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nrsErrorId":
+			out.Values[i] = ec._InvoiceEvent_nrsErrorId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestBody":
+			out.Values[i] = ec._InvoiceEvent_requestBody(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "responseBody":
+			out.Values[i] = ec._InvoiceEvent_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._InvoiceEvent_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._InvoiceEvent_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var invoiceIssueImplementors = []string{"InvoiceIssue"}
 
 func (ec *executionContext) _InvoiceIssue(ctx context.Context, sel ast.SelectionSet, obj *model.Issue) graphql.Marshaler {
@@ -13900,6 +15781,49 @@ func (ec *executionContext) _InvoiceIssue(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._InvoiceIssue_message(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceNrsErrorImplementors = []string{"InvoiceNrsError"}
+
+func (ec *executionContext) _InvoiceNrsError(ctx context.Context, sel ast.SelectionSet, obj *submissions.NRSError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceNrsErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceNrsError")
+		case "id":
+			out.Values[i] = ec._InvoiceNrsError_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._InvoiceNrsError_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -14263,6 +16187,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "endSession":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_endSession(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "submitInvoice":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_submitInvoice(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -14825,6 +16756,44 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "invoices":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_invoices(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "usage":
 			field := field
 
@@ -15271,6 +17240,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invoice":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invoice(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "me":
 			field := field
 
@@ -15442,6 +17433,258 @@ func (ec *executionContext) _RevokedApiKey(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var submittedInvoiceImplementors = []string{"SubmittedInvoice"}
+
+func (ec *executionContext) _SubmittedInvoice(ctx context.Context, sel ast.SelectionSet, obj *submissions.View) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, submittedInvoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubmittedInvoice")
+		case "id":
+			out.Values[i] = ec._SubmittedInvoice_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "projectId":
+			out.Values[i] = ec._SubmittedInvoice_projectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "irn":
+			out.Values[i] = ec._SubmittedInvoice_irn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._SubmittedInvoice_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceType":
+			out.Values[i] = ec._SubmittedInvoice_invoiceType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceTypeCode":
+			out.Values[i] = ec._SubmittedInvoice_invoiceTypeCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payloadHash":
+			out.Values[i] = ec._SubmittedInvoice_payloadHash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issueDate":
+			out.Values[i] = ec._SubmittedInvoice_issueDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customerTin":
+			out.Values[i] = ec._SubmittedInvoice_customerTin(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "billingReference":
+			out.Values[i] = ec._SubmittedInvoice_billingReference(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paymentStatus":
+			out.Values[i] = ec._SubmittedInvoice_paymentStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "qrCodeData":
+			out.Values[i] = ec._SubmittedInvoice_qrCodeData(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pendingCall":
+			out.Values[i] = ec._SubmittedInvoice_pendingCall(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nrsError":
+			out.Values[i] = ec._SubmittedInvoice_nrsError(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._SubmittedInvoice_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SubmittedInvoice_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "signedAt":
+			out.Values[i] = ec._SubmittedInvoice_signedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "transmittedAt":
+			out.Values[i] = ec._SubmittedInvoice_transmittedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "confirmedAt":
+			out.Values[i] = ec._SubmittedInvoice_confirmedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "events":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_events(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var submittedInvoiceConnectionImplementors = []string{"SubmittedInvoiceConnection"}
+
+func (ec *executionContext) _SubmittedInvoiceConnection(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.SubmittedInvoiceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, submittedInvoiceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubmittedInvoiceConnection")
+		case "edges":
+			out.Values[i] = ec._SubmittedInvoiceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SubmittedInvoiceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var submittedInvoiceEdgeImplementors = []string{"SubmittedInvoiceEdge"}
+
+func (ec *executionContext) _SubmittedInvoiceEdge(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.SubmittedInvoiceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, submittedInvoiceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubmittedInvoiceEdge")
+		case "cursor":
+			out.Values[i] = ec._SubmittedInvoiceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SubmittedInvoiceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var subscriptionImplementors = []string{"Subscription"}
 
 func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
@@ -15457,6 +17700,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	switch fields[0].Name {
 	case "certificationRunUpdated":
 		return ec._Subscription_certificationRunUpdated(ctx, fields[0])
+	case "invoiceUpdated":
+		return ec._Subscription_invoiceUpdated(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -17205,6 +19450,32 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) marshalNInvoiceEvent2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐEventViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*submissions.EventView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceEvent2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐEventView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceEvent2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐEventView(ctx context.Context, sel ast.SelectionSet, v *submissions.EventView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceEvent(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInvoiceIssue2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐIssue(ctx context.Context, sel ast.SelectionSet, v model.Issue) graphql.Marshaler {
 	return ec._InvoiceIssue(ctx, sel, &v)
 }
@@ -17249,6 +19520,44 @@ func (ec *executionContext) marshalNInvoiceRendering2ᚖgithubᚗcomᚋeinvoice�
 	}
 	return ec._InvoiceRendering(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx context.Context, v any) (model.InvoiceStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx context.Context, sel ast.SelectionSet, v model.InvoiceStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus = map[string]model.InvoiceStatus{
+		"QUEUED":          model.InvoiceQueued,
+		"SUBMITTING":      model.InvoiceSubmitting,
+		"SIGNED":          model.InvoiceSigned,
+		"TRANSMITTED":     model.InvoiceTransmitted,
+		"CONFIRMED":       model.InvoiceConfirmed,
+		"REJECTED":        model.InvoiceRejected,
+		"OUTCOME_UNKNOWN": model.InvoiceOutcomeUnknown,
+	}
+	marshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus = map[model.InvoiceStatus]string{
+		model.InvoiceQueued:         "QUEUED",
+		model.InvoiceSubmitting:     "SUBMITTING",
+		model.InvoiceSigned:         "SIGNED",
+		model.InvoiceTransmitted:    "TRANSMITTED",
+		model.InvoiceConfirmed:      "CONFIRMED",
+		model.InvoiceRejected:       "REJECTED",
+		model.InvoiceOutcomeUnknown: "OUTCOME_UNKNOWN",
+	}
+)
 
 func (ec *executionContext) unmarshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx context.Context, v any) (model.InvoiceKind, error) {
 	tmp, err := graphql.UnmarshalString(v)
@@ -17606,6 +19915,57 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNSubmitInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInput(ctx context.Context, v any) (gqlmodel.SubmitInvoiceInput, error) {
+	res, err := ec.unmarshalInputSubmitInvoiceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx context.Context, sel ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SubmittedInvoice(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSubmittedInvoiceConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmittedInvoiceConnection(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.SubmittedInvoiceConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SubmittedInvoiceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSubmittedInvoiceEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmittedInvoiceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.SubmittedInvoiceEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSubmittedInvoiceEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmittedInvoiceEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSubmittedInvoiceEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmittedInvoiceEdge(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.SubmittedInvoiceEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SubmittedInvoiceEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNTemporalWorkflow2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋrunsᚐTemporalRef(ctx context.Context, sel ast.SelectionSet, v runs.TemporalRef) graphql.Marshaler {
@@ -18103,6 +20463,61 @@ func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.Se
 	res := graphql.MarshalInt64(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOInvoiceFilter2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceFilter(ctx context.Context, v any) (*gqlmodel.InvoiceFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputInvoiceFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInvoiceNrsError2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐNRSError(ctx context.Context, sel ast.SelectionSet, v *submissions.NRSError) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InvoiceNrsError(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx context.Context, v any) (*model.InvoiceStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx context.Context, sel ast.SelectionSet, v *model.InvoiceStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus = map[string]model.InvoiceStatus{
+		"QUEUED":          model.InvoiceQueued,
+		"SUBMITTING":      model.InvoiceSubmitting,
+		"SIGNED":          model.InvoiceSigned,
+		"TRANSMITTED":     model.InvoiceTransmitted,
+		"CONFIRMED":       model.InvoiceConfirmed,
+		"REJECTED":        model.InvoiceRejected,
+		"OUTCOME_UNKNOWN": model.InvoiceOutcomeUnknown,
+	}
+	marshalOInvoiceStatus2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus = map[model.InvoiceStatus]string{
+		model.InvoiceQueued:         "QUEUED",
+		model.InvoiceSubmitting:     "SUBMITTING",
+		model.InvoiceSigned:         "SIGNED",
+		model.InvoiceTransmitted:    "TRANSMITTED",
+		model.InvoiceConfirmed:      "CONFIRMED",
+		model.InvoiceRejected:       "REJECTED",
+		model.InvoiceOutcomeUnknown: "OUTCOME_UNKNOWN",
+	}
+)
 
 func (ec *executionContext) unmarshalOJSON2interface(ctx context.Context, v any) (any, error) {
 	if v == nil {

@@ -1,10 +1,15 @@
 package graph_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
@@ -21,10 +26,23 @@ func TestTenantIsolation(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		// An invoice of B's project, recorded directly (submitting needs the
+		// workflow engine, which this server has not).
+		bInvoice := &model.SubmittedInvoice{ID: model.NewID(), ProjectID: uuid.MustParse(b.ProjectID), OrganizationID: uuid.MustParse(b.OrgID),
+			Environment: model.EnvironmentSandbox, IRN: "INV1-ABCDEFGH-20260315", InvoiceType: model.InvoiceKindB2B, InvoiceTypeCode: "381",
+			Payload: "{}", PayloadHash: "x", Status: model.InvoiceQueued, IssueDate: "2026-03-15", WorkflowID: "w",
+			CreatedAt: time.Now().UTC().Truncate(time.Microsecond), UpdatedAt: time.Now().UTC().Truncate(time.Microsecond)}
+		if err := s.st.Submissions().Create(context.Background(), bInvoice); err != nil {
+			t.Fatal(err)
+		}
 		cases := []struct {
 			name, query string
 			vars        map[string]any
 		}{
+			{"invoice", `query($id: ID!) { invoice(id: $id) { id irn } }`, map[string]any{"id": bInvoice.ID.String()}},
+			{"invoices of another project", `query($id: ID!) { project(id: $id) { invoices { edges { node { id } } } } }`, map[string]any{"id": b.ProjectID}},
+			{"submitInvoice", `mutation($input: SubmitInvoiceInput!) { submitInvoice(input: $input) { id } }`,
+				map[string]any{"input": map[string]any{"projectId": b.ProjectID, "invoiceType": "B2B", "payload": map[string]any{}}}},
 			{"organization", `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": b.OrgID}},
 			{"project", `query($id: ID!) { project(id: $id) { id } }`, map[string]any{"id": b.ProjectID}},
 			{"auditLogs of another organization", `query($id: ID) { auditLogs(organizationId: $id) { edges { cursor } } }`, map[string]any{"id": b.OrgID}},
@@ -55,6 +73,16 @@ func TestTenantIsolation(t *testing.T) {
 					t.Fatalf("the answer names the other tenant's object: %s", r.Raw)
 				}
 			})
+		}
+
+		// B reads its own invoice, with its events; A's project lists none.
+		own := s.must(b.Token, `query($id: ID!) { invoice(id: $id) { id status events { seq } } }`, map[string]any{"id": bInvoice.ID.String()}, nil)
+		if !strings.Contains(string(own.Raw), bInvoice.ID.String()) || !strings.Contains(string(own.Raw), `"QUEUED"`) {
+			t.Fatalf("own invoice: %s", own.Raw)
+		}
+		mine := s.must(a.Token, `query($id: ID!) { project(id: $id) { invoices(filter: {status: QUEUED}) { edges { node { id } } } } }`, map[string]any{"id": a.ProjectID}, nil)
+		if strings.Contains(string(mine.Raw), bInvoice.ID.String()) {
+			t.Fatalf("A's project lists B's invoice: %s", mine.Raw)
 		}
 
 		// B's key still works after every attempt: nothing was rotated or revoked.

@@ -22,12 +22,18 @@ const (
 	ScopeCertificationRd  Scope = "certification:read"
 	ScopeUsageRead        Scope = "usage:read"
 	ScopeEventsRead       Scope = "events:read"
+	// ScopeInvoicesSubmit submits invoices to the tax authority and
+	// updates their payment status; ScopeInvoicesRead reads and searches
+	// the submitted invoices, their events and their archive.
+	ScopeInvoicesSubmit Scope = "invoices:submit"
+	ScopeInvoicesRead   Scope = "invoices:read"
 )
 
 // AllScopes lists every scope in the contract's order.
 var AllScopes = []Scope{
 	ScopeInvoicesValidate, ScopeIRNGenerate, ScopeIRNValidate, ScopeQRGenerate,
 	ScopeInvoicesRender, ScopeCertificationRun, ScopeCertificationRd, ScopeUsageRead, ScopeEventsRead,
+	ScopeInvoicesSubmit, ScopeInvoicesRead,
 }
 
 // ScopeNames lists every scope as strings.

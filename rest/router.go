@@ -59,6 +59,10 @@ type Options struct {
 	// lifetime is their token's). Default DefaultRequestTimeout; negative
 	// imposes none.
 	RequestTimeout time.Duration
+	// InvoicesInFlight bounds a project's requests to the submitted
+	// invoices' routes served at once by this process; default
+	// DefaultInvoicesInFlight.
+	InvoicesInFlight int
 }
 
 // DefaultRequestTimeout is Options.RequestTimeout's default: generous for
@@ -160,6 +164,7 @@ func (a *api) v2(r chi.Router) {
 
 	r.With(a.requireKey(model.ScopeUsageRead, "usage.read")).Get("/usage", a.adapt(a.usage))
 	a.invoiceRoutes(r)
+	a.submissionRoutes(r)
 	a.certificationRoutes(r)
 	a.eventRoutes(r)
 }

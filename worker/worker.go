@@ -9,6 +9,7 @@ package worker
 import (
 	"errors"
 	"log/slog"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/mbs"
@@ -41,6 +43,20 @@ type Options struct {
 	// MBS builds the tax authority client of a project; default
 	// workflows.NewMBSClient.
 	MBS func(c *authority.Credentials) (*mbs.Client, error)
+	// Submissions is the invoice workflow activities' entry point to the
+	// database (app.Worker's Submissions); nil registers no invoice
+	// workflow.
+	Submissions *submissions.Steps
+	// SubmissionMBS builds the tax authority client of invoice
+	// submissions; default workflows.SubmissionClients with the strict
+	// egress policy.
+	SubmissionMBS func(c *authority.Credentials) (*mbs.Client, error)
+	// SubmissionCallTimeout is the timeout of SubmissionMBS's clients
+	// (workflows.InvoiceActivitiesConfig.CallTimeout); default
+	// workflows.DefaultSubmissionCallTimeout.
+	SubmissionCallTimeout time.Duration
+	// Metrics observes the invoice workflows' calls and states.
+	Metrics workflows.CallObserver
 	// Logger receives the activities' failures to record evidence; default
 	// slog.Default().
 	Logger *slog.Logger
@@ -92,6 +108,17 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 		}
 		w.RegisterWorkflowWithOptions(workflows.WebhookDelivery, workflow.RegisterOptions{Name: workflows.WebhookWorkflowName})
 		w.RegisterActivity(hooks)
+	}
+	if opts.Submissions != nil {
+		inv, err := workflows.NewInvoiceActivities(workflows.InvoiceActivitiesConfig{
+			Steps: opts.Submissions, MBS: opts.SubmissionMBS, CallTimeout: opts.SubmissionCallTimeout,
+			Metrics: opts.Metrics, Logger: opts.Logger})
+		if err != nil {
+			return nil, err
+		}
+		w.RegisterWorkflowWithOptions(workflows.InvoiceSubmission, workflow.RegisterOptions{Name: workflows.InvoiceWorkflowName})
+		w.RegisterWorkflowWithOptions(workflows.InvoicePaymentUpdate, workflow.RegisterOptions{Name: workflows.PaymentWorkflowName})
+		w.RegisterActivity(inv)
 	}
 	return w, nil
 }

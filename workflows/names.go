@@ -135,7 +135,7 @@ var CertificationSearchAttributes = []temporal.SearchAttributeKey{
 func SearchAttributes() []temporal.SearchAttributeKey {
 	var out []temporal.SearchAttributeKey
 	seen := map[string]bool{}
-	for _, list := range [][]temporal.SearchAttributeKey{CertificationSearchAttributes} {
+	for _, list := range [][]temporal.SearchAttributeKey{CertificationSearchAttributes, InvoiceSearchAttributes} {
 		for _, k := range list {
 			if !seen[k.GetName()] {
 				seen[k.GetName()] = true

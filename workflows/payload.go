@@ -143,3 +143,28 @@ func upper(c byte) byte {
 	}
 	return c
 }
+
+// SamplePayload is the certification template of an invoice kind made
+// ready to submit for a business: its business id, issue date, kind,
+// payment status PENDING and due dates set, and no IRN (the submission
+// generates one from an invoice reference). For tests, benchmarks and
+// examples.
+func SamplePayload(kind model.InvoiceKind, businessID, issueDate string) (map[string]any, error) {
+	b, err := templates.ReadFile("templates/" + strings.ToLower(string(kind)) + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("no template for invoice type %s: %w", kind, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	delete(doc, "irn")
+	doc["business_id"] = businessID
+	doc["issue_date"] = issueDate
+	doc["invoice_kind"] = string(kind)
+	doc["payment_status"] = "PENDING"
+	setDueDates(doc, issueDate)
+	return doc, nil
+}

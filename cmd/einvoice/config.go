@@ -21,6 +21,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
@@ -63,6 +64,7 @@ type config struct {
 	// Runs and SandboxRegistrar are wired by the subcommand, never read
 	// from the environment.
 	Runs             runs.Starter
+	Submissions      submissions.Starter
 	SandboxRegistrar portal.SandboxRegistrar
 
 	// Ops configures rate limits and their Redis, attempt limits, request

@@ -130,12 +130,14 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	defer sandboxDB.Close()
 	c.SandboxBaseURL = base + sandboxPrefix
 	c.SandboxRegistrar = sandbox
-	c.Runs = starter
+	c.Runs, c.Submissions = starter, starter
 	c.TemporalNamespace = ts.Namespace()
 	if ts.UIAddr() != "" {
 		c.TemporalUIURL = "http://" + ts.UIAddr()
 	}
+	invoiceMetrics := worker.NewMetrics()
 	a, err := buildApp(ctx, c, log, rest.Options{
+		Collectors:      invoiceMetrics.Collectors(),
 		HealthChecks:    map[string]func(context.Context) error{"temporal": starter.Check},
 		ReadinessChecks: map[string]func(context.Context) error{"temporal": starter.Check},
 		Mount:           func(r chi.Router) { r.Mount(sandboxPrefix, sandbox) },
@@ -150,7 +152,8 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
-	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Webhooks: a.svc.Deliveries, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Webhooks: a.svc.Deliveries, Logger: log, MBS: workflows.MBSClients(c.Egress),
+		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0), Metrics: invoiceMetrics})
 	if err != nil {
 		return err
 	}

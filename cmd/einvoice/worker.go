@@ -62,7 +62,8 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer steps.Close()
-	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClients(c.Egress),
+		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0)})
 	if err != nil {
 		return err
 	}

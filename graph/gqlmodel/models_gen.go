@@ -3,12 +3,15 @@
 package gqlmodel
 
 import (
+	"time"
+
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/audit"
 	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 )
 
@@ -60,7 +63,7 @@ type CreateAPIKeyInput struct {
 	ProjectID string `json:"projectId"`
 	// 2 to 255 characters, trimmed; no control or bidirectional formatting characters.
 	KeyName string `json:"keyName"`
-	// Any of invoices:validate irn:generate irn:validate qr:generate invoices:render certification:run certification:read usage:read events:read. Omitted, null or empty means every scope: the key is stored with, and always shows, the full list.
+	// Any of invoices:validate irn:generate irn:validate qr:generate invoices:render certification:run certification:read usage:read events:read invoices:submit invoices:read. Omitted, null or empty means every scope: the key is stored with, and always shows, the full list.
 	Scopes []string `json:"scopes,omitempty"`
 }
 
@@ -100,6 +103,22 @@ type EventConnection struct {
 type EventEdge struct {
 	Cursor string       `json:"cursor"`
 	Node   *events.View `json:"node"`
+}
+
+// Filters of Project.invoices; omitted fields do not filter.
+type InvoiceFilter struct {
+	Status *model.InvoiceStatus `json:"status,omitempty"`
+	// B2B, B2C or B2G, in any case.
+	InvoiceType *string `json:"invoiceType,omitempty"`
+	Irn         *string `json:"irn,omitempty"`
+	CustomerTin *string `json:"customerTin,omitempty"`
+	// YYYY-MM-DD, inclusive.
+	IssueDateFrom *string `json:"issueDateFrom,omitempty"`
+	IssueDateTo   *string `json:"issueDateTo,omitempty"`
+	// Created at or after.
+	CreatedFrom *time.Time `json:"createdFrom,omitempty"`
+	// Created before.
+	CreatedTo *time.Time `json:"createdTo,omitempty"`
 }
 
 // A rendered invoice.
@@ -169,6 +188,29 @@ type StartCertificationRunInput struct {
 	IssueDate string `json:"issueDate"`
 	// The invoice to certify, a JSON object; default a sample invoice of invoiceType. The run's build_payload step validates it with the project's validationProfile (check it first with validateInvoice).
 	InvoicePayload any `json:"invoicePayload,omitempty"`
+}
+
+// Submits an invoice of a project to NRS.
+type SubmitInvoiceInput struct {
+	ProjectID string `json:"projectId"`
+	// B2B, B2C or B2G, in any case.
+	InvoiceType string `json:"invoiceType"`
+	// The NRS invoice JSON.
+	Payload any `json:"payload"`
+	// Names the invoice when the payload has no irn: the IRN is generated from it.
+	InvoiceReference *string `json:"invoiceReference,omitempty"`
+}
+
+// A page of submitted invoices.
+type SubmittedInvoiceConnection struct {
+	Edges    []*SubmittedInvoiceEdge `json:"edges"`
+	PageInfo *PageInfo               `json:"pageInfo"`
+}
+
+// A submitted invoice and its cursor.
+type SubmittedInvoiceEdge struct {
+	Cursor string            `json:"cursor"`
+	Node   *submissions.View `json:"node"`
 }
 
 // The root of every stream (over WebSocket).

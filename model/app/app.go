@@ -10,6 +10,8 @@ package app
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"errors"
 	"log/slog"
 	"time"
@@ -30,6 +32,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/usage"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 )
@@ -92,6 +95,12 @@ type Config struct {
 	// Runs starts and describes the workflows of certification runs; nil
 	// makes starting a run answer unavailable.
 	Runs runs.Starter
+	// Submissions starts the workflows of submitted invoices; nil makes
+	// submitting an invoice answer unavailable.
+	Submissions submissions.Starter
+	// ArchiveRetention is how long archived invoices are kept; default
+	// submissions.DefaultRetention (6 years).
+	ArchiveRetention time.Duration
 	// Webhooks configures webhook endpoints and deliveries: Engine (starts
 	// delivery workflows), AllowPrivate, AllowHTTP, Retry, DisableAfter,
 	// EndpointsPerProject. The box, audit trail, clock and logger come
@@ -180,6 +189,10 @@ type App struct {
 	Steps *runs.Steps
 	// CodeLists refreshes and loads the authorities' code lists.
 	CodeLists *codelists.Service
+	// Submissions submits invoices to the tax authority and reads them;
+	// SubmissionSteps is the entry point of their workflow's activities.
+	Submissions     *submissions.Service
+	SubmissionSteps *submissions.Steps
 	// Idempotency keeps the responses of requests made under an
 	// Idempotency-Key.
 	Idempotency *idempotency.Service
@@ -222,6 +235,8 @@ func New(st *store.Store, cfg Config) (*App, error) {
 	}
 	trail := access.Trail{Key: cfg.AuditKey, Now: cfg.Now}
 	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps, Deliveries: w.Deliveries, st: st, w: w}
+	a.SubmissionSteps = w.Submissions
+	a.Submissions = submissions.New(st, w.submissionsConfig(), w.invoices)
 	a.Portal = portal.New(st, portal.Config{
 		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
 		ProjectsPerOrganization: cfg.Quotas.ProjectsPerOrganization, SandboxRegistrar: cfg.SandboxRegistrar,
@@ -300,6 +315,8 @@ func (a *App) Ready(ctx context.Context) map[string]string {
 // sign-in, keys, usage meter, idempotency or audit reader.
 type Worker struct {
 	Steps *runs.Steps
+	// Submissions is the entry point of the invoice workflow's activities.
+	Submissions *submissions.Steps
 	// Deliveries is the entry point of the webhook delivery activities.
 	Deliveries *webhooks.Deliveries
 	Authority  *authority.Directory
@@ -337,6 +354,7 @@ func newWorker(st *store.Store, cfg Config) (*Worker, error) {
 	})
 	w.invoices = invoices.New(st, invoices.Config{Authority: dir, Now: cfg.Now})
 	w.Steps = runs.NewSteps(st, w.runsConfig(access.Trail{}, 0), w.invoices, w.CodeLists)
+	w.Submissions = submissions.NewSteps(st, w.submissionsConfig(), w.invoices)
 	if w.Deliveries, err = webhooks.NewDeliveries(st, w.webhooksConfig()); err != nil {
 		return nil, err
 	}
@@ -356,6 +374,22 @@ func (w *Worker) webhooksConfig() webhooks.Config {
 // it needs cfg.Webhooks.Engine.
 func (w *Worker) Dispatcher() (*webhooks.Dispatcher, error) {
 	return webhooks.NewDispatcher(w.st, w.webhooksConfig())
+}
+
+// submissionsConfig configures the invoices' submission. The archive's
+// chain is keyed with a key derived from the audit key.
+func (w *Worker) submissionsConfig() submissions.Config {
+	return submissions.Config{
+		Engine: w.cfg.Submissions, Authority: w.Authority, Retention: w.cfg.ArchiveRetention,
+		ArchiveKey: archiveKey(w.cfg.AuditKey), Now: w.cfg.Now, Logger: w.cfg.Logger,
+	}
+}
+
+// archiveKey derives the archive chain's key from the audit key.
+func archiveKey(auditKey []byte) []byte {
+	m := hmac.New(sha256.New, auditKey)
+	m.Write([]byte("einvoice invoice archive"))
+	return m.Sum(nil)
 }
 
 func (w *Worker) runsConfig(trail access.Trail, perProject int) runs.Config {

@@ -2,8 +2,12 @@ package invoices
 
 import (
 	"context"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/render"
 )
@@ -40,6 +44,20 @@ func (s *Service) Render(ctx context.Context, who *model.Principal, in RenderInp
 	if err != nil {
 		return nil, err
 	}
+	return s.render(it, in, withPDF, "", time.Time{})
+}
+
+// RenderCleared renders the PDF of an invoice a project submitted, as it
+// was cleared: its payload with its IRN and, when NRS answered one, the
+// QR payload NRS confirmed, signed at clearedAt (else one built as Render
+// builds it).
+func (s *Service) RenderCleared(ctx context.Context, projectID uuid.UUID, in RenderInput, clearedQR string, clearedAt time.Time) (*Rendering, error) {
+	return with(ctx, s, projectID, func(it *authority.Issuer) (*Rendering, error) {
+		return s.render(it, in, true, clearedQR, clearedAt)
+	})
+}
+
+func (s *Service) render(it *authority.Issuer, in RenderInput, withPDF bool, clearedQR string, clearedAt time.Time) (*Rendering, error) {
 	var p model.Problems
 	kind, _ := p.CheckInvoiceKind(in.InvoiceType, "invoice_type")
 	render.CheckPayload(&p, in.Payload)
@@ -71,7 +89,10 @@ func (s *Service) Render(ctx context.Context, who *model.Principal, in RenderInp
 	prefixIssues(warnings)
 
 	var qr render.QR
-	if irn != "" {
+	switch {
+	case irn != "" && clearedQR != "":
+		qr = render.QR{Payload: clearedQR, Timestamp: clearedAt.Unix(), Encryption: it.Project.QREncryption, KeyFingerprint: it.Fingerprint}
+	case irn != "":
 		q, err := s.qrCode(it, QRInput{IRN: irn}, false)
 		if err != nil {
 			return nil, err

@@ -298,6 +298,78 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Defines values for InvoiceEventKind.
+const (
+	Exchange InvoiceEventKind = "exchange"
+	State    InvoiceEventKind = "state"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceEventKind enum.
+func (e InvoiceEventKind) Valid() bool {
+	switch e {
+	case Exchange:
+		return true
+	case State:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoicePaymentUpdatePaymentStatus.
+const (
+	PAID     InvoicePaymentUpdatePaymentStatus = "PAID"
+	PARTIAL  InvoicePaymentUpdatePaymentStatus = "PARTIAL"
+	REJECTED InvoicePaymentUpdatePaymentStatus = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the InvoicePaymentUpdatePaymentStatus enum.
+func (e InvoicePaymentUpdatePaymentStatus) Valid() bool {
+	switch e {
+	case PAID:
+		return true
+	case PARTIAL:
+		return true
+	case REJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceStatus.
+const (
+	InvoiceStatusConfirmed      InvoiceStatus = "confirmed"
+	InvoiceStatusOutcomeUnknown InvoiceStatus = "outcome_unknown"
+	InvoiceStatusQueued         InvoiceStatus = "queued"
+	InvoiceStatusRejected       InvoiceStatus = "rejected"
+	InvoiceStatusSigned         InvoiceStatus = "signed"
+	InvoiceStatusSubmitting     InvoiceStatus = "submitting"
+	InvoiceStatusTransmitted    InvoiceStatus = "transmitted"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceStatus enum.
+func (e InvoiceStatus) Valid() bool {
+	switch e {
+	case InvoiceStatusConfirmed:
+		return true
+	case InvoiceStatusOutcomeUnknown:
+		return true
+	case InvoiceStatusQueued:
+		return true
+	case InvoiceStatusRejected:
+		return true
+	case InvoiceStatusSigned:
+		return true
+	case InvoiceStatusSubmitting:
+		return true
+	case InvoiceStatusTransmitted:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for IssueSeverity.
 const (
 	IssueSeverityError   IssueSeverity = "error"
@@ -600,7 +672,9 @@ const (
 	ScopeCertificationRead Scope = "certification:read"
 	ScopeCertificationRun  Scope = "certification:run"
 	ScopeEventsRead        Scope = "events:read"
+	ScopeInvoicesRead      Scope = "invoices:read"
 	ScopeInvoicesRender    Scope = "invoices:render"
+	ScopeInvoicesSubmit    Scope = "invoices:submit"
 	ScopeInvoicesValidate  Scope = "invoices:validate"
 	ScopeIrnGenerate       Scope = "irn:generate"
 	ScopeIrnValidate       Scope = "irn:validate"
@@ -617,7 +691,11 @@ func (e Scope) Valid() bool {
 		return true
 	case ScopeEventsRead:
 		return true
+	case ScopeInvoicesRead:
+		return true
 	case ScopeInvoicesRender:
+		return true
+	case ScopeInvoicesSubmit:
 		return true
 	case ScopeInvoicesValidate:
 		return true
@@ -643,6 +721,45 @@ const (
 func (e SignupSessionTokenType) Valid() bool {
 	switch e {
 	case SignupSessionTokenTypeBearer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubmittedInvoiceInvoiceType.
+const (
+	SubmittedInvoiceInvoiceTypeB2B SubmittedInvoiceInvoiceType = "B2B"
+	SubmittedInvoiceInvoiceTypeB2C SubmittedInvoiceInvoiceType = "B2C"
+	SubmittedInvoiceInvoiceTypeB2G SubmittedInvoiceInvoiceType = "B2G"
+)
+
+// Valid indicates whether the value is a known member of the SubmittedInvoiceInvoiceType enum.
+func (e SubmittedInvoiceInvoiceType) Valid() bool {
+	switch e {
+	case SubmittedInvoiceInvoiceTypeB2B:
+		return true
+	case SubmittedInvoiceInvoiceTypeB2C:
+		return true
+	case SubmittedInvoiceInvoiceTypeB2G:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubmittedInvoicePendingCall.
+const (
+	Sign     SubmittedInvoicePendingCall = "sign"
+	Transmit SubmittedInvoicePendingCall = "transmit"
+)
+
+// Valid indicates whether the value is a known member of the SubmittedInvoicePendingCall enum.
+func (e SubmittedInvoicePendingCall) Valid() bool {
+	switch e {
+	case Sign:
+		return true
+	case Transmit:
 		return true
 	default:
 		return false
@@ -982,10 +1099,83 @@ type IRNValidation struct {
 	Valid bool   `json:"valid"`
 }
 
+// InvoiceArchiveVerification defines model for InvoiceArchiveVerification.
+type InvoiceArchiveVerification struct {
+	Entries         int     `json:"entries"`
+	FirstInvalidSeq *int    `json:"first_invalid_seq"`
+	Reason          *string `json:"reason,omitempty"`
+	Valid           bool    `json:"valid"`
+}
+
+// InvoiceEvent defines model for InvoiceEvent.
+type InvoiceEvent struct {
+	Attempt    *int             `json:"attempt"`
+	CreatedAt  time.Time        `json:"created_at"`
+	FromStatus *InvoiceStatus   `json:"from_status"`
+	HttpStatus *int             `json:"http_status"`
+	Kind       InvoiceEventKind `json:"kind"`
+	LatencyMs  *int             `json:"latency_ms"`
+	Message    string           `json:"message"`
+	NrsErrorId *string          `json:"nrs_error_id"`
+
+	// Operation The NRS call of an exchange: irn_validate, invoice_validate, invoice_sign, transmit, transmit_lookup, invoice_confirm, invoice_update.
+	Operation    *string        `json:"operation"`
+	RequestBody  *string        `json:"request_body"`
+	ResponseBody *string        `json:"response_body"`
+	Seq          int            `json:"seq"`
+	ToStatus     *InvoiceStatus `json:"to_status"`
+}
+
+// InvoiceEventKind defines model for InvoiceEvent.Kind.
+type InvoiceEventKind string
+
+// InvoiceEventList defines model for InvoiceEventList.
+type InvoiceEventList struct {
+	Items []InvoiceEvent `json:"items"`
+
+	// NextCursor Pass as `cursor` for the next page; null on the last page.
+	NextCursor *NextCursor `json:"next_cursor"`
+}
+
 // InvoiceKind B2B, B2C or B2G, read in any case with surrounding spaces ignored (`b2b` is `B2B`); answers show the upper-case form.
 //
 // Examples: B2B, B2C, B2G
 type InvoiceKind = string
+
+// InvoiceNRSError defines model for InvoiceNRSError.
+type InvoiceNRSError struct {
+	Id      string `json:"id"`
+	Message string `json:"message"`
+}
+
+// InvoicePaymentUpdate defines model for InvoicePaymentUpdate.
+type InvoicePaymentUpdate struct {
+	PaymentStatus InvoicePaymentUpdatePaymentStatus `json:"payment_status"`
+	Reference     *string                           `json:"reference,omitempty"`
+}
+
+// InvoicePaymentUpdatePaymentStatus defines model for InvoicePaymentUpdate.PaymentStatus.
+type InvoicePaymentUpdatePaymentStatus string
+
+// InvoiceStatus queued → submitting → signed → (transmitted, B2B and B2G) → confirmed; rejected when NRS
+// refuses a call; outcome_unknown while a lost answer is settled (docs/invoices.md).
+type InvoiceStatus string
+
+// InvoiceSubmission defines model for InvoiceSubmission.
+type InvoiceSubmission struct {
+	// InvoiceReference Names the invoice when the payload has no `irn`; the IRN is generated from it.
+	InvoiceReference *string `json:"invoice_reference,omitempty"`
+
+	// InvoiceType B2B, B2C or B2G, any case.
+	//
+	// Examples: B2B
+	InvoiceType string `json:"invoice_type"`
+
+	// Payload Invoice payload of the Nigeria Revenue Service (formerly FIRS) e-invoicing platform, schema 1.1, as NRS publishes it: the fields, their JSON types and the fields NRS marks mandatory. Code lists (NRS's resources), party requirements, formats and einvoice's consistency checks are business rules, listed with their sources in docs/validation-rules.md.
+	//
+	// The JSON Schema itself: GET /api/v2/invoices/schemas/NRS/1.1.
+	Payload NRSInvoice `json:"payload"`
+}
 
 // Issue defines model for Issue.
 type Issue struct {
@@ -1775,6 +1965,66 @@ type SignupSessionTokenType string
 // Slug defines model for Slug.
 type Slug = string
 
+// SubmittedInvoice defines model for SubmittedInvoice.
+type SubmittedInvoice struct {
+	// BillingReference The IRN a credit or debit note corrects.
+	BillingReference *string                     `json:"billing_reference"`
+	ConfirmedAt      *time.Time                  `json:"confirmed_at"`
+	CreatedAt        time.Time                   `json:"created_at"`
+	CustomerTin      *string                     `json:"customer_tin"`
+	Id               openapi_types.UUID          `json:"id"`
+	InvoiceType      SubmittedInvoiceInvoiceType `json:"invoice_type"`
+
+	// InvoiceTypeCode Examples: 381
+	InvoiceTypeCode string                `json:"invoice_type_code"`
+	Irn             string                `json:"irn"`
+	IssueDate       string                `json:"issue_date"`
+	Links           SubmittedInvoiceLinks `json:"links"`
+
+	// NrsError NRS's refusal of a rejected invoice.
+	NrsError *InvoiceNRSError `json:"nrs_error"`
+
+	// PayloadHash SHA-256 (hex) of the payload as sent to NRS.
+	PayloadHash   string  `json:"payload_hash"`
+	PaymentStatus *string `json:"payment_status"`
+
+	// PendingCall The call whose answer is being settled (outcome_unknown).
+	PendingCall *SubmittedInvoicePendingCall `json:"pending_call"`
+	ProjectId   openapi_types.UUID           `json:"project_id"`
+
+	// QrCodeData The QR payload
+	QrCodeData *string    `json:"qr_code_data"`
+	SignedAt   *time.Time `json:"signed_at"`
+
+	// Status queued → submitting → signed → (transmitted, B2B and B2G) → confirmed; rejected when NRS
+	// refuses a call; outcome_unknown while a lost answer is settled (docs/invoices.md).
+	Status        InvoiceStatus `json:"status"`
+	TransmittedAt *time.Time    `json:"transmitted_at"`
+	UpdatedAt     time.Time     `json:"updated_at"`
+}
+
+// SubmittedInvoiceInvoiceType defines model for SubmittedInvoice.InvoiceType.
+type SubmittedInvoiceInvoiceType string
+
+// SubmittedInvoicePendingCall defines model for SubmittedInvoice.PendingCall.
+type SubmittedInvoicePendingCall string
+
+// SubmittedInvoiceLinks defines model for SubmittedInvoiceLinks.
+type SubmittedInvoiceLinks struct {
+	Events  string `json:"events"`
+	Payment string `json:"payment"`
+	Pdf     string `json:"pdf"`
+	Self    string `json:"self"`
+}
+
+// SubmittedInvoiceList defines model for SubmittedInvoiceList.
+type SubmittedInvoiceList struct {
+	Items []SubmittedInvoice `json:"items"`
+
+	// NextCursor Pass as `cursor` for the next page; null on the last page.
+	NextCursor *NextCursor `json:"next_cursor"`
+}
+
 // UsageReport defines model for UsageReport.
 type UsageReport struct {
 	// ByOperation Examples: {"invoices.validate":30,"irn.generate":12}
@@ -2004,6 +2254,9 @@ type EventID = openapi_types.UUID
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// InvoiceID defines model for InvoiceID.
+type InvoiceID = openapi_types.UUID
+
 // KeyID defines model for KeyID.
 type KeyID = openapi_types.UUID
 
@@ -2101,6 +2354,40 @@ type RedeliverEventParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListInvoicesParams defines parameters for ListInvoices.
+type ListInvoicesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor `next_cursor` of the previous page.
+	Cursor *Cursor        `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Status *InvoiceStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// InvoiceType B2B, B2C or B2G, any case.
+	InvoiceType   *string             `form:"invoice_type,omitempty" json:"invoice_type,omitempty"`
+	Irn           *string             `form:"irn,omitempty" json:"irn,omitempty"`
+	CustomerTin   *string             `form:"customer_tin,omitempty" json:"customer_tin,omitempty"`
+	IssueDateFrom *openapi_types.Date `form:"issue_date_from,omitempty" json:"issue_date_from,omitempty"`
+	IssueDateTo   *openapi_types.Date `form:"issue_date_to,omitempty" json:"issue_date_to,omitempty"`
+	CreatedFrom   *time.Time          `form:"created_from,omitempty" json:"created_from,omitempty"`
+	CreatedTo     *time.Time          `form:"created_to,omitempty" json:"created_to,omitempty"`
+}
+
+// SubmitInvoiceParams defines parameters for SubmitInvoice.
+type SubmitInvoiceParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ExportInvoiceArchiveParams defines parameters for ExportInvoiceArchive.
+type ExportInvoiceArchiveParams struct {
+	From string `form:"from" json:"from"`
+	To   string `form:"to" json:"to"`
+}
+
 // GenerateIRNParams defines parameters for GenerateIRN.
 type GenerateIRNParams struct {
 	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
@@ -2156,6 +2443,15 @@ type ValidateInvoiceParams struct {
 	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
 	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListInvoiceEventsParams defines parameters for ListInvoiceEvents.
+type ListInvoiceEventsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // ListOrganizationsParams defines parameters for ListOrganizations.
@@ -2298,6 +2594,9 @@ type StartCertificationRunJSONRequestBody = CertificationRequest
 // RedeliverEventJSONRequestBody defines body for RedeliverEvent for application/json ContentType.
 type RedeliverEventJSONRequestBody = RedeliverRequest
 
+// SubmitInvoiceJSONRequestBody defines body for SubmitInvoice for application/json ContentType.
+type SubmitInvoiceJSONRequestBody = InvoiceSubmission
+
 // GenerateIRNJSONRequestBody defines body for GenerateIRN for application/json ContentType.
 type GenerateIRNJSONRequestBody = IRNRequest
 
@@ -2312,6 +2611,9 @@ type RenderInvoiceJSONRequestBody = RenderRequest
 
 // ValidateInvoiceJSONRequestBody defines body for ValidateInvoice for application/json ContentType.
 type ValidateInvoiceJSONRequestBody = ValidateInvoiceRequest
+
+// UpdateInvoicePaymentJSONRequestBody defines body for UpdateInvoicePayment for application/json ContentType.
+type UpdateInvoicePaymentJSONRequestBody = InvoicePaymentUpdate
 
 // CreateOrganizationJSONRequestBody defines body for CreateOrganization for application/json ContentType.
 type CreateOrganizationJSONRequestBody = OrganizationRequest
@@ -2734,6 +3036,63 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
 	RedeliverEvent(ctx context.Context, eventId EventID, params *RedeliverEventParams, body RedeliverEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListInvoices Search the project's submitted invoices
+	//
+	// Newest first, one page at a time (pass `next_cursor` as `cursor` until it is null),
+	// filtered by status, invoice type, IRN, customer TIN, issue date range (inclusive) and
+	// creation time range ([from, to)). Needs the `invoices:read` scope.
+	//
+	// Corresponds with GET /api/v2/invoices (the `ListInvoices` operationId).
+	ListInvoices(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubmitInvoiceWithBody Submit an invoice to NRS
+	//
+	// Validates the invoice (an invalid one is a 422 with the problems of
+	// `/invoices/schema/validate`, and nothing is stored), takes the payload's `irn` or
+	// generates one from `invoice_reference` and the payload's `issue_date`, stores the invoice
+	// and starts its workflow (irn/validate, invoice/validate, sign, transmit for B2B and B2G,
+	// confirm), and answers at once with the queued invoice. The same IRN with the same payload
+	// answers the invoice already submitted; the same IRN with another payload is a 409 naming
+	// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
+	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
+	SubmitInvoiceWithBody(ctx context.Context, params *SubmitInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubmitInvoice Submit an invoice to NRS
+	//
+	// Validates the invoice (an invalid one is a 422 with the problems of
+	// `/invoices/schema/validate`, and nothing is stored), takes the payload's `irn` or
+	// generates one from `invoice_reference` and the payload's `issue_date`, stores the invoice
+	// and starts its workflow (irn/validate, invoice/validate, sign, transmit for B2B and B2G,
+	// confirm), and answers at once with the queued invoice. The same IRN with the same payload
+	// answers the invoice already submitted; the same IRN with another payload is a 409 naming
+	// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
+	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
+	SubmitInvoice(ctx context.Context, params *SubmitInvoiceParams, body SubmitInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportInvoiceArchive Export the project's invoice archive as JSON Lines
+	//
+	// One `InvoiceArchiveEntry` per line, in chain order, for the invoices archived in
+	// [from, to) (RFC 3339 times or YYYY-MM-DD dates).
+	//
+	// Corresponds with GET /api/v2/invoices/archive/export (the `ExportInvoiceArchive` operationId).
+	ExportInvoiceArchive(ctx context.Context, params *ExportInvoiceArchiveParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VerifyInvoiceArchive Verify the project's invoice archive
+	//
+	// Checks the hash chain of the project's archive: every confirmed invoice's entry (its
+	// payload as cleared, its QR and NRS's answers) and the link to the entry before it.
+	//
+	// Corresponds with GET /api/v2/invoices/archive/verify (the `VerifyInvoiceArchive` operationId).
+	VerifyInvoiceArchive(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GenerateIRNWithBody Generate an invoice's IRN
 	//
 	// The same reference and date give the same IRN; the same reference with another date is a
@@ -2860,6 +3219,51 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/schemas/{authority}/{version} (the `InvoiceSchema` operationId).
 	InvoiceSchema(ctx context.Context, authority string, version string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetInvoice A submitted invoice
+	//
+	// An invoice of another project is a 404.
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id} (the `GetInvoice` operationId).
+	GetInvoice(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListInvoiceEvents An invoice's state changes and exchanges with NRS
+	//
+	// Oldest first: every state change, and every call to NRS with its attempt number, latency,
+	// HTTP status, NRS error id and request and answer bodies (no credentials). Pass
+	// `next_cursor` as `cursor` until it is null.
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id}/events (the `ListInvoiceEvents` operationId).
+	ListInvoiceEvents(ctx context.Context, invoiceId InvoiceID, params *ListInvoiceEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateInvoicePaymentWithBody Set a submitted invoice's payment status
+	//
+	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
+	// `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v2/invoices/{invoice_id}/payment (the `UpdateInvoicePayment` operationId).
+	UpdateInvoicePaymentWithBody(ctx context.Context, invoiceId InvoiceID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateInvoicePayment Set a submitted invoice's payment status
+	//
+	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
+	// `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v2/invoices/{invoice_id}/payment (the `UpdateInvoicePayment` operationId).
+	UpdateInvoicePayment(ctx context.Context, invoiceId InvoiceID, body UpdateInvoicePaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubmittedInvoicePdf The PDF of a submitted invoice
+	//
+	// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed.
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
+	SubmittedInvoicePdf(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListOrganizations List the caller's organizations
 	//
@@ -3412,6 +3816,113 @@ func (c *RawClient) RedeliverEvent(ctx context.Context, eventId EventID, params 
 	return c.Client.Do(req)
 }
 
+// ListInvoices Search the project's submitted invoices
+//
+// Newest first, one page at a time (pass `next_cursor` as `cursor` until it is null),
+// filtered by status, invoice type, IRN, customer TIN, issue date range (inclusive) and
+// creation time range ([from, to)). Needs the `invoices:read` scope.
+//
+// Corresponds with GET /api/v2/invoices (the `ListInvoices` operationId).
+func (c *RawClient) ListInvoices(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListInvoicesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubmitInvoiceWithBody Submit an invoice to NRS
+//
+// Validates the invoice (an invalid one is a 422 with the problems of
+// `/invoices/schema/validate`, and nothing is stored), takes the payload's `irn` or
+// generates one from `invoice_reference` and the payload's `issue_date`, stores the invoice
+// and starts its workflow (irn/validate, invoice/validate, sign, transmit for B2B and B2G,
+// confirm), and answers at once with the queued invoice. The same IRN with the same payload
+// answers the invoice already submitted; the same IRN with another payload is a 409 naming
+// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
+// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
+func (c *RawClient) SubmitInvoiceWithBody(ctx context.Context, params *SubmitInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubmitInvoiceRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubmitInvoice Submit an invoice to NRS
+//
+// Validates the invoice (an invalid one is a 422 with the problems of
+// `/invoices/schema/validate`, and nothing is stored), takes the payload's `irn` or
+// generates one from `invoice_reference` and the payload's `issue_date`, stores the invoice
+// and starts its workflow (irn/validate, invoice/validate, sign, transmit for B2B and B2G,
+// confirm), and answers at once with the queued invoice. The same IRN with the same payload
+// answers the invoice already submitted; the same IRN with another payload is a 409 naming
+// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
+// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
+func (c *RawClient) SubmitInvoice(ctx context.Context, params *SubmitInvoiceParams, body SubmitInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubmitInvoiceRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportInvoiceArchive Export the project's invoice archive as JSON Lines
+//
+// One `InvoiceArchiveEntry` per line, in chain order, for the invoices archived in
+// [from, to) (RFC 3339 times or YYYY-MM-DD dates).
+//
+// Corresponds with GET /api/v2/invoices/archive/export (the `ExportInvoiceArchive` operationId).
+func (c *RawClient) ExportInvoiceArchive(ctx context.Context, params *ExportInvoiceArchiveParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportInvoiceArchiveRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VerifyInvoiceArchive Verify the project's invoice archive
+//
+// Checks the hash chain of the project's archive: every confirmed invoice's entry (its
+// payload as cleared, its QR and NRS's answers) and the link to the entry before it.
+//
+// Corresponds with GET /api/v2/invoices/archive/verify (the `VerifyInvoiceArchive` operationId).
+func (c *RawClient) VerifyInvoiceArchive(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyInvoiceArchiveRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GenerateIRNWithBody Generate an invoice's IRN
 //
 // The same reference and date give the same IRN; the same reference with another date is a
@@ -3639,6 +4150,101 @@ func (c *RawClient) ValidateInvoice(ctx context.Context, params *ValidateInvoice
 // Corresponds with GET /api/v2/invoices/schemas/{authority}/{version} (the `InvoiceSchema` operationId).
 func (c *RawClient) InvoiceSchema(ctx context.Context, authority string, version string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewInvoiceSchemaRequest(c.Server, authority, version)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetInvoice A submitted invoice
+//
+// An invoice of another project is a 404.
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id} (the `GetInvoice` operationId).
+func (c *RawClient) GetInvoice(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetInvoiceRequest(c.Server, invoiceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListInvoiceEvents An invoice's state changes and exchanges with NRS
+//
+// Oldest first: every state change, and every call to NRS with its attempt number, latency,
+// HTTP status, NRS error id and request and answer bodies (no credentials). Pass
+// `next_cursor` as `cursor` until it is null.
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id}/events (the `ListInvoiceEvents` operationId).
+func (c *RawClient) ListInvoiceEvents(ctx context.Context, invoiceId InvoiceID, params *ListInvoiceEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListInvoiceEventsRequest(c.Server, invoiceId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateInvoicePaymentWithBody Set a submitted invoice's payment status
+//
+// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
+// `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v2/invoices/{invoice_id}/payment (the `UpdateInvoicePayment` operationId).
+func (c *RawClient) UpdateInvoicePaymentWithBody(ctx context.Context, invoiceId InvoiceID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateInvoicePaymentRequestWithBody(c.Server, invoiceId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateInvoicePayment Set a submitted invoice's payment status
+//
+// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
+// `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v2/invoices/{invoice_id}/payment (the `UpdateInvoicePayment` operationId).
+func (c *RawClient) UpdateInvoicePayment(ctx context.Context, invoiceId InvoiceID, body UpdateInvoicePaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateInvoicePaymentRequest(c.Server, invoiceId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubmittedInvoicePdf The PDF of a submitted invoice
+//
+// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed.
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
+func (c *RawClient) SubmittedInvoicePdf(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubmittedInvoicePdfRequest(c.Server, invoiceId)
 	if err != nil {
 		return nil, err
 	}
@@ -4757,6 +5363,308 @@ func NewRedeliverEventRequestWithBody(server string, eventId EventID, params *Re
 	return req, nil
 }
 
+// NewListInvoicesRequest constructs an http.Request for the ListInvoices method
+func NewListInvoicesRequest(server string, params *ListInvoicesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.InvoiceType != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "invoice_type", *params.InvoiceType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Irn != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "irn", *params.Irn, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CustomerTin != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "customer_tin", *params.CustomerTin, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IssueDateFrom != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "issue_date_from", *params.IssueDateFrom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IssueDateTo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "issue_date_to", *params.IssueDateTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CreatedFrom != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "created_from", *params.CreatedFrom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CreatedTo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "created_to", *params.CreatedTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSubmitInvoiceRequest calls the generic SubmitInvoice builder with application/json body
+func NewSubmitInvoiceRequest(server string, params *SubmitInvoiceParams, body SubmitInvoiceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSubmitInvoiceRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewSubmitInvoiceRequestWithBody constructs an http.Request for the SubmitInvoice method, with any body, and a specified content type
+func NewSubmitInvoiceRequestWithBody(server string, params *SubmitInvoiceParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewExportInvoiceArchiveRequest constructs an http.Request for the ExportInvoiceArchive method
+func NewExportInvoiceArchiveRequest(server string, params *ExportInvoiceArchiveParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/archive/export")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVerifyInvoiceArchiveRequest constructs an http.Request for the VerifyInvoiceArchive method
+func NewVerifyInvoiceArchiveRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/archive/verify")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGenerateIRNRequest calls the generic GenerateIRN builder with application/json body
 func NewGenerateIRNRequest(server string, params *GenerateIRNParams, body GenerateIRNJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5110,6 +6018,194 @@ func NewInvoiceSchemaRequest(server string, authority string, version string) (*
 	}
 
 	operationPath := fmt.Sprintf("/api/v2/invoices/schemas/%s/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetInvoiceRequest constructs an http.Request for the GetInvoice method
+func NewGetInvoiceRequest(server string, invoiceId InvoiceID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_id", invoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListInvoiceEventsRequest constructs an http.Request for the ListInvoiceEvents method
+func NewListInvoiceEventsRequest(server string, invoiceId InvoiceID, params *ListInvoiceEventsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_id", invoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/%s/events", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateInvoicePaymentRequest calls the generic UpdateInvoicePayment builder with application/json body
+func NewUpdateInvoicePaymentRequest(server string, invoiceId InvoiceID, body UpdateInvoicePaymentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateInvoicePaymentRequestWithBody(server, invoiceId, "application/json", bodyReader)
+}
+
+// NewUpdateInvoicePaymentRequestWithBody constructs an http.Request for the UpdateInvoicePayment method, with any body, and a specified content type
+func NewUpdateInvoicePaymentRequestWithBody(server string, invoiceId InvoiceID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_id", invoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/%s/payment", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewSubmittedInvoicePdfRequest constructs an http.Request for the SubmittedInvoicePdf method
+func NewSubmittedInvoicePdfRequest(server string, invoiceId InvoiceID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_id", invoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/%s/pdf", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -6596,6 +7692,69 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
 	RedeliverEventWithResponse(ctx context.Context, eventId EventID, params *RedeliverEventParams, body RedeliverEventJSONRequestBody, reqEditors ...RequestEditorFn) (*RedeliverEventResponse, error)
 
+	// ListInvoicesWithResponse Search the project's submitted invoices
+	//
+	// Newest first, one page at a time (pass `next_cursor` as `cursor` until it is null),
+	// filtered by status, invoice type, IRN, customer TIN, issue date range (inclusive) and
+	// creation time range ([from, to)). Needs the `invoices:read` scope.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices (the `ListInvoices` operationId).
+	ListInvoicesWithResponse(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*ListInvoicesResponse, error)
+
+	// SubmitInvoiceWithBodyWithResponse Submit an invoice to NRS
+	//
+	// Validates the invoice (an invalid one is a 422 with the problems of
+	// `/invoices/schema/validate`, and nothing is stored), takes the payload's `irn` or
+	// generates one from `invoice_reference` and the payload's `issue_date`, stores the invoice
+	// and starts its workflow (irn/validate, invoice/validate, sign, transmit for B2B and B2G,
+	// confirm), and answers at once with the queued invoice. The same IRN with the same payload
+	// answers the invoice already submitted; the same IRN with another payload is a 409 naming
+	// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
+	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
+	SubmitInvoiceWithBodyWithResponse(ctx context.Context, params *SubmitInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubmitInvoiceResponse, error)
+
+	// SubmitInvoiceWithResponse Submit an invoice to NRS
+	//
+	// Validates the invoice (an invalid one is a 422 with the problems of
+	// `/invoices/schema/validate`, and nothing is stored), takes the payload's `irn` or
+	// generates one from `invoice_reference` and the payload's `issue_date`, stores the invoice
+	// and starts its workflow (irn/validate, invoice/validate, sign, transmit for B2B and B2G,
+	// confirm), and answers at once with the queued invoice. The same IRN with the same payload
+	// answers the invoice already submitted; the same IRN with another payload is a 409 naming
+	// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
+	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
+	SubmitInvoiceWithResponse(ctx context.Context, params *SubmitInvoiceParams, body SubmitInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*SubmitInvoiceResponse, error)
+
+	// ExportInvoiceArchiveWithResponse Export the project's invoice archive as JSON Lines
+	//
+	// One `InvoiceArchiveEntry` per line, in chain order, for the invoices archived in
+	// [from, to) (RFC 3339 times or YYYY-MM-DD dates).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/archive/export (the `ExportInvoiceArchive` operationId).
+	ExportInvoiceArchiveWithResponse(ctx context.Context, params *ExportInvoiceArchiveParams, reqEditors ...RequestEditorFn) (*ExportInvoiceArchiveResponse, error)
+
+	// VerifyInvoiceArchiveWithResponse Verify the project's invoice archive
+	//
+	// Checks the hash chain of the project's archive: every confirmed invoice's entry (its
+	// payload as cleared, its QR and NRS's answers) and the link to the entry before it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/archive/verify (the `VerifyInvoiceArchive` operationId).
+	VerifyInvoiceArchiveWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VerifyInvoiceArchiveResponse, error)
+
 	// GenerateIRNWithBodyWithResponse Generate an invoice's IRN
 	//
 	// The same reference and date give the same IRN; the same reference with another date is a
@@ -6724,6 +7883,57 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/schemas/{authority}/{version} (the `InvoiceSchema` operationId).
 	InvoiceSchemaWithResponse(ctx context.Context, authority string, version string, reqEditors ...RequestEditorFn) (*InvoiceSchemaResponse, error)
+
+	// GetInvoiceWithResponse A submitted invoice
+	//
+	// An invoice of another project is a 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id} (the `GetInvoice` operationId).
+	GetInvoiceWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*GetInvoiceResponse, error)
+
+	// ListInvoiceEventsWithResponse An invoice's state changes and exchanges with NRS
+	//
+	// Oldest first: every state change, and every call to NRS with its attempt number, latency,
+	// HTTP status, NRS error id and request and answer bodies (no credentials). Pass
+	// `next_cursor` as `cursor` until it is null.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id}/events (the `ListInvoiceEvents` operationId).
+	ListInvoiceEventsWithResponse(ctx context.Context, invoiceId InvoiceID, params *ListInvoiceEventsParams, reqEditors ...RequestEditorFn) (*ListInvoiceEventsResponse, error)
+
+	// UpdateInvoicePaymentWithBodyWithResponse Set a submitted invoice's payment status
+	//
+	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
+	// `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v2/invoices/{invoice_id}/payment (the `UpdateInvoicePayment` operationId).
+	UpdateInvoicePaymentWithBodyWithResponse(ctx context.Context, invoiceId InvoiceID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInvoicePaymentResponse, error)
+
+	// UpdateInvoicePaymentWithResponse Set a submitted invoice's payment status
+	//
+	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
+	// `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v2/invoices/{invoice_id}/payment (the `UpdateInvoicePayment` operationId).
+	UpdateInvoicePaymentWithResponse(ctx context.Context, invoiceId InvoiceID, body UpdateInvoicePaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInvoicePaymentResponse, error)
+
+	// SubmittedInvoicePdfWithResponse The PDF of a submitted invoice
+	//
+	// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
+	SubmittedInvoicePdfWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*SubmittedInvoicePdfResponse, error)
 
 	// ListOrganizationsWithResponse List the caller's organizations
 	//
@@ -8257,6 +9467,534 @@ func (r RedeliverEventResponse) ContentType() string {
 	return ""
 }
 
+// ListInvoicesResponse200Headers the declared response headers of an HTTP 200 response for ListInvoices
+type ListInvoicesResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// ListInvoicesResponse401Headers the declared response headers of an HTTP 401 response for ListInvoices
+type ListInvoicesResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListInvoicesResponse403Headers the declared response headers of an HTTP 403 response for ListInvoices
+type ListInvoicesResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListInvoicesResponse422Headers the declared response headers of an HTTP 422 response for ListInvoices
+type ListInvoicesResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListInvoicesResponse429Headers the declared response headers of an HTTP 429 response for ListInvoices
+type ListInvoicesResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ListInvoicesResponse500Headers the declared response headers of an HTTP 500 response for ListInvoices
+type ListInvoicesResponse500Headers struct {
+	XRequestID *string
+}
+
+type ListInvoicesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubmittedInvoiceList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListInvoicesResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListInvoicesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListInvoicesResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListInvoicesResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListInvoicesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListInvoicesResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListInvoicesResponse) GetJSON200() *SubmittedInvoiceList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListInvoicesResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListInvoicesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListInvoicesResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListInvoicesResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListInvoicesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListInvoicesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListInvoicesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListInvoicesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListInvoicesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SubmitInvoiceResponse202Headers the declared response headers of an HTTP 202 response for SubmitInvoice
+type SubmitInvoiceResponse202Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// SubmitInvoiceResponse401Headers the declared response headers of an HTTP 401 response for SubmitInvoice
+type SubmitInvoiceResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// SubmitInvoiceResponse403Headers the declared response headers of an HTTP 403 response for SubmitInvoice
+type SubmitInvoiceResponse403Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceResponse409Headers the declared response headers of an HTTP 409 response for SubmitInvoice
+type SubmitInvoiceResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// SubmitInvoiceResponse415Headers the declared response headers of an HTTP 415 response for SubmitInvoice
+type SubmitInvoiceResponse415Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceResponse422Headers the declared response headers of an HTTP 422 response for SubmitInvoice
+type SubmitInvoiceResponse422Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceResponse429Headers the declared response headers of an HTTP 429 response for SubmitInvoice
+type SubmitInvoiceResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// SubmitInvoiceResponse500Headers the declared response headers of an HTTP 500 response for SubmitInvoice
+type SubmitInvoiceResponse500Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceResponse503Headers the declared response headers of an HTTP 503 response for SubmitInvoice
+type SubmitInvoiceResponse503Headers struct {
+	XRequestID *string
+}
+
+type SubmitInvoiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *SubmittedInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *SubmitInvoiceResponse202Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SubmitInvoiceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SubmitInvoiceResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SubmitInvoiceResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *SubmitInvoiceResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *SubmitInvoiceResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SubmitInvoiceResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SubmitInvoiceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SubmitInvoiceResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON202() *SubmittedInvoice {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SubmitInvoiceResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SubmitInvoiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SubmitInvoiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SubmitInvoiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SubmitInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportInvoiceArchiveResponse200Headers the declared response headers of an HTTP 200 response for ExportInvoiceArchive
+type ExportInvoiceArchiveResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// ExportInvoiceArchiveResponse401Headers the declared response headers of an HTTP 401 response for ExportInvoiceArchive
+type ExportInvoiceArchiveResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ExportInvoiceArchiveResponse403Headers the declared response headers of an HTTP 403 response for ExportInvoiceArchive
+type ExportInvoiceArchiveResponse403Headers struct {
+	XRequestID *string
+}
+
+// ExportInvoiceArchiveResponse422Headers the declared response headers of an HTTP 422 response for ExportInvoiceArchive
+type ExportInvoiceArchiveResponse422Headers struct {
+	XRequestID *string
+}
+
+// ExportInvoiceArchiveResponse429Headers the declared response headers of an HTTP 429 response for ExportInvoiceArchive
+type ExportInvoiceArchiveResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ExportInvoiceArchiveResponse500Headers the declared response headers of an HTTP 500 response for ExportInvoiceArchive
+type ExportInvoiceArchiveResponse500Headers struct {
+	XRequestID *string
+}
+
+type ExportInvoiceArchiveResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExportInvoiceArchiveResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ExportInvoiceArchiveResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ExportInvoiceArchiveResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ExportInvoiceArchiveResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExportInvoiceArchiveResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ExportInvoiceArchiveResponse500Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExportInvoiceArchiveResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExportInvoiceArchiveResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ExportInvoiceArchiveResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ExportInvoiceArchiveResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ExportInvoiceArchiveResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportInvoiceArchiveResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportInvoiceArchiveResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportInvoiceArchiveResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportInvoiceArchiveResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// VerifyInvoiceArchiveResponse200Headers the declared response headers of an HTTP 200 response for VerifyInvoiceArchive
+type VerifyInvoiceArchiveResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// VerifyInvoiceArchiveResponse401Headers the declared response headers of an HTTP 401 response for VerifyInvoiceArchive
+type VerifyInvoiceArchiveResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// VerifyInvoiceArchiveResponse403Headers the declared response headers of an HTTP 403 response for VerifyInvoiceArchive
+type VerifyInvoiceArchiveResponse403Headers struct {
+	XRequestID *string
+}
+
+// VerifyInvoiceArchiveResponse429Headers the declared response headers of an HTTP 429 response for VerifyInvoiceArchive
+type VerifyInvoiceArchiveResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// VerifyInvoiceArchiveResponse500Headers the declared response headers of an HTTP 500 response for VerifyInvoiceArchive
+type VerifyInvoiceArchiveResponse500Headers struct {
+	XRequestID *string
+}
+
+type VerifyInvoiceArchiveResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceArchiveVerification
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *VerifyInvoiceArchiveResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *VerifyInvoiceArchiveResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *VerifyInvoiceArchiveResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *VerifyInvoiceArchiveResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *VerifyInvoiceArchiveResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VerifyInvoiceArchiveResponse) GetJSON200() *InvoiceArchiveVerification {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r VerifyInvoiceArchiveResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r VerifyInvoiceArchiveResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r VerifyInvoiceArchiveResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r VerifyInvoiceArchiveResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r VerifyInvoiceArchiveResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VerifyInvoiceArchiveResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VerifyInvoiceArchiveResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VerifyInvoiceArchiveResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GenerateIRNResponse200Headers the declared response headers of an HTTP 200 response for GenerateIRN
 type GenerateIRNResponse200Headers struct {
 	IdempotentReplayed *string
@@ -9107,6 +10845,602 @@ func (r InvoiceSchemaResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r InvoiceSchemaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetInvoiceResponse200Headers the declared response headers of an HTTP 200 response for GetInvoice
+type GetInvoiceResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// GetInvoiceResponse401Headers the declared response headers of an HTTP 401 response for GetInvoice
+type GetInvoiceResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetInvoiceResponse403Headers the declared response headers of an HTTP 403 response for GetInvoice
+type GetInvoiceResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceResponse404Headers the declared response headers of an HTTP 404 response for GetInvoice
+type GetInvoiceResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceResponse422Headers the declared response headers of an HTTP 422 response for GetInvoice
+type GetInvoiceResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceResponse429Headers the declared response headers of an HTTP 429 response for GetInvoice
+type GetInvoiceResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// GetInvoiceResponse500Headers the declared response headers of an HTTP 500 response for GetInvoice
+type GetInvoiceResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetInvoiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubmittedInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetInvoiceResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetInvoiceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetInvoiceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetInvoiceResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetInvoiceResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetInvoiceResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetInvoiceResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetInvoiceResponse) GetJSON200() *SubmittedInvoice {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetInvoiceResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetInvoiceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetInvoiceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetInvoiceResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetInvoiceResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetInvoiceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetInvoiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetInvoiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetInvoiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListInvoiceEventsResponse200Headers the declared response headers of an HTTP 200 response for ListInvoiceEvents
+type ListInvoiceEventsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// ListInvoiceEventsResponse401Headers the declared response headers of an HTTP 401 response for ListInvoiceEvents
+type ListInvoiceEventsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListInvoiceEventsResponse403Headers the declared response headers of an HTTP 403 response for ListInvoiceEvents
+type ListInvoiceEventsResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListInvoiceEventsResponse404Headers the declared response headers of an HTTP 404 response for ListInvoiceEvents
+type ListInvoiceEventsResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListInvoiceEventsResponse422Headers the declared response headers of an HTTP 422 response for ListInvoiceEvents
+type ListInvoiceEventsResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListInvoiceEventsResponse429Headers the declared response headers of an HTTP 429 response for ListInvoiceEvents
+type ListInvoiceEventsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ListInvoiceEventsResponse500Headers the declared response headers of an HTTP 500 response for ListInvoiceEvents
+type ListInvoiceEventsResponse500Headers struct {
+	XRequestID *string
+}
+
+type ListInvoiceEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceEventList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListInvoiceEventsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListInvoiceEventsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListInvoiceEventsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListInvoiceEventsResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListInvoiceEventsResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListInvoiceEventsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListInvoiceEventsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListInvoiceEventsResponse) GetJSON200() *InvoiceEventList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListInvoiceEventsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListInvoiceEventsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListInvoiceEventsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListInvoiceEventsResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListInvoiceEventsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListInvoiceEventsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListInvoiceEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListInvoiceEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListInvoiceEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListInvoiceEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateInvoicePaymentResponse200Headers the declared response headers of an HTTP 200 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// UpdateInvoicePaymentResponse401Headers the declared response headers of an HTTP 401 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// UpdateInvoicePaymentResponse403Headers the declared response headers of an HTTP 403 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse403Headers struct {
+	XRequestID *string
+}
+
+// UpdateInvoicePaymentResponse404Headers the declared response headers of an HTTP 404 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse404Headers struct {
+	XRequestID *string
+}
+
+// UpdateInvoicePaymentResponse409Headers the declared response headers of an HTTP 409 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// UpdateInvoicePaymentResponse415Headers the declared response headers of an HTTP 415 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse415Headers struct {
+	XRequestID *string
+}
+
+// UpdateInvoicePaymentResponse422Headers the declared response headers of an HTTP 422 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse422Headers struct {
+	XRequestID *string
+}
+
+// UpdateInvoicePaymentResponse429Headers the declared response headers of an HTTP 429 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// UpdateInvoicePaymentResponse500Headers the declared response headers of an HTTP 500 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse500Headers struct {
+	XRequestID *string
+}
+
+// UpdateInvoicePaymentResponse503Headers the declared response headers of an HTTP 503 response for UpdateInvoicePayment
+type UpdateInvoicePaymentResponse503Headers struct {
+	XRequestID *string
+}
+
+type UpdateInvoicePaymentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubmittedInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateInvoicePaymentResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateInvoicePaymentResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *UpdateInvoicePaymentResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *UpdateInvoicePaymentResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateInvoicePaymentResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *UpdateInvoicePaymentResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *UpdateInvoicePaymentResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateInvoicePaymentResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *UpdateInvoicePaymentResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateInvoicePaymentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON200() *SubmittedInvoice {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateInvoicePaymentResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateInvoicePaymentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateInvoicePaymentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateInvoicePaymentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateInvoicePaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SubmittedInvoicePdfResponse200Headers the declared response headers of an HTTP 200 response for SubmittedInvoicePdf
+type SubmittedInvoicePdfResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// SubmittedInvoicePdfResponse401Headers the declared response headers of an HTTP 401 response for SubmittedInvoicePdf
+type SubmittedInvoicePdfResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// SubmittedInvoicePdfResponse403Headers the declared response headers of an HTTP 403 response for SubmittedInvoicePdf
+type SubmittedInvoicePdfResponse403Headers struct {
+	XRequestID *string
+}
+
+// SubmittedInvoicePdfResponse404Headers the declared response headers of an HTTP 404 response for SubmittedInvoicePdf
+type SubmittedInvoicePdfResponse404Headers struct {
+	XRequestID *string
+}
+
+// SubmittedInvoicePdfResponse422Headers the declared response headers of an HTTP 422 response for SubmittedInvoicePdf
+type SubmittedInvoicePdfResponse422Headers struct {
+	XRequestID *string
+}
+
+// SubmittedInvoicePdfResponse429Headers the declared response headers of an HTTP 429 response for SubmittedInvoicePdf
+type SubmittedInvoicePdfResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// SubmittedInvoicePdfResponse500Headers the declared response headers of an HTTP 500 response for SubmittedInvoicePdf
+type SubmittedInvoicePdfResponse500Headers struct {
+	XRequestID *string
+}
+
+type SubmittedInvoicePdfResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SubmittedInvoicePdfResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SubmittedInvoicePdfResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SubmittedInvoicePdfResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SubmittedInvoicePdfResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *SubmittedInvoicePdfResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SubmittedInvoicePdfResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SubmittedInvoicePdfResponse500Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SubmittedInvoicePdfResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SubmittedInvoicePdfResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SubmittedInvoicePdfResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SubmittedInvoicePdfResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SubmittedInvoicePdfResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SubmittedInvoicePdfResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SubmittedInvoicePdfResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SubmittedInvoicePdfResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SubmittedInvoicePdfResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SubmittedInvoicePdfResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -11829,6 +14163,99 @@ func (c *ClientWithResponses) RedeliverEventWithResponse(ctx context.Context, ev
 	return ParseRedeliverEventResponse(rsp)
 }
 
+// ListInvoicesWithResponse Search the project's submitted invoices
+//
+// Newest first, one page at a time (pass `next_cursor` as `cursor` until it is null),
+// filtered by status, invoice type, IRN, customer TIN, issue date range (inclusive) and
+// creation time range ([from, to)). Needs the `invoices:read` scope.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices (the `ListInvoices` operationId).
+func (c *ClientWithResponses) ListInvoicesWithResponse(ctx context.Context, params *ListInvoicesParams, reqEditors ...RequestEditorFn) (*ListInvoicesResponse, error) {
+	rsp, err := c.ListInvoices(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListInvoicesResponse(rsp)
+}
+
+// SubmitInvoiceWithBodyWithResponse Submit an invoice to NRS
+//
+// Validates the invoice (an invalid one is a 422 with the problems of
+// `/invoices/schema/validate`, and nothing is stored), takes the payload's `irn` or
+// generates one from `invoice_reference` and the payload's `issue_date`, stores the invoice
+// and starts its workflow (irn/validate, invoice/validate, sign, transmit for B2B and B2G,
+// confirm), and answers at once with the queued invoice. The same IRN with the same payload
+// answers the invoice already submitted; the same IRN with another payload is a 409 naming
+// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
+// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
+func (c *ClientWithResponses) SubmitInvoiceWithBodyWithResponse(ctx context.Context, params *SubmitInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubmitInvoiceResponse, error) {
+	rsp, err := c.SubmitInvoiceWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubmitInvoiceResponse(rsp)
+}
+
+// SubmitInvoiceWithResponse Submit an invoice to NRS
+//
+// Validates the invoice (an invalid one is a 422 with the problems of
+// `/invoices/schema/validate`, and nothing is stored), takes the payload's `irn` or
+// generates one from `invoice_reference` and the payload's `issue_date`, stores the invoice
+// and starts its workflow (irn/validate, invoice/validate, sign, transmit for B2B and B2G,
+// confirm), and answers at once with the queued invoice. The same IRN with the same payload
+// answers the invoice already submitted; the same IRN with another payload is a 409 naming
+// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
+// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
+func (c *ClientWithResponses) SubmitInvoiceWithResponse(ctx context.Context, params *SubmitInvoiceParams, body SubmitInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*SubmitInvoiceResponse, error) {
+	rsp, err := c.SubmitInvoice(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubmitInvoiceResponse(rsp)
+}
+
+// ExportInvoiceArchiveWithResponse Export the project's invoice archive as JSON Lines
+//
+// One `InvoiceArchiveEntry` per line, in chain order, for the invoices archived in
+// [from, to) (RFC 3339 times or YYYY-MM-DD dates).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/archive/export (the `ExportInvoiceArchive` operationId).
+func (c *ClientWithResponses) ExportInvoiceArchiveWithResponse(ctx context.Context, params *ExportInvoiceArchiveParams, reqEditors ...RequestEditorFn) (*ExportInvoiceArchiveResponse, error) {
+	rsp, err := c.ExportInvoiceArchive(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportInvoiceArchiveResponse(rsp)
+}
+
+// VerifyInvoiceArchiveWithResponse Verify the project's invoice archive
+//
+// Checks the hash chain of the project's archive: every confirmed invoice's entry (its
+// payload as cleared, its QR and NRS's answers) and the link to the entry before it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/archive/verify (the `VerifyInvoiceArchive` operationId).
+func (c *ClientWithResponses) VerifyInvoiceArchiveWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VerifyInvoiceArchiveResponse, error) {
+	rsp, err := c.VerifyInvoiceArchive(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVerifyInvoiceArchiveResponse(rsp)
+}
+
 // GenerateIRNWithBodyWithResponse Generate an invoice's IRN
 //
 // The same reference and date give the same IRN; the same reference with another date is a
@@ -12022,6 +14449,87 @@ func (c *ClientWithResponses) InvoiceSchemaWithResponse(ctx context.Context, aut
 		return nil, err
 	}
 	return ParseInvoiceSchemaResponse(rsp)
+}
+
+// GetInvoiceWithResponse A submitted invoice
+//
+// An invoice of another project is a 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id} (the `GetInvoice` operationId).
+func (c *ClientWithResponses) GetInvoiceWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*GetInvoiceResponse, error) {
+	rsp, err := c.GetInvoice(ctx, invoiceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetInvoiceResponse(rsp)
+}
+
+// ListInvoiceEventsWithResponse An invoice's state changes and exchanges with NRS
+//
+// Oldest first: every state change, and every call to NRS with its attempt number, latency,
+// HTTP status, NRS error id and request and answer bodies (no credentials). Pass
+// `next_cursor` as `cursor` until it is null.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id}/events (the `ListInvoiceEvents` operationId).
+func (c *ClientWithResponses) ListInvoiceEventsWithResponse(ctx context.Context, invoiceId InvoiceID, params *ListInvoiceEventsParams, reqEditors ...RequestEditorFn) (*ListInvoiceEventsResponse, error) {
+	rsp, err := c.ListInvoiceEvents(ctx, invoiceId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListInvoiceEventsResponse(rsp)
+}
+
+// UpdateInvoicePaymentWithBodyWithResponse Set a submitted invoice's payment status
+//
+// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
+// `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v2/invoices/{invoice_id}/payment (the `UpdateInvoicePayment` operationId).
+func (c *ClientWithResponses) UpdateInvoicePaymentWithBodyWithResponse(ctx context.Context, invoiceId InvoiceID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateInvoicePaymentResponse, error) {
+	rsp, err := c.UpdateInvoicePaymentWithBody(ctx, invoiceId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateInvoicePaymentResponse(rsp)
+}
+
+// UpdateInvoicePaymentWithResponse Set a submitted invoice's payment status
+//
+// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
+// `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v2/invoices/{invoice_id}/payment (the `UpdateInvoicePayment` operationId).
+func (c *ClientWithResponses) UpdateInvoicePaymentWithResponse(ctx context.Context, invoiceId InvoiceID, body UpdateInvoicePaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateInvoicePaymentResponse, error) {
+	rsp, err := c.UpdateInvoicePayment(ctx, invoiceId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateInvoicePaymentResponse(rsp)
+}
+
+// SubmittedInvoicePdfWithResponse The PDF of a submitted invoice
+//
+// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
+func (c *ClientWithResponses) SubmittedInvoicePdfWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*SubmittedInvoicePdfResponse, error) {
+	rsp, err := c.SubmittedInvoicePdf(ctx, invoiceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubmittedInvoicePdfResponse(rsp)
 }
 
 // ListOrganizationsWithResponse List the caller's organizations
@@ -14170,6 +16678,774 @@ func ParseRedeliverEventResponse(rsp *http.Response) (*RedeliverEventResponse, e
 	return response, nil
 }
 
+// ParseListInvoicesResponse parses an HTTP response from a ListInvoicesWithResponse call
+func ParseListInvoicesResponse(rsp *http.Response) (*ListInvoicesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListInvoicesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubmittedInvoiceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListInvoicesResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListInvoicesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListInvoicesResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListInvoicesResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListInvoicesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListInvoicesResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSubmitInvoiceResponse parses an HTTP response from a SubmitInvoiceWithResponse call
+func ParseSubmitInvoiceResponse(rsp *http.Response) (*SubmitInvoiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SubmitInvoiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest SubmittedInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers SubmitInvoiceResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 401:
+		var headers SubmitInvoiceResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SubmitInvoiceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers SubmitInvoiceResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers SubmitInvoiceResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers SubmitInvoiceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers SubmitInvoiceResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SubmitInvoiceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SubmitInvoiceResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportInvoiceArchiveResponse parses an HTTP response from a ExportInvoiceArchiveWithResponse call
+func ParseExportInvoiceArchiveResponse(rsp *http.Response) (*ExportInvoiceArchiveResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportInvoiceArchiveResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ExportInvoiceArchiveResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ExportInvoiceArchiveResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ExportInvoiceArchiveResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers ExportInvoiceArchiveResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ExportInvoiceArchiveResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ExportInvoiceArchiveResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseVerifyInvoiceArchiveResponse parses an HTTP response from a VerifyInvoiceArchiveWithResponse call
+func ParseVerifyInvoiceArchiveResponse(rsp *http.Response) (*VerifyInvoiceArchiveResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VerifyInvoiceArchiveResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceArchiveVerification
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers VerifyInvoiceArchiveResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers VerifyInvoiceArchiveResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers VerifyInvoiceArchiveResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers VerifyInvoiceArchiveResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers VerifyInvoiceArchiveResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGenerateIRNResponse parses an HTTP response from a GenerateIRNWithResponse call
 func ParseGenerateIRNResponse(rsp *http.Response) (*GenerateIRNResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -15373,6 +18649,845 @@ func ParseInvoiceSchemaResponse(rsp *http.Response) (*InvoiceSchemaResponse, err
 		response.Headers422 = &headers
 	case rsp.StatusCode == 500:
 		var headers InvoiceSchemaResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetInvoiceResponse parses an HTTP response from a GetInvoiceWithResponse call
+func ParseGetInvoiceResponse(rsp *http.Response) (*GetInvoiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetInvoiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubmittedInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetInvoiceResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetInvoiceResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetInvoiceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetInvoiceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetInvoiceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetInvoiceResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetInvoiceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListInvoiceEventsResponse parses an HTTP response from a ListInvoiceEventsWithResponse call
+func ParseListInvoiceEventsResponse(rsp *http.Response) (*ListInvoiceEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListInvoiceEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceEventList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListInvoiceEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListInvoiceEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListInvoiceEventsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListInvoiceEventsResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListInvoiceEventsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListInvoiceEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListInvoiceEventsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateInvoicePaymentResponse parses an HTTP response from a UpdateInvoicePaymentWithResponse call
+func ParseUpdateInvoicePaymentResponse(rsp *http.Response) (*UpdateInvoicePaymentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateInvoicePaymentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubmittedInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateInvoicePaymentResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers UpdateInvoicePaymentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers UpdateInvoicePaymentResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers UpdateInvoicePaymentResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers UpdateInvoicePaymentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers UpdateInvoicePaymentResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers UpdateInvoicePaymentResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers UpdateInvoicePaymentResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers UpdateInvoicePaymentResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateInvoicePaymentResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSubmittedInvoicePdfResponse parses an HTTP response from a SubmittedInvoicePdfWithResponse call
+func ParseSubmittedInvoicePdfResponse(rsp *http.Response) (*SubmittedInvoicePdfResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SubmittedInvoicePdfResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SubmittedInvoicePdfResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers SubmittedInvoicePdfResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SubmittedInvoicePdfResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers SubmittedInvoicePdfResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers SubmittedInvoicePdfResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers SubmittedInvoicePdfResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SubmittedInvoicePdfResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -208,9 +208,11 @@ func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
+		repeat := false
 		err = h.keepInvoice(r.Context(), b, c, func(cur, next *sandboxdb.Invoice) error {
 			switch {
 			case cur != nil && cur.Signed():
+				repeat = true
 				return duplicate("an invoice with this irn has already been signed")
 			case scenarioOf(c.irn).kind == scenarioSignFail:
 				return refused(MsgSigningFailed, "sandbox scenario "+ScenarioSignFail+": the platform refused to sign this invoice")
@@ -222,7 +224,18 @@ func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
 			}
 			return nil
 		})
+		if repeat {
+			if cerr := h.countCommit(r.Context(), b, countSignRepeat, c.irn); cerr != nil {
+				return cerr
+			}
+		}
 		if err != nil {
+			return err
+		}
+		if err := h.countCommit(r.Context(), b, countSign, c.irn); err != nil {
+			return err
+		}
+		if done, err := h.loseAnswer(w, r, b, "invoice_sign", c.irn); done || err != nil {
 			return err
 		}
 		writeData(w, http.StatusCreated, ok)
@@ -475,6 +488,9 @@ func (h *Handler) updateInvoice(w http.ResponseWriter, r *http.Request) error {
 			return tx.Invoices().Update(ctx, inv)
 		})
 		if err != nil {
+			return err
+		}
+		if done, err := h.loseAnswer(w, r, b, "invoice_update", irn); done || err != nil {
 			return err
 		}
 		writeData(w, http.StatusOK, ok)

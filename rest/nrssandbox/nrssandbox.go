@@ -26,7 +26,11 @@
 // Extras MBS does not have, documented as such: the admin endpoints
 // (/sandbox/businesses), QR verification (POST /api/v1/invoice/qr/verify) and
 // invoice references with reserved prefixes (SBXSIGNFAIL, SBXSLOW, SBXRETRY,
-// SBXDOWN, SBXDUP) that force failures so that clients can rehearse them.
+// SBXDOWN, SBXDUP) that force failures so that clients can rehearse them,
+// and (SBXLOSTRST, SBXLOSTLATE, SBXLOST5XX) that commit a sign, transmit or
+// update and then lose its answer, with counters of how many sign and
+// transmit requests each IRN received (Counts), so that a client can prove
+// it submits exactly once.
 package nrssandbox
 
 import (
@@ -44,6 +48,7 @@ import (
 // Defaults of Options.
 const (
 	DefaultSlowDelay              = 3 * time.Second
+	DefaultLateDelay              = 5 * time.Second
 	DefaultRetryFailures          = 2
 	DefaultRetryAfter             = time.Second
 	DefaultMaxBusinesses          = 10000
@@ -75,6 +80,9 @@ type Options struct {
 	// SlowDelay is how long SBXSLOW invoices wait before answering;
 	// default 3 s.
 	SlowDelay time.Duration
+	// LateDelay is how long SBXLOSTLATE answers wait after committing;
+	// default 5 s.
+	LateDelay time.Duration
 	// RetryFailures is how many 503 answers an SBXRETRY invoice gets per
 	// endpoint before the call goes through, when the reference does not
 	// say (SBXRETRY3... means 3); default 2.
@@ -130,6 +138,9 @@ func New(opts Options) (*Handler, error) {
 	}
 	if opts.SlowDelay <= 0 {
 		opts.SlowDelay = DefaultSlowDelay
+	}
+	if opts.LateDelay <= 0 {
+		opts.LateDelay = DefaultLateDelay
 	}
 	if opts.RetryFailures <= 0 {
 		opts.RetryFailures = DefaultRetryFailures

@@ -25,6 +25,16 @@ const (
 	// ScenarioDuplicate: validate and sign answer HTTP 400 as for an IRN
 	// NRS already holds.
 	ScenarioDuplicate = "SBXDUP"
+	// ScenarioLostReset: the first sign, transmit and update call of the
+	// IRN is committed, then its connection is reset without an answer.
+	ScenarioLostReset = "SBXLOSTRST"
+	// ScenarioLostLate: the first sign, transmit and update call of the
+	// IRN is committed, then its answer waits Options.LateDelay (default
+	// 5 s), longer than a client should wait, or until the client leaves.
+	ScenarioLostLate = "SBXLOSTLATE"
+	// ScenarioLost5xx: the first sign, transmit and update call of the
+	// IRN is committed, then answered HTTP 500 as if it had failed.
+	ScenarioLost5xx = "SBXLOST5XX"
 )
 
 type scenarioKind int
@@ -36,6 +46,9 @@ const (
 	scenarioRetry
 	scenarioDown
 	scenarioDuplicate
+	scenarioLostReset
+	scenarioLostLate
+	scenarioLost5xx
 )
 
 // scenario is what an IRN's reference asks for.
@@ -63,6 +76,12 @@ func scenarioOf(irn string) scenario {
 		return scenario{kind: scenarioDown}
 	case strings.HasPrefix(ref, ScenarioDuplicate):
 		return scenario{kind: scenarioDuplicate}
+	case strings.HasPrefix(ref, ScenarioLostReset):
+		return scenario{kind: scenarioLostReset}
+	case strings.HasPrefix(ref, ScenarioLostLate):
+		return scenario{kind: scenarioLostLate}
+	case strings.HasPrefix(ref, ScenarioLost5xx):
+		return scenario{kind: scenarioLost5xx}
 	}
 	return scenario{}
 }
@@ -107,4 +126,80 @@ func (h *Handler) unavailable(details string) *apiError {
 		e.retryAfter = h.opts.RetryAfter
 	}
 	return e
+}
+
+// Operations of the commit counters (Counts).
+const (
+	countSign           = "count:invoice_sign"
+	countSignRepeat     = "count:invoice_sign_repeat"
+	countTransmit       = "count:transmit"
+	countTransmitRepeat = "count:transmit_repeat"
+)
+
+// countCommit counts one more sign or transmit of an IRN, after its
+// transaction committed (or after a repeat was answered): what Counts
+// reports. The client leaving does not keep it from being counted.
+func (h *Handler) countCommit(ctx context.Context, b *business, op, irn string) error {
+	_, err := h.db.Attempts().Count(context.WithoutCancel(ctx), b.BusinessID, op, irn, h.now())
+	return err
+}
+
+// CallCounts is what the stand-in did for one IRN: how many times it
+// signed and transmitted it, and how many sign and transmit requests came
+// again after it had (refused as duplicates, or answered as already
+// transmitted). A client that submits exactly once shows 1 sign, 1
+// transmit (0 for a B2C invoice) and no repeats.
+type CallCounts struct {
+	Signs           int `json:"signs"`
+	SignRepeats     int `json:"sign_repeats"`
+	Transmits       int `json:"transmits"`
+	TransmitRepeats int `json:"transmit_repeats"`
+}
+
+// Counts reports what the stand-in did for an IRN of a business (counters
+// live an hour, as the scenario counters do).
+func (h *Handler) Counts(ctx context.Context, businessID, irn string) (CallCounts, error) {
+	var c CallCounts
+	for _, f := range []struct {
+		op  string
+		dst *int
+	}{{countSign, &c.Signs}, {countSignRepeat, &c.SignRepeats}, {countTransmit, &c.Transmits}, {countTransmitRepeat, &c.TransmitRepeats}} {
+		n, err := h.db.Attempts().Get(ctx, businessID, f.op, irn)
+		if err != nil {
+			return c, err
+		}
+		*f.dst = n
+	}
+	return c, nil
+}
+
+// loseAnswer runs the lost-answer scenarios after op (sign, transmit or
+// update) committed: on the first such call of the IRN it resets the
+// connection, makes the answer late, or answers 500. It reports whether
+// the answer was taken care of (the caller writes nothing more).
+func (h *Handler) loseAnswer(w http.ResponseWriter, r *http.Request, b *business, op, irn string) (bool, error) {
+	kind := scenarioOf(irn).kind
+	if kind != scenarioLostReset && kind != scenarioLostLate && kind != scenarioLost5xx {
+		return false, nil
+	}
+	n, err := h.db.Attempts().Count(r.Context(), b.BusinessID, "lost:"+op, irn, h.now())
+	if err != nil || n > 1 {
+		return false, err
+	}
+	switch kind {
+	case scenarioLostReset:
+		panic(http.ErrAbortHandler) // net/http closes the connection without an answer
+	case scenarioLostLate:
+		t := time.NewTimer(h.opts.LateDelay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return true, nil // the client gave up: nothing to answer
+		}
+		return false, nil
+	}
+	writeError(w, HandlerInvoice, &apiError{status: http.StatusInternalServerError, public: MsgInternal,
+		details: "sandbox scenario " + ScenarioLost5xx + ": the request was committed, this answer says otherwise"})
+	return true, nil
 }

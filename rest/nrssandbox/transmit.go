@@ -53,6 +53,7 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 		if err := h.applyScenario(r.Context(), b, "transmit", irn); err != nil {
 			return err
 		}
+		count := countTransmit
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
 			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
 			switch {
@@ -63,6 +64,7 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			case !inv.Signed():
 				return invalid("the invoice must be signed before it is transmitted")
 			case inv.Transmitted():
+				count = countTransmitRepeat
 				return nil
 			}
 			now := h.now()
@@ -70,6 +72,12 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			return tx.Invoices().Update(ctx, inv)
 		})
 		if err != nil {
+			return err
+		}
+		if err := h.countCommit(r.Context(), b, count, irn); err != nil {
+			return err
+		}
+		if done, err := h.loseAnswer(w, r, b, "transmit", irn); done || err != nil {
 			return err
 		}
 		writeData(w, http.StatusOK, ok)

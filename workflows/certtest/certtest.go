@@ -25,6 +25,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb/sandboxdbtest"
@@ -38,11 +39,15 @@ type Options struct {
 	Runs runs.Starter
 	// SlowDelay is the stand-in's SBXSLOW delay; default 1 s.
 	SlowDelay time.Duration
+	// LateDelay is the stand-in's SBXLOSTLATE delay; default its own.
+	LateDelay time.Duration
 	// RetryAfter is the stand-in's Retry-After on its SBXRETRY and
 	// SBXDOWN answers; default 1 s, negative omits it.
 	RetryAfter time.Duration
 	// Logs receives the application's and stand-in's logs; default discarded.
 	Logs io.Writer
+	// Sandbox, when set, changes the stand-in's options last.
+	Sandbox func(*nrssandbox.Options)
 	// App, when set, changes the application's configuration last.
 	App func(*app.Config)
 }
@@ -84,7 +89,12 @@ func New(tb testing.TB, opts Options) *Env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sbx, err := nrssandbox.New(nrssandbox.Options{DB: sandboxdbtest.SQLite(tb), Authority: rules, SlowDelay: opts.SlowDelay, RetryAfter: opts.RetryAfter, Logger: log})
+	so := nrssandbox.Options{DB: sandboxdbtest.SQLite(tb), Authority: rules, SlowDelay: opts.SlowDelay, LateDelay: opts.LateDelay,
+		RetryAfter: opts.RetryAfter, Logger: log}
+	if opts.Sandbox != nil {
+		opts.Sandbox(&so)
+	}
+	sbx, err := nrssandbox.New(so)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -94,6 +104,9 @@ func New(tb testing.TB, opts Options) *Env {
 	st := opts.Open(tb)
 	cfg := apptest.Config(tb, nil)
 	cfg.SandboxBaseURL, cfg.SandboxRegistrar, cfg.Runs, cfg.Logger = srv.URL, sbx, opts.Runs, log
+	if s, ok := opts.Runs.(submissions.Starter); ok {
+		cfg.Submissions = s // the same engine starts invoice workflows
+	}
 	if opts.App != nil {
 		opts.App(&cfg)
 	}

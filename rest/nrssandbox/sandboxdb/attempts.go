@@ -2,6 +2,7 @@ package sandboxdb
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 )
@@ -35,5 +36,20 @@ func (rp Attempts) Count(ctx context.Context, businessID, operation, irn string,
 			Returning("attempts").Exec(ctx, &n)
 		return mapErr(err)
 	})
+	return n, err
+}
+
+// Get reads the count of an operation for an IRN of a business (0 when
+// none was counted).
+func (rp Attempts) Get(ctx context.Context, businessID, operation, irn string) (int, error) {
+	var n int
+	err := rp.d.idb.NewSelect().Model((*attempt)(nil)).Column("attempts").
+		Where("business_id = ?", strings.ToLower(businessID)).Where("operation = ?", operation).Where("irn = ?", irn).
+		Scan(ctx, &n)
+	if err != nil {
+		if err = mapErr(err); errors.Is(err, ErrNotFound) {
+			return 0, nil
+		}
+	}
 	return n, err
 }

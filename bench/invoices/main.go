@@ -1,0 +1,252 @@
+// Command invoices measures invoice submission against a running einvoice
+// (normally `einvoice dev`, with the NRS sandbox stand-in) through its REST
+// API only: it signs a user up, creates a sandbox project with API keys,
+// then submits -n invoices (B2B, B2C and B2G in turn) at -rate per second,
+// open loop, each POST /api/v2/invoices timed until its 202, and polls the
+// project's confirmed invoices until every one is confirmed. It prints the
+// acceptance latency (p50, p99, max), the achieved submission rate, and
+// the cleared invoices per second (submitted / time from the first POST
+// to the last confirmation).
+//
+// Run the server with rate limits above the bench's rate, e.g.
+//
+//	EINVOICE_RATE_LIMIT_SANDBOX=off EINVOICE_RATE_LIMIT_PROJECT_SANDBOX=off einvoice dev
+//	go run ./bench/invoices -base http://127.0.0.1:8080 -n 2000 -rate 200
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/workflows"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "invoices bench:", err)
+		os.Exit(1)
+	}
+}
+
+type bench struct {
+	base string
+	http *http.Client
+}
+
+type key struct{ id, secret string }
+
+func run() error {
+	base := flag.String("base", "http://127.0.0.1:8080", "einvoice base URL")
+	n := flag.Int("n", 2000, "invoices to submit")
+	rate := flag.Float64("rate", 200, "submissions per second (open loop)")
+	nkeys := flag.Int("keys", 4, "API keys the submissions are spread over")
+	timeout := flag.Duration("timeout", 10*time.Minute, "give up after this long")
+	flag.Parse()
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	b := &bench{base: *base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 512}, Timeout: time.Minute}}
+	keys, business, err := b.setup(ctx, *nkeys)
+	if err != nil {
+		return err
+	}
+	issue := time.Now().UTC().Format(time.DateOnly)
+	run := strconv.FormatInt(time.Now().Unix()%100000, 36)
+	bodies := make([][]byte, *n)
+	for i := range bodies {
+		kind := model.AllInvoiceKinds[i%3]
+		doc, err := workflows.SamplePayload(kind, business, issue)
+		if err != nil {
+			return err
+		}
+		if bodies[i], err = json.Marshal(map[string]any{"invoice_type": kind, "payload": doc,
+			"invoice_reference": fmt.Sprintf("BENCH%s%06d", run, i)}); err != nil {
+			return err
+		}
+	}
+
+	lat := make([]time.Duration, *n)
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	interval := time.Duration(float64(time.Second) / *rate)
+	began := time.Now()
+	for i := range bodies {
+		if d := time.Until(began.Add(time.Duration(i) * interval)); d > 0 {
+			time.Sleep(d)
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			t := time.Now()
+			status, body, err := b.post(ctx, keys[i%len(keys)], bodies[i])
+			lat[i] = time.Since(t)
+			if err != nil || status != http.StatusAccepted {
+				if failed.Add(1) <= 3 {
+					fmt.Fprintf(os.Stderr, "submission %d: %d %s %v\n", i, status, body, err)
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	sent := time.Since(began)
+	if f := failed.Load(); f > 0 {
+		return fmt.Errorf("%d of %d submissions failed", f, *n)
+	}
+	sorted := slices.Clone(lat)
+	slices.Sort(sorted)
+	pct := func(p float64) time.Duration { return sorted[int(p*float64(len(sorted)-1))] }
+	fmt.Printf("submitted %d invoices in %s (%.0f/s asked, %.1f/s achieved)\n", *n, sent.Round(time.Millisecond), *rate, float64(*n)/sent.Seconds())
+	fmt.Printf("acceptance latency: p50 %s, p99 %s, max %s\n", pct(.5).Round(time.Microsecond), pct(.99).Round(time.Microsecond), sorted[len(sorted)-1].Round(time.Microsecond))
+
+	for {
+		confirmed, rejected, err := b.count(ctx, keys[0])
+		if err != nil {
+			return err
+		}
+		if rejected > 0 {
+			return fmt.Errorf("%d invoices rejected", rejected)
+		}
+		if confirmed >= *n {
+			all := time.Since(began)
+			fmt.Printf("cleared %d invoices (confirmed by the stand-in) in %s: %.1f invoices/s end to end\n", *n, all.Round(time.Millisecond), float64(*n)/all.Seconds())
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%d of %d confirmed when the time ran out", confirmed, *n)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// count pages through the project's confirmed and rejected invoices.
+func (b *bench) count(ctx context.Context, k key) (confirmed, rejected int, err error) {
+	for _, st := range []string{"confirmed", "rejected"} {
+		cursor := ""
+		for {
+			var page struct {
+				Items      []json.RawMessage `json:"items"`
+				NextCursor *string           `json:"next_cursor"`
+			}
+			path := "/api/v2/invoices?limit=200&status=" + st
+			if cursor != "" {
+				path += "&cursor=" + cursor
+			}
+			if err := b.call(ctx, "GET", path, &k, "", nil, &page); err != nil {
+				return 0, 0, err
+			}
+			if st == "confirmed" {
+				confirmed += len(page.Items)
+			} else {
+				rejected += len(page.Items)
+			}
+			if page.NextCursor == nil {
+				break
+			}
+			cursor = *page.NextCursor
+		}
+	}
+	return confirmed, rejected, nil
+}
+
+func (b *bench) post(ctx context.Context, k key, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", b.base+"/api/v2/invoices", bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Client-Id", k.id)
+	req.Header.Set("X-Client-Secret", k.secret)
+	resp, err := b.http.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, out, err
+}
+
+func (b *bench) setup(ctx context.Context, n int) ([]key, string, error) {
+	slug := "bench" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	var su struct {
+		AccessToken  string `json:"access_token"`
+		Organization struct {
+			ID string `json:"id"`
+		} `json:"organization"`
+	}
+	if err := b.call(ctx, "POST", "/api/v2/auth/signup", nil, "", map[string]any{
+		"email": slug + "@example.com", "password": "correct horse battery staple", "organization_name": slug, "organization_slug": slug,
+	}, &su); err != nil {
+		return nil, "", fmt.Errorf("signup: %w", err)
+	}
+	var pr struct {
+		ID        string `json:"id"`
+		Authority struct {
+			BusinessID string `json:"business_id"`
+		} `json:"authority"`
+	}
+	if err := b.call(ctx, "POST", "/api/v2/projects", nil, su.AccessToken, map[string]any{
+		"organization_id": su.Organization.ID, "name": "invoices bench", "environment": "sandbox",
+	}, &pr); err != nil {
+		return nil, "", fmt.Errorf("create project: %w", err)
+	}
+	keys := make([]key, 0, n)
+	for i := 0; i < n; i++ {
+		var k struct {
+			ClientID     string `json:"client_id"`
+			ClientSecret string `json:"client_secret"`
+		}
+		if err := b.call(ctx, "POST", "/api/v2/projects/"+pr.ID+"/keys", nil, su.AccessToken,
+			map[string]any{"key_name": "bench " + strconv.Itoa(i)}, &k); err != nil {
+			return nil, "", fmt.Errorf("create key: %w", err)
+		}
+		keys = append(keys, key{k.ClientID, k.ClientSecret})
+	}
+	return keys, pr.Authority.BusinessID, nil
+}
+
+func (b *bench) call(ctx context.Context, method, path string, k *key, token string, in, out any) error {
+	var raw []byte
+	if in != nil {
+		var err error
+		if raw, err = json.Marshal(in); err != nil {
+			return err
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, method, b.base+path, bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if k != nil {
+		req.Header.Set("X-Client-Id", k.id)
+		req.Header.Set("X-Client-Secret", k.secret)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := b.http.Do(req)
+	if err != nil {
+		return err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, body)
+	}
+	return json.Unmarshal(body, out)
+}

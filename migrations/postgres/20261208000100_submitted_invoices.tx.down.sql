@@ -1,0 +1,5 @@
+DROP TABLE invoice_events;
+
+--bun:split
+
+DROP TABLE submitted_invoices;

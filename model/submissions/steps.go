@@ -1,0 +1,175 @@
+package submissions
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/invoices"
+	"github.com/einvoice-ng/einvoice/model/store"
+)
+
+// Steps is the entry point of the invoice workflow's activities:
+// everything they read or write in the database goes through it, and it is
+// the only writer of an invoice's state besides Submit. The activities
+// hold the project and IRN the project submitted, so they act for that
+// project without a principal.
+type Steps struct {
+	core
+}
+
+// NewSteps builds the activities' entry point over st; QR payloads are
+// built through inv.
+func NewSteps(st *store.Store, cfg Config, inv *invoices.Service) *Steps {
+	cfg.defaults()
+	return &Steps{core{st: st, cfg: cfg, invoices: inv}}
+}
+
+// Begin moves a queued invoice to submitting and returns it; not_found
+// while its row is not committed yet (it commits just after the workflow
+// starts).
+func (s *Steps) Begin(ctx context.Context, projectID uuid.UUID, irn string) (*model.SubmittedInvoice, error) {
+	inv, err := s.st.Submissions().ByIRN(ctx, projectID, irn)
+	if err != nil {
+		return nil, err
+	}
+	if inv.Status != model.InvoiceQueued {
+		return inv, nil
+	}
+	return s.Record(ctx, inv.ID, nil, model.InvoiceSubmitting, Detail{Message: "the workflow began"})
+}
+
+// Invoice reads an invoice by id.
+func (s *Steps) Invoice(ctx context.Context, id uuid.UUID) (*model.SubmittedInvoice, error) {
+	inv := new(model.SubmittedInvoice)
+	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		var err error
+		inv, err = tx.Submissions().Lock(ctx, id)
+		return err
+	})
+	return inv, err
+}
+
+// Credentials opens the authority settings of a project.
+func (s *Steps) Credentials(ctx context.Context, projectID uuid.UUID) (*authority.Credentials, error) {
+	return s.cfg.Authority.Credentials(ctx, projectID)
+}
+
+// Exchange is one call to the tax authority, for the event log.
+type Exchange struct {
+	Operation  string
+	Attempt    int
+	LatencyMS  int64
+	HTTPStatus int
+	NRSErrorID string
+	// Request and Response are the bodies, secrets already removed.
+	Request  string
+	Response string
+	Message  string
+}
+
+// maxBody bounds a body kept in the event log.
+const maxBody = 64 << 10
+
+// Record appends an exchange (when ex is not nil) to an invoice's log and
+// moves the invoice to the state to ("" keeps its state), in one
+// transaction, and returns the invoice as written.
+func (s *Steps) Record(ctx context.Context, id uuid.UUID, ex *Exchange, to model.InvoiceStatus, d Detail) (*model.SubmittedInvoice, error) {
+	var out *model.SubmittedInvoice
+	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		inv, err := tx.Submissions().Lock(ctx, id)
+		if err != nil {
+			return err
+		}
+		if ex != nil {
+			ev := &model.InvoiceEvent{Kind: model.EventExchange, Operation: ex.Operation, NRSErrorID: ex.NRSErrorID,
+				RequestBody: clip(ex.Request, maxBody), ResponseBody: clip(ex.Response, maxBody), Message: clip(ex.Message, maxMessage)}
+			attempt, latency := ex.Attempt, ex.LatencyMS
+			ev.Attempt, ev.LatencyMS = &attempt, &latency
+			if ex.HTTPStatus != 0 {
+				status := ex.HTTPStatus
+				ev.HTTPStatus = &status
+			}
+			if err := s.appendEvent(ctx, tx, inv, ev); err != nil {
+				return err
+			}
+		}
+		changed := false
+		if to != "" {
+			if changed, err = s.transition(ctx, tx, inv, to, d); err != nil {
+				return err
+			}
+		}
+		out = inv
+		if changed {
+			return nil // transition saved it
+		}
+		return tx.Submissions().Save(ctx, inv)
+	})
+	return out, err
+}
+
+// MarkSent counts one more sign or transmit request of an invoice, before
+// it is sent: from then on, no other is sent before the authority was
+// asked whether this one went through.
+func (s *Steps) MarkSent(ctx context.Context, id uuid.UUID, call string) (*model.SubmittedInvoice, error) {
+	var out *model.SubmittedInvoice
+	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		inv, err := tx.Submissions().Lock(ctx, id)
+		if err != nil {
+			return err
+		}
+		switch call {
+		case model.CallSign:
+			inv.SignSent++
+		case model.CallTransmit:
+			inv.TransmitSent++
+		}
+		now := s.now()
+		inv.UpdatedAt, inv.LastSentAt = now, &now
+		out = inv
+		return tx.Submissions().Save(ctx, inv)
+	})
+	return out, err
+}
+
+// SetPaymentStatus records the payment status the authority accepted, with
+// its exchange.
+func (s *Steps) SetPaymentStatus(ctx context.Context, id uuid.UUID, ex *Exchange, status string) error {
+	return s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		inv, err := tx.Submissions().Lock(ctx, id)
+		if err != nil {
+			return err
+		}
+		if ex != nil {
+			attempt, latency := ex.Attempt, ex.LatencyMS
+			ev := &model.InvoiceEvent{Kind: model.EventExchange, Operation: ex.Operation, NRSErrorID: ex.NRSErrorID,
+				Attempt: &attempt, LatencyMS: &latency, RequestBody: clip(ex.Request, maxBody),
+				ResponseBody: clip(ex.Response, maxBody), Message: clip(ex.Message, maxMessage)}
+			if ex.HTTPStatus != 0 {
+				st := ex.HTTPStatus
+				ev.HTTPStatus = &st
+			}
+			if err := s.appendEvent(ctx, tx, inv, ev); err != nil {
+				return err
+			}
+		}
+		if status != "" {
+			inv.PaymentStatus = status
+		}
+		inv.UpdatedAt = s.now()
+		return tx.Submissions().Save(ctx, inv)
+	})
+}
+
+// QRCode builds the QR payload of a project's IRN locally, as the API's QR
+// generation does (for an authority answer that carries none).
+func (s *Steps) QRCode(ctx context.Context, projectID uuid.UUID, irn string) (string, error) {
+	qr, err := s.invoices.QRCodeForProject(ctx, projectID, invoices.QRInput{IRN: irn})
+	if err != nil {
+		return "", err
+	}
+	return qr.QRPayload, nil
+}

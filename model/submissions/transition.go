@@ -1,0 +1,114 @@
+package submissions
+
+import (
+	"context"
+	"slices"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
+)
+
+// transitions is the table of allowed moves (see the package
+// documentation).
+var transitions = map[model.InvoiceStatus][]model.InvoiceStatus{
+	model.InvoiceQueued:      {model.InvoiceSubmitting},
+	model.InvoiceSubmitting:  {model.InvoiceSigned, model.InvoiceRejected, model.InvoiceOutcomeUnknown},
+	model.InvoiceSigned:      {model.InvoiceTransmitted, model.InvoiceConfirmed, model.InvoiceRejected, model.InvoiceOutcomeUnknown},
+	model.InvoiceTransmitted: {model.InvoiceConfirmed, model.InvoiceRejected},
+	model.InvoiceOutcomeUnknown: {model.InvoiceSubmitting, model.InvoiceSigned, model.InvoiceTransmitted,
+		model.InvoiceRejected},
+}
+
+// Transitions lists the states each state may move to, for documentation
+// and tests.
+func Transitions() map[model.InvoiceStatus][]model.InvoiceStatus {
+	out := make(map[model.InvoiceStatus][]model.InvoiceStatus, len(transitions))
+	for k, v := range transitions {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}
+
+// Detail is what a transition records besides the new state.
+type Detail struct {
+	// Message describes the change for the event log.
+	Message string
+	// NRSErrorID and NRSErrorMessage are NRS's refusal (rejected).
+	NRSErrorID      string
+	NRSErrorMessage string
+	// PendingCall is the call whose answer was lost (outcome_unknown).
+	PendingCall string
+	// QRCodeData is the invoice's QR payload (confirmed).
+	QRCodeData string
+}
+
+// transition moves inv, read under lock inside tx, to the state to: it
+// checks the move, writes the invoice and appends its state event, all in
+// tx. Moving to the current state changes nothing (changed false). Every
+// state change of an invoice goes through here, so that whatever must
+// happen in the same transaction as a state change is added in one place.
+func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.SubmittedInvoice, to model.InvoiceStatus, d Detail) (changed bool, err error) {
+	from := inv.Status
+	if from == to {
+		return false, nil
+	}
+	if !slices.Contains(transitions[from], to) {
+		return false, model.Errorf(model.CodeConflict, "invoice %s cannot move from %s to %s", inv.ID, from, to)
+	}
+	now := c.now()
+	inv.Status, inv.UpdatedAt, inv.PendingCall = to, now, ""
+	switch to {
+	case model.InvoiceSigned:
+		if inv.SignedAt == nil {
+			inv.SignedAt = &now
+		}
+	case model.InvoiceTransmitted:
+		if inv.TransmittedAt == nil {
+			inv.TransmittedAt = &now
+		}
+	case model.InvoiceConfirmed:
+		inv.ConfirmedAt = &now
+		if d.QRCodeData != "" {
+			inv.QRCodeData = d.QRCodeData
+		}
+	case model.InvoiceRejected:
+		inv.NRSErrorID, inv.NRSErrorMessage = d.NRSErrorID, clip(d.NRSErrorMessage, maxMessage)
+	case model.InvoiceOutcomeUnknown:
+		inv.PendingCall = d.PendingCall
+	}
+	msg := d.Message
+	if msg == "" {
+		msg = string(from) + " → " + string(to)
+	}
+	ev := &model.InvoiceEvent{Kind: model.EventState, FromStatus: from, ToStatus: to, Message: clip(msg, maxMessage)}
+	if to == model.InvoiceRejected {
+		ev.NRSErrorID = d.NRSErrorID
+	}
+	if err := c.appendEvent(ctx, tx, inv, ev); err != nil {
+		return false, err
+	}
+	if to == model.InvoiceConfirmed {
+		if err := c.archive(ctx, tx, inv); err != nil {
+			return false, err
+		}
+	}
+	return true, tx.Submissions().Save(ctx, inv)
+}
+
+// appendEvent numbers ev as inv's next event and inserts it; the caller
+// saves inv (whose event_seq moved) in the same transaction.
+func (c *core) appendEvent(ctx context.Context, tx *store.Store, inv *model.SubmittedInvoice, ev *model.InvoiceEvent) error {
+	inv.EventSeq++
+	ev.InvoiceID, ev.ProjectID, ev.Seq, ev.CreatedAt = inv.ID, inv.ProjectID, inv.EventSeq, c.now()
+	return tx.Submissions().AppendEvent(ctx, ev)
+}
+
+// maxMessage bounds an event's message and a kept NRS error message.
+const maxMessage = 2000
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}

@@ -1,0 +1,136 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/submissions"
+)
+
+// Registered names of the invoice workflows.
+const (
+	InvoiceWorkflowName = "InvoiceSubmission"
+	PaymentWorkflowName = "InvoicePaymentUpdate"
+)
+
+// SearchAttributeInvoiceStatus is a submitted invoice's state, kept up
+// to date by its workflow (queued, submitting, ..., confirmed, rejected).
+var SearchAttributeInvoiceStatus = temporal.NewSearchAttributeKeyKeyword("InvoiceStatus")
+
+// InvoiceSearchAttributes are the search attributes an invoice workflow
+// sets, so that the Temporal UI and `temporal workflow list --query` find a
+// project's invoices (ProjectId = '…' AND InvoiceStatus = 'rejected'):
+// the certification runs' ProjectId, OrganizationId, InvoiceType and
+// Environment, and InvoiceStatus. SearchAttributes lists them for
+// registration; without them invoices are cleared all the same.
+var InvoiceSearchAttributes = []temporal.SearchAttributeKey{
+	SearchAttributeProjectID, SearchAttributeOrganizationID, SearchAttributeInvoiceType, SearchAttributeEnvironment,
+	SearchAttributeInvoiceStatus,
+}
+
+// Names of the invoice workflow's steps, registered as activities of
+// InvoiceActivities and run as local activities.
+const (
+	ActivityBeginInvoice           = "BeginInvoice"
+	ActivityValidateInvoiceIRN     = "ValidateInvoiceIRN"
+	ActivityValidateInvoicePayload = "ValidateInvoicePayload"
+	ActivitySignSubmitted          = "SignSubmitted"
+	ActivityTransmitSubmitted      = "TransmitSubmitted"
+	ActivityConfirmSubmitted       = "ConfirmSubmitted"
+)
+
+// InvoiceResult is how an invoice's workflow ended: confirmed or rejected.
+type InvoiceResult struct {
+	Status model.InvoiceStatus `json:"status"`
+	IRN    string              `json:"irn"`
+}
+
+// invoiceActivityOptions apply to every step of an invoice. The steps are
+// local activities: the worker that runs the workflow runs them, with no
+// round trip through the Temporal server between steps, and their results
+// are recorded in the history like any activity's. A step is one or two
+// calls to the authority, each bounded by the client's timeout. The
+// authority being unavailable is retried without a bound on attempts (a
+// day at most): an invoice waits for NRS instead of failing. Waits grow
+// to a minute. A worker that stops mid-step leaves the step to the next
+// worker, which settles it from the database (sign_sent, transmit_sent).
+var invoiceActivityOptions = workflow.LocalActivityOptions{
+	StartToCloseTimeout:    2 * time.Minute,
+	ScheduleToCloseTimeout: 24 * time.Hour,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:        200 * time.Millisecond,
+		BackoffCoefficient:     2,
+		MaximumInterval:        time.Minute,
+		NonRetryableErrorTypes: []string{ErrInvalid, ErrRunMissing},
+	},
+}
+
+// InvoiceSubmission clears one invoice at its tax authority: irn/validate,
+// invoice/validate, sign, transmit (B2B and B2G), confirm. It only
+// orchestrates: each activity does its call, records the exchange and the
+// state through submissions.Steps, and answers the invoice's state. A
+// rejection ends the workflow with the invoice rejected; an answer lost on
+// the way back is settled by the next attempt of the same activity, which
+// asks NRS before sending again. When the workflow was started with the
+// InvoiceStatus search attribute, it keeps it up to date.
+func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (InvoiceResult, error) {
+	ctx = workflow.WithLocalActivityOptions(ctx, invoiceActivityOptions)
+	_, indexed := workflow.GetTypedSearchAttributes(ctx).GetKeyword(SearchAttributeInvoiceStatus)
+	status := model.InvoiceQueued
+	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN}
+	for _, fn := range []struct {
+		name string
+		skip bool
+	}{
+		{name: ActivityBeginInvoice},
+		{name: ActivityValidateInvoiceIRN},
+		{name: ActivityValidateInvoicePayload},
+		{name: ActivitySignSubmitted},
+		{name: ActivityTransmitSubmitted, skip: !in.InvoiceType.Transmitted()},
+		{name: ActivityConfirmSubmitted},
+	} {
+		if fn.skip {
+			continue
+		}
+		var out InvoiceStepResult
+		if err := workflow.ExecuteLocalActivity(ctx, fn.name, step).Get(ctx, &out); err != nil {
+			return InvoiceResult{}, err
+		}
+		step.InvoiceID = out.InvoiceID
+		if out.Status != status && indexed {
+			if err := workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeInvoiceStatus.ValueSet(string(out.Status))); err != nil {
+				return InvoiceResult{}, err
+			}
+		}
+		status = out.Status
+		if status == model.InvoiceRejected {
+			break
+		}
+	}
+	return InvoiceResult{Status: status, IRN: in.IRN}, nil
+}
+
+// paymentActivityOptions bound a payment update: the API waits for it.
+var paymentActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    time.Minute,
+	ScheduleToCloseTimeout: 2 * time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:        200 * time.Millisecond,
+		BackoffCoefficient:     2,
+		MaximumInterval:        5 * time.Second,
+		MaximumAttempts:        6,
+		NonRetryableErrorTypes: []string{ErrInvalid, ErrRejected},
+	},
+}
+
+// InvoicePaymentUpdate sends one payment status update of an invoice to
+// its tax authority and records it. Setting a payment status is
+// idempotent at NRS, so a retry after a lost answer simply sends it again.
+func InvoicePaymentUpdate(ctx workflow.Context, in submissions.PaymentInput) error {
+	ctx = workflow.WithActivityOptions(ctx, paymentActivityOptions)
+	var a *InvoiceActivities
+	return workflow.ExecuteActivity(ctx, a.UpdatePaymentStatus, in).Get(ctx, nil)
+}

@@ -1,0 +1,541 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/submissions"
+	"github.com/einvoice-ng/einvoice/workflows/mbs"
+)
+
+// ErrOutcomeUnknown: the answer of a sign or transmit call never arrived;
+// retried, and the retry asks the authority before sending again.
+const ErrOutcomeUnknown = "OutcomeUnknown"
+
+// InvoiceActivitiesConfig configures NewInvoiceActivities.
+type InvoiceActivitiesConfig struct {
+	// Steps is the activities' entry point to the database. Required.
+	Steps *submissions.Steps
+	// MBS builds the client of a project's tax authority API. It must not
+	// repeat a call on its own (mbs.RetryPolicy.MaxAttempts 1): a call
+	// whose answer was lost is settled by the activity. Default
+	// SubmissionClients(egress.Policy{}, DefaultSubmissionCallTimeout).
+	MBS func(c *authority.Credentials) (*mbs.Client, error)
+	// CallTimeout is the MBS client's timeout of one call (SubmissionClients'
+	// timeout): an earlier request is settled only once it has certainly
+	// been given up, CallTimeout plus a grace after it was sent. Default
+	// DefaultSubmissionCallTimeout.
+	CallTimeout time.Duration
+	// Metrics, when set, observes every call to the authority.
+	Metrics CallObserver
+	// Logger receives unexpected failures; default slog.Default().
+	Logger *slog.Logger
+}
+
+// CallObserver is told about every call to the tax authority and every
+// state an invoice reaches, for metrics.
+type CallObserver interface {
+	ObserveCall(operation string, status int, d time.Duration)
+	ObserveState(status model.InvoiceStatus)
+}
+
+// InvoiceActivities does the I/O of invoice workflows: each activity
+// makes its authority calls, records each exchange and the invoice's new
+// state through submissions.Steps, and is safe to repeat.
+type InvoiceActivities struct {
+	steps   *submissions.Steps
+	settle  time.Duration
+	mbs     func(c *authority.Credentials) (*mbs.Client, error)
+	metrics CallObserver
+	log     *slog.Logger
+}
+
+// settleGrace is how long after a request's client timeout the authority
+// may still be finishing it: the earliest an earlier request is settled is
+// CallTimeout + settleGrace after it was sent, so that the check never
+// races a request still under way (a worker that stopped mid-call, an
+// attempt still running elsewhere).
+const settleGrace = 2 * time.Second
+
+// DefaultSubmissionCallTimeout bounds one call to the authority made for
+// an invoice.
+const DefaultSubmissionCallTimeout = 30 * time.Second
+
+// SubmissionClients returns the builder of projects' MBS clients for
+// invoice submission: the egress rules of MBSClients, one attempt per
+// call (never a repeat inside the client: a sign or transmit whose answer
+// was lost must be settled first), each call bounded by timeout.
+func SubmissionClients(policy egress.Policy, timeout time.Duration) func(c *authority.Credentials) (*mbs.Client, error) {
+	guarded := policy.Client()
+	operator := &http.Client{Transport: egress.Policy{AllowPrivate: true}.Transport(), CheckRedirect: egress.NoRedirects}
+	if timeout <= 0 {
+		timeout = DefaultSubmissionCallTimeout
+	}
+	return func(c *authority.Credentials) (*mbs.Client, error) {
+		hc := guarded
+		if c.Environment == model.EnvironmentSandbox {
+			hc = operator
+		}
+		return mbs.New(mbs.Config{
+			BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret, HTTPClient: hc,
+			Timeout: timeout, UserAgent: "einvoice-submission", Retry: mbs.RetryPolicy{MaxAttempts: 1},
+		})
+	}
+}
+
+// NewInvoiceActivities builds the activities.
+func NewInvoiceActivities(cfg InvoiceActivitiesConfig) (*InvoiceActivities, error) {
+	if cfg.Steps == nil {
+		return nil, errors.New("workflows: the invoices' steps are required")
+	}
+	if cfg.MBS == nil {
+		cfg.MBS = SubmissionClients(egress.Policy{}, DefaultSubmissionCallTimeout)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = DefaultSubmissionCallTimeout
+	}
+	return &InvoiceActivities{steps: cfg.Steps, settle: cfg.CallTimeout + settleGrace, mbs: cfg.MBS, metrics: cfg.Metrics, log: cfg.Logger}, nil
+}
+
+// InvoiceStep names the invoice an activity works on. InvoiceID is zero
+// until BeginInvoice found it.
+type InvoiceStep struct {
+	ProjectID uuid.UUID `json:"project_id"`
+	IRN       string    `json:"irn"`
+	InvoiceID uuid.UUID `json:"invoice_id"`
+}
+
+// InvoiceStepResult is the invoice's state after an activity.
+type InvoiceStepResult struct {
+	InvoiceID uuid.UUID           `json:"invoice_id"`
+	Status    model.InvoiceStatus `json:"status"`
+}
+
+func result(inv *model.SubmittedInvoice) InvoiceStepResult {
+	return InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status}
+}
+
+// BeginInvoice moves the queued invoice to submitting. It waits (by
+// failing retryably) for the invoice's row, which Submit commits after
+// starting the workflow.
+func (a *InvoiceActivities) BeginInvoice(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
+	inv, err := a.steps.Begin(ctx, in.ProjectID, in.IRN)
+	if model.ErrorCodeOf(err) == model.CodeNotFound {
+		if activity.GetInfo(ctx).Attempt >= maxRowWaitAttempts {
+			return InvoiceStepResult{}, temporal.NewNonRetryableApplicationError("the invoice "+in.IRN+" was never recorded", ErrRunMissing, nil)
+		}
+		return InvoiceStepResult{}, temporal.NewApplicationError("the invoice's row is not committed yet", ErrNotYet)
+	}
+	if err != nil {
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	a.observe(inv)
+	return result(inv), nil
+}
+
+// call is one activity's view of its invoice and its authority.
+type call struct {
+	a     *InvoiceActivities
+	inv   *model.SubmittedInvoice
+	creds *authority.Credentials
+	c     *mbs.Client
+}
+
+// open loads the invoice and its project's client.
+func (a *InvoiceActivities) open(ctx context.Context, in InvoiceStep) (*call, error) {
+	inv, err := a.steps.Invoice(ctx, in.InvoiceID)
+	if err != nil {
+		return nil, err
+	}
+	creds, err := a.steps.Credentials(ctx, inv.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	if err := creds.RequireAPI(); err != nil {
+		return nil, err
+	}
+	c, err := a.mbs(creds)
+	if err != nil {
+		return nil, model.Wrap(model.CodeAuthorityNotConfigured, err, "the project's tax authority API settings are unusable")
+	}
+	return &call{a: a, inv: inv, creds: creds, c: c}, nil
+}
+
+// exchange describes a finished call for the invoice's log, without
+// secrets: the request body sent, NRS's answer (its data, or its error
+// envelope), timing and status.
+func (cl *call) exchange(ctx context.Context, c mbs.Call, request any, data json.RawMessage, err error) *submissions.Exchange {
+	ex := &submissions.Exchange{Operation: string(c.Operation), Attempt: int(activity.GetInfo(ctx).Attempt),
+		LatencyMS: c.Duration.Milliseconds(), HTTPStatus: c.HTTPStatus, NRSErrorID: c.ErrorID}
+	if cl.a.metrics != nil {
+		cl.a.metrics.ObserveCall(string(c.Operation), c.HTTPStatus, c.Duration)
+	}
+	switch r := request.(type) {
+	case nil:
+	case string:
+		ex.Request = r
+	default:
+		b, _ := json.Marshal(r)
+		ex.Request = string(b)
+	}
+	var me *mbs.Error
+	switch {
+	case err == nil:
+		ex.Response = string(data)
+		ex.Message = c.Method + " " + c.Path + ": HTTP " + itoa(c.HTTPStatus)
+	case errors.As(err, &me):
+		if me.HTTPStatus != 0 {
+			b, _ := json.Marshal(map[string]any{"code": me.HTTPStatus, "message": me.Message, "error": map[string]any{
+				"id": me.ID, "handler": me.Handler, "details": me.Details, "public_message": me.PublicMessage}})
+			ex.Response = string(b)
+		}
+		ex.Message = authorityMessage(me)
+	default:
+		ex.Message = err.Error()
+	}
+	ex.Request, ex.Response, ex.Message = cl.redact(ex.Request), cl.redact(ex.Response), cl.redact(ex.Message)
+	return ex
+}
+
+// redact removes the project's API key and secret from a text.
+func (cl *call) redact(s string) string {
+	for _, secret := range []string{cl.creds.APIKey, cl.creds.APISecret} {
+		if secret != "" {
+			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+		}
+	}
+	return s
+}
+
+// record writes an exchange and the state to ("" for none).
+func (cl *call) record(ctx context.Context, ex *submissions.Exchange, to model.InvoiceStatus, d submissions.Detail) (InvoiceStepResult, error) {
+	inv, err := cl.a.steps.Record(ctx, cl.inv.ID, ex, to, d)
+	if err != nil {
+		return InvoiceStepResult{}, cl.a.fail(ctx, err)
+	}
+	cl.inv = inv
+	cl.a.observe(inv)
+	return result(inv), nil
+}
+
+// reject records NRS's refusal and ends the invoice rejected.
+func (cl *call) reject(ctx context.Context, ex *submissions.Exchange, err error) (InvoiceStepResult, error) {
+	var me *mbs.Error
+	d := submissions.Detail{NRSErrorMessage: err.Error()}
+	if errors.As(err, &me) {
+		d.NRSErrorID, d.NRSErrorMessage = me.ID, authorityMessage(me)
+	}
+	d.Message = "NRS refused " + ex.Operation + ": " + d.NRSErrorMessage
+	return cl.record(ctx, ex, model.InvoiceRejected, d)
+}
+
+// past reports whether the invoice is in one of the states an activity
+// has nothing left to do in.
+func past(inv *model.SubmittedInvoice, states ...model.InvoiceStatus) bool {
+	for _, s := range states {
+		if inv.Status == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateInvoiceIRN has the authority validate the invoice's IRN. It is
+// skipped once a sign request was sent (validation is for before).
+func (a *InvoiceActivities) ValidateInvoiceIRN(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
+	return a.validate(ctx, in, func(ctx context.Context, cl *call) (mbs.Call, any, json.RawMessage, error) {
+		p, err := nrs.ParseIRN(cl.inv.IRN)
+		if err != nil {
+			return mbs.Call{}, nil, nil, model.Errorf(model.CodeInvalid, "the invoice's IRN %s cannot be read", cl.inv.IRN)
+		}
+		req := mbs.ValidateIRNRequest{InvoiceReference: p.InvoiceReference, BusinessID: cl.creds.BusinessID, IRN: cl.inv.IRN}
+		ack, c, err := cl.c.ValidateIRN(ctx, req)
+		return c, req, ack.Data, err
+	})
+}
+
+// ValidateInvoicePayload has the authority validate the invoice.
+func (a *InvoiceActivities) ValidateInvoicePayload(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
+	return a.validate(ctx, in, func(ctx context.Context, cl *call) (mbs.Call, any, json.RawMessage, error) {
+		ack, c, err := cl.c.ValidateInvoice(ctx, json.RawMessage(cl.inv.Payload))
+		return c, cl.inv.Payload, ack.Data, err
+	})
+}
+
+func (a *InvoiceActivities) validate(ctx context.Context, in InvoiceStep,
+	fn func(context.Context, *call) (mbs.Call, any, json.RawMessage, error)) (InvoiceStepResult, error) {
+	stop := heartbeat(ctx, activity.GetInfo(ctx).HeartbeatTimeout)
+	defer stop()
+	cl, err := a.open(ctx, in)
+	if err != nil {
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	if cl.inv.Status != model.InvoiceSubmitting || cl.inv.SignSent > 0 {
+		return result(cl.inv), nil
+	}
+	c, req, data, err := fn(ctx, cl)
+	if c.Operation == "" && err != nil {
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	ex := cl.exchange(ctx, c, req, data, err)
+	switch {
+	case err == nil:
+		return cl.record(ctx, ex, "", submissions.Detail{})
+	case refused(err):
+		return cl.reject(ctx, ex, err)
+	}
+	if _, rerr := cl.record(ctx, ex, "", submissions.Detail{}); rerr != nil {
+		return InvoiceStepResult{}, rerr
+	}
+	return InvoiceStepResult{}, a.fail(ctx, err)
+}
+
+// SignSubmitted has the authority sign the invoice, exactly once: when a
+// sign request was sent before (its answer lost, or the worker stopped),
+// the authority is first asked (confirm) whether it holds the invoice
+// signed, and the request is sent again only when it does not.
+func (a *InvoiceActivities) SignSubmitted(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
+	return a.once(ctx, in, onceCall{
+		name: model.CallSign, from: model.InvoiceSubmitting, to: model.InvoiceSigned,
+		done: []model.InvoiceStatus{model.InvoiceSigned, model.InvoiceTransmitted, model.InvoiceConfirmed, model.InvoiceRejected},
+		sent: func(inv *model.SubmittedInvoice) int { return inv.SignSent },
+		check: func(ctx context.Context, cl *call) (bool, mbs.Call, json.RawMessage, error) {
+			st, c, err := cl.c.ConfirmInvoice(ctx, cl.inv.IRN)
+			return err == nil, c, st.Data, err
+		},
+		send: func(ctx context.Context, cl *call) (mbs.Call, any, json.RawMessage, error) {
+			ack, c, err := cl.c.SignInvoice(ctx, json.RawMessage(cl.inv.Payload))
+			return c, cl.inv.Payload, ack.Data, err
+		},
+	})
+}
+
+// TransmitSubmitted has the authority transmit a B2B or B2G invoice to its
+// buyer, exactly once: after a lost answer, the transmission is looked up
+// before it is sent again.
+func (a *InvoiceActivities) TransmitSubmitted(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
+	return a.once(ctx, in, onceCall{
+		name: model.CallTransmit, from: model.InvoiceSigned, to: model.InvoiceTransmitted,
+		done: []model.InvoiceStatus{model.InvoiceTransmitted, model.InvoiceConfirmed, model.InvoiceRejected},
+		sent: func(inv *model.SubmittedInvoice) int { return inv.TransmitSent },
+		check: func(ctx context.Context, cl *call) (bool, mbs.Call, json.RawMessage, error) {
+			t, c, err := cl.c.LookupTransmission(ctx, cl.inv.IRN)
+			return err == nil && (t.Transmitted || t.TransmittedAt != ""), c, t.Data, err
+		},
+		send: func(ctx context.Context, cl *call) (mbs.Call, any, json.RawMessage, error) {
+			ack, c, err := cl.c.Transmit(ctx, cl.inv.IRN)
+			return c, nil, ack.Data, err
+		},
+	})
+}
+
+// onceCall describes a call that must reach the authority exactly once.
+type onceCall struct {
+	name     string
+	from, to model.InvoiceStatus
+	done     []model.InvoiceStatus
+	sent     func(*model.SubmittedInvoice) int
+	// check asks the authority whether an earlier request went through:
+	// found true when it did; a 404 answer means it did not.
+	check func(context.Context, *call) (found bool, c mbs.Call, data json.RawMessage, err error)
+	send  func(context.Context, *call) (mbs.Call, any, json.RawMessage, error)
+}
+
+func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCall) (InvoiceStepResult, error) {
+	stop := heartbeat(ctx, activity.GetInfo(ctx).HeartbeatTimeout)
+	defer stop()
+	cl, err := a.open(ctx, in)
+	if err != nil {
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	if past(cl.inv, oc.done...) {
+		return result(cl.inv), nil
+	}
+	if oc.sent(cl.inv) > 0 {
+		// A request was sent before and its answer never recorded: settle,
+		// once that request has certainly been given up.
+		if cl.inv.LastSentAt != nil {
+			if wait := time.Until(cl.inv.LastSentAt.Add(a.settle)); wait > 0 {
+				return InvoiceStepResult{}, temporal.NewApplicationErrorWithOptions(
+					"an earlier "+oc.name+" request may still be under way", ErrNotYet,
+					temporal.ApplicationErrorOptions{NextRetryDelay: wait})
+			}
+		}
+		found, c, data, err := oc.check(ctx, cl)
+		ex := cl.exchange(ctx, c, nil, data, err)
+		switch {
+		case found:
+			return cl.record(ctx, ex, oc.to, submissions.Detail{
+				Message: "settled: NRS holds the invoice " + string(oc.to) + "; the earlier " + oc.name + " went through"})
+		case err == nil || isAnswer(err, http.StatusNotFound):
+			if _, err := cl.record(ctx, ex, oc.from, submissions.Detail{
+				Message: "settled: NRS does not hold the invoice " + string(oc.to) + "; sending " + oc.name + " again"}); err != nil {
+				return InvoiceStepResult{}, err
+			}
+		default:
+			if _, rerr := cl.record(ctx, ex, "", submissions.Detail{}); rerr != nil {
+				return InvoiceStepResult{}, rerr
+			}
+			return InvoiceStepResult{}, a.fail(ctx, err)
+		}
+	}
+	inv, err := a.steps.MarkSent(ctx, cl.inv.ID, oc.name)
+	if err != nil {
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	cl.inv = inv
+	c, req, data, err := oc.send(ctx, cl)
+	ex := cl.exchange(ctx, c, req, data, err)
+	switch {
+	case err == nil:
+		return cl.record(ctx, ex, oc.to, submissions.Detail{})
+	case refused(err):
+		if oc.sent(cl.inv) > 1 {
+			// Refused after an earlier request whose answer was lost: it
+			// may be "already done"; look before rejecting.
+			if found, c2, data2, cerr := oc.check(ctx, cl); found {
+				if _, rerr := cl.record(ctx, ex, "", submissions.Detail{}); rerr != nil {
+					return InvoiceStepResult{}, rerr
+				}
+				return cl.record(ctx, cl.exchange(ctx, c2, nil, data2, cerr), oc.to, submissions.Detail{
+					Message: "settled: an earlier " + oc.name + " went through"})
+			}
+		}
+		return cl.reject(ctx, ex, err)
+	case isAnswer(err, http.StatusTooManyRequests):
+		// Refused before any work: not sent, retried after the wait.
+		if _, rerr := cl.record(ctx, ex, "", submissions.Detail{}); rerr != nil {
+			return InvoiceStepResult{}, rerr
+		}
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	// The answer was lost (timeout, reset connection, 5xx): the outcome is
+	// unknown until the next attempt settles it.
+	if _, rerr := cl.record(ctx, ex, model.InvoiceOutcomeUnknown, submissions.Detail{PendingCall: oc.name,
+		Message: "the answer of " + oc.name + " was lost (" + ex.Message + "); NRS will be asked before sending again"}); rerr != nil {
+		return InvoiceStepResult{}, rerr
+	}
+	return InvoiceStepResult{}, temporal.NewApplicationError("the answer of "+oc.name+" was lost: "+ex.Message, ErrOutcomeUnknown)
+}
+
+// ConfirmSubmitted asks the authority where the invoice stands and records
+// it confirmed, with its QR: the authority's, else one built locally.
+func (a *InvoiceActivities) ConfirmSubmitted(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
+	stop := heartbeat(ctx, activity.GetInfo(ctx).HeartbeatTimeout)
+	defer stop()
+	cl, err := a.open(ctx, in)
+	if err != nil {
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	if past(cl.inv, model.InvoiceConfirmed, model.InvoiceRejected) {
+		return result(cl.inv), nil
+	}
+	st, c, err := cl.c.ConfirmInvoice(ctx, cl.inv.IRN)
+	ex := cl.exchange(ctx, c, nil, st.Data, err)
+	switch {
+	case err == nil:
+		qr := st.QRCodeData
+		if qr == "" {
+			if qr, err = a.steps.QRCode(ctx, cl.inv.ProjectID, cl.inv.IRN); err != nil {
+				a.log.WarnContext(ctx, "invoice QR not built", "irn", cl.inv.IRN, "error", err.Error())
+				qr = ""
+			}
+		}
+		return cl.record(ctx, ex, model.InvoiceConfirmed, submissions.Detail{QRCodeData: qr,
+			Message: "NRS confirms the invoice: " + statusMessage(st)})
+	case refused(err) && !isAnswer(err, http.StatusNotFound):
+		return cl.reject(ctx, ex, err)
+	}
+	if _, rerr := cl.record(ctx, ex, "", submissions.Detail{}); rerr != nil {
+		return InvoiceStepResult{}, rerr
+	}
+	return InvoiceStepResult{}, a.fail(ctx, err)
+}
+
+// UpdatePaymentStatus sends an invoice's payment status to the authority
+// and records it with the exchange. NRS's refusal is non-retryable.
+func (a *InvoiceActivities) UpdatePaymentStatus(ctx context.Context, in submissions.PaymentInput) error {
+	cl, err := a.open(ctx, InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN, InvoiceID: in.InvoiceID})
+	if err != nil {
+		return a.fail(ctx, err)
+	}
+	req := mbs.PaymentUpdate{PaymentStatus: in.PaymentStatus, Reference: in.Reference}
+	ack, c, err := cl.c.UpdatePaymentStatus(ctx, cl.inv.IRN, req)
+	ex := cl.exchange(ctx, c, req, ack.Data, err)
+	status := ""
+	if err == nil {
+		status = in.PaymentStatus
+	}
+	if rerr := a.steps.SetPaymentStatus(ctx, cl.inv.ID, ex, status); rerr != nil {
+		return a.fail(ctx, rerr)
+	}
+	if err != nil {
+		if refused(err) {
+			return temporal.NewNonRetryableApplicationError(ex.Message, ErrRejected, nil)
+		}
+		return a.fail(ctx, err)
+	}
+	return nil
+}
+
+// refused reports an answer of the authority that refuses the call for
+// good: a 4xx other than 408 and 429.
+func refused(err error) bool {
+	var me *mbs.Error
+	return errors.As(err, &me) && me.HTTPStatus >= 400 && me.HTTPStatus < 500 &&
+		me.HTTPStatus != http.StatusTooManyRequests && me.HTTPStatus != http.StatusRequestTimeout
+}
+
+// fail turns an activity's failure into the application error Temporal
+// acts on: everything is retried but invalid input.
+func (a *InvoiceActivities) fail(ctx context.Context, err error) error {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return err
+	}
+	var me *mbs.Error
+	if errors.As(err, &me) {
+		return temporal.NewApplicationErrorWithOptions(authorityMessage(me), ErrUnavailable, temporal.ApplicationErrorOptions{NextRetryDelay: me.RetryAfter})
+	}
+	var e *model.Error
+	if errors.As(err, &e) {
+		switch e.Code {
+		case model.CodeInvalid, model.CodeAuthorityNotConfigured:
+			return temporal.NewNonRetryableApplicationError(e.Message, ErrInvalid, nil)
+		case model.CodeInternal:
+			a.log.ErrorContext(ctx, "invoice step failed", "error", err.Error())
+			return temporal.NewApplicationError("internal error", ErrUnavailable)
+		}
+		return temporal.NewApplicationError(e.Message, ErrUnavailable)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return temporal.NewApplicationError("the step was interrupted: "+err.Error(), ErrUnavailable)
+	}
+	a.log.ErrorContext(ctx, "invoice step failed", "error", err.Error())
+	return temporal.NewApplicationError("internal error", ErrUnavailable)
+}
+
+func (a *InvoiceActivities) observe(inv *model.SubmittedInvoice) {
+	if a.metrics != nil {
+		a.metrics.ObserveState(inv.Status)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
