@@ -29,6 +29,11 @@ type Options struct {
 	TrustedProxies ProxyTrust
 	// HealthChecks are extra dependency checks shown by /health, by name.
 	HealthChecks map[string]func(context.Context) error
+	// NRSHealth, when set, says how NRS answers in an environment (ok,
+	// degraded or down, from the circuit breakers): /health shows it as
+	// checks.nrs_sandbox and checks.nrs_production, and invoice routes
+	// answer with NRS-Status while it is not ok.
+	NRSHealth func(model.Environment) string
 	// GraphQL, when set, is served at /graphql behind optional bearer
 	// authentication (the same token check as the portal routes).
 	GraphQL http.Handler
@@ -176,6 +181,10 @@ func (a *api) health(w http.ResponseWriter, r *http.Request) error {
 			checks[name] = "ok"
 		}
 		cancel()
+	}
+	if a.opts.NRSHealth != nil {
+		checks["nrs_sandbox"] = a.opts.NRSHealth(model.EnvironmentSandbox)
+		checks["nrs_production"] = a.opts.NRSHealth(model.EnvironmentProduction)
 	}
 	status := "ok"
 	for _, v := range checks {

@@ -87,8 +87,9 @@ const (
 // special-purpose address (checked at every connection, after DNS
 // resolution), no redirect, no proxy. A sandbox project calls the sandbox
 // the operator configured, over a client that follows no redirect either.
-// Every client of one builder shares its connections.
-func MBSClients(policy egress.Policy) func(c *authority.Credentials) (*mbs.Client, error) {
+// Every client of one builder shares its connections, and the circuit
+// breakers and paces of breakers (nil: none), per environment and endpoint.
+func MBSClients(policy egress.Policy, breakers *mbs.Breakers) func(c *authority.Credentials) (*mbs.Client, error) {
 	guarded := policy.Client()
 	operator := &http.Client{Transport: egress.Policy{AllowPrivate: true}.Transport(), CheckRedirect: egress.NoRedirects}
 	return func(c *authority.Credentials) (*mbs.Client, error) {
@@ -99,13 +100,14 @@ func MBSClients(policy egress.Policy) func(c *authority.Credentials) (*mbs.Clien
 		return mbs.New(mbs.Config{
 			BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret, HTTPClient: hc,
 			Timeout: mbsTimeout, UserAgent: "einvoice-certification",
-			Retry: mbs.RetryPolicy{MaxAttempts: mbsAttempts, InitialBackoff: mbsBackoff, MaxBackoff: mbsMaxBackoff, MaxRetryAfter: mbsMaxRetryAfter},
+			Retry:       mbs.RetryPolicy{MaxAttempts: mbsAttempts, InitialBackoff: mbsBackoff, MaxBackoff: mbsMaxBackoff, MaxRetryAfter: mbsMaxRetryAfter},
+			Environment: string(c.Environment), Breakers: breakers,
 		})
 	}
 }
 
 // defaultMBS is NewMBSClient's builder: the strict egress policy.
-var defaultMBS = MBSClients(egress.Policy{})
+var defaultMBS = MBSClients(egress.Policy{}, nil)
 
 // NewMBSClient builds the MBS client of a project from its credentials,
 // under the strict egress policy (no special-purpose address for

@@ -23,6 +23,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
+	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // config is everything a server process needs, from flags (dev) or the
@@ -75,6 +76,9 @@ type config struct {
 	// Egress is where production projects may call: EINVOICE_NRS_HOSTS
 	// and EINVOICE_EGRESS_ALLOW_PRIVATE.
 	Egress egress.Policy
+	// Breakers are the process's circuit breakers of NRS
+	// (EINVOICE_NRS_BREAKER_*), shared by every MBS client it builds.
+	Breakers *mbs.Breakers
 }
 
 // egressFromEnv reads EINVOICE_NRS_HOSTS (comma-separated origins; default
@@ -245,6 +249,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.Idempotency, err = idempotencyFromEnv(getenv); err != nil {
+		return nil, err
+	}
+	if c.Breakers, err = breakersFromEnv(getenv); err != nil {
 		return nil, err
 	}
 	if c.Egress, err = egressFromEnv(getenv, false); err != nil {

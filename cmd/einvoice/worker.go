@@ -60,12 +60,18 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer tc.Close()
-	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress)})
+	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress, c.Breakers)})
 	if err != nil {
 		return err
 	}
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
 		"task_queue", workflows.TaskQueue, "version", version, "database", st.Dialect())
+	// The worker's view of NRS (its circuit breakers) is shared through the
+	// database, so that the API's /health shows it.
+	hctx, stopHealth := context.WithCancel(ctx)
+	healthDone := make(chan struct{})
+	go func() { defer close(healthDone); steps.NRSHealth.Run(hctx) }()
+	defer func() { stopHealth(); <-healthDone }()
 	stop := make(chan any)
 	go func() {
 		<-ctx.Done()

@@ -25,6 +25,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/nrshealth"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/secret"
@@ -93,6 +94,11 @@ type Config struct {
 	// Quotas bound the organizations, projects, keys and concurrent
 	// certification runs of an account; zero fields take the defaults.
 	Quotas Quotas
+	// NRSHealth reads this process's circuit breakers of NRS (nil: the
+	// process does not call NRS); NRSHealthInterval is how often the view
+	// is shared with the other processes (default 5 s).
+	NRSHealth         nrshealth.Local
+	NRSHealthInterval time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives background errors; default slog.Default().
@@ -175,6 +181,8 @@ type App struct {
 	Idempotency *idempotency.Service
 	// Authority says how each project reaches its tax authority.
 	Authority *authority.Directory
+	// NRSHealth shares how NRS answers between processes (run its Run).
+	NRSHealth *nrshealth.Service
 
 	st *store.Store
 }
@@ -198,7 +206,8 @@ func New(st *store.Store, cfg Config) (*App, error) {
 		return nil, err
 	}
 	trail := access.Trail{Key: cfg.AuditKey, Now: cfg.Now}
-	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps, st: st}
+	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps,
+		NRSHealth: w.NRSHealth, st: st}
 	a.Portal = portal.New(st, portal.Config{
 		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
 		ProjectsPerOrganization: cfg.Quotas.ProjectsPerOrganization, SandboxRegistrar: cfg.SandboxRegistrar,
@@ -252,6 +261,8 @@ type Worker struct {
 	Steps     *runs.Steps
 	Authority *authority.Directory
 	CodeLists *codelists.Service
+	// NRSHealth publishes the worker's view of NRS (run its Run).
+	NRSHealth *nrshealth.Service
 
 	invoices *invoices.Service
 	cfg      Config
@@ -284,6 +295,8 @@ func newWorker(st *store.Store, cfg Config) (*Worker, error) {
 	})
 	w.invoices = invoices.New(st, invoices.Config{Authority: dir, Now: cfg.Now})
 	w.Steps = runs.NewSteps(st, w.runsConfig(access.Trail{}, 0), w.invoices, w.CodeLists)
+	w.NRSHealth = nrshealth.New(st, nrshealth.Config{Local: cfg.NRSHealth, Interval: cfg.NRSHealthInterval,
+		Now: cfg.Now, Logger: cfg.Logger})
 	return w, nil
 }
 

@@ -202,7 +202,11 @@ func TestThrottleSlowsCalls(t *testing.T) {
 	c, _ := s.client(t, func(cfg *mbs.Config) {
 		cfg.Environment, cfg.Breakers = "sandbox", br
 		cfg.Retry = mbs.RetryPolicy{MaxAttempts: 3, MaxRetryAfter: 5 * time.Second}
-		cfg.Sleep = func(ctx context.Context, d time.Duration) error { waited = append(waited, d); clock.Advance(d); return ctx.Err() }
+		cfg.Sleep = func(ctx context.Context, d time.Duration) error {
+			waited = append(waited, d)
+			clock.Advance(d)
+			return ctx.Err()
+		}
 	})
 	ctx := context.Background()
 	if _, err := s.h.SetFault(ctx, s.biz.BusinessID, nrssandbox.Fault{Kind: "throttle", Rate: "1/2s", Duration: "1h"}); err != nil {
