@@ -28,6 +28,8 @@ const (
 	ActionKeyRevoke          = "key.revoke"
 	ActionAuthorityUpdate    = "authority.update"
 	ActionCertificationStart = "certification.start"
+	ActionSandboxFaultSet    = "sandbox_fault.set"
+	ActionSandboxFaultClear  = "sandbox_fault.clear"
 )
 
 // Audit hash versions. Entries written before the chain was keyed are

@@ -20,6 +20,7 @@ import (
 	application "github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/nrshealth"
+	modelportal "github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -100,8 +101,17 @@ func appConfig(c *config, log *slog.Logger) (application.Config, error) {
 		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey,
 		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
-		NRSHealth: nrsLocal(c),
+		NRSHealth: nrsLocal(c), SandboxFaults: sandboxFaults(c),
 	}, nil
+}
+
+// sandboxFaults is the stand-in's fault switch when the process reaches it
+// (in process, or through its admin endpoint).
+func sandboxFaults(c *config) modelportal.SandboxFaults {
+	if f, ok := c.SandboxRegistrar.(modelportal.SandboxFaults); ok {
+		return f
+	}
+	return nil
 }
 
 // nrsLocal reads the process's circuit breakers, if it has any.

@@ -85,6 +85,10 @@ type Config struct {
 	// SandboxRegistrar, when set, is told about every sandbox project, so
 	// that the NRS sandbox stand-in accepts the project's credentials.
 	SandboxRegistrar portal.SandboxRegistrar
+	// SandboxFaults, when set, switches the stand-in's outages and
+	// throttles of sandbox projects (the stand-in in process, or its admin
+	// client); cmd/einvoice sets it from SandboxRegistrar when that can.
+	SandboxFaults portal.SandboxFaults
 	// Runs starts and describes the workflows of certification runs; nil
 	// makes starting a run answer unavailable.
 	Runs runs.Starter
@@ -211,6 +215,7 @@ func New(st *store.Store, cfg Config) (*App, error) {
 	a.Portal = portal.New(st, portal.Config{
 		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
 		ProjectsPerOrganization: cfg.Quotas.ProjectsPerOrganization, SandboxRegistrar: cfg.SandboxRegistrar,
+		SandboxFaults: cfg.SandboxFaults,
 		Now: cfg.Now, Logger: cfg.Logger,
 	})
 	a.Auth, err = auth.New(st, auth.Config{

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
 
@@ -84,29 +85,9 @@ func endpointOf(r *http.Request) string {
 }
 
 // Fault is an outage or a throttle of a business's endpoint, as the fault
-// endpoints take and show it.
-type Fault struct {
-	// Kind is "outage" or "throttle".
-	Kind string `json:"kind"`
-	// Endpoint is one of the endpoint names (invoice_sign, transmit, ...);
-	// "" means every endpoint that needs credentials.
-	Endpoint string `json:"endpoint"`
-	// Status is an outage's HTTP status: 502, 503 (default) or 504.
-	Status int `json:"status,omitempty"`
-	// Rate is a throttle's allowance, COUNT/PERIOD (e.g. 10/m): past it the
-	// endpoint answers 429. Required for a throttle.
-	Rate string `json:"rate,omitempty"`
-	// RetryAfter, in seconds, is sent as Retry-After: with an outage's
-	// answers when set; with a throttle's instead of the time until the
-	// allowance lets the next request through.
-	RetryAfter int `json:"retry_after,omitempty"`
-	// Duration is how long the fault lasts from now (a Go duration, 1s to
-	// 168h); only in requests.
-	Duration string `json:"duration,omitempty"`
-	// StartsAt and EndsAt bound the fault; only in answers.
-	StartsAt *time.Time `json:"starts_at,omitempty"`
-	EndsAt   *time.Time `json:"ends_at,omitempty"`
-}
+// endpoints take and show it (model.SandboxFault: the application hands it
+// over without importing the stand-in).
+type Fault = model.SandboxFault
 
 // faultOf checks a fault request and builds its row.
 func faultOf(businessID string, in Fault, now time.Time) (*sandboxdb.Fault, error) {
@@ -182,14 +163,61 @@ func faultView(f *sandboxdb.Fault) Fault {
 	return out
 }
 
-// SetFault switches on a fault of a business (for tests and the operator's
-// tools in process; the admin endpoint does the same over HTTP) and returns
-// it as the stand-in keeps it.
-func (h *Handler) SetFault(ctx context.Context, businessID string, in Fault) (Fault, error) {
-	if _, err := h.db.Businesses().ByID(ctx, businessID); err != nil {
-		if errors.Is(err, sandboxdb.ErrNotFound) {
-			return Fault{}, notFound("no business " + quote(businessID))
-		}
+// SetSandboxFault switches on a fault of a business (in process; the
+// fault endpoints do the same over HTTP) and returns it as the stand-in
+// keeps it. Errors are *model.Error: not_found (no such business), invalid
+// (every problem of the fault), conflict (too many faults), unavailable.
+func (h *Handler) SetSandboxFault(ctx context.Context, businessID string, in Fault) (Fault, error) {
+	f, err := h.setFault(ctx, businessID, in)
+	return f, faultError(err)
+}
+
+// SandboxFaults lists a business's faults in force.
+func (h *Handler) SandboxFaults(ctx context.Context, businessID string) ([]Fault, error) {
+	out, err := h.faults(ctx, businessID)
+	return out, faultError(err)
+}
+
+// ClearSandboxFaults ends a business's faults: all when kind is "", else
+// those of kind on endpoint ("" or "*" for every endpoint of that kind). It
+// returns how many ended.
+func (h *Handler) ClearSandboxFaults(ctx context.Context, businessID, kind, endpoint string) (int, error) {
+	if endpoint == "" {
+		endpoint = "*"
+	}
+	if _, err := h.businessByID(ctx, businessID); err != nil {
+		return 0, faultError(err)
+	}
+	n, err := h.clearFaults(ctx, businessID, kind, endpoint)
+	return n, faultError(err)
+}
+
+// faultError turns the stand-in's answers into the application's errors.
+func faultError(err error) error {
+	var e *apiError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &e) && e.status == http.StatusNotFound:
+		return model.Errorf(model.CodeNotFound, "NRS sandbox: %s", e.details)
+	case errors.As(err, &e) && e.status == http.StatusConflict:
+		return model.Errorf(model.CodeConflict, "NRS sandbox: %s", e.details)
+	case errors.As(err, &e) && e.status < 500:
+		return model.Errorf(model.CodeInvalid, "NRS sandbox: %s", e.details)
+	}
+	return model.Wrap(model.CodeUnavailable, err, "the NRS sandbox cannot change its faults now")
+}
+
+func (h *Handler) businessByID(ctx context.Context, businessID string) (*business, error) {
+	b, err := h.db.Businesses().ByID(ctx, businessID)
+	if errors.Is(err, sandboxdb.ErrNotFound) {
+		return nil, notFound("no business " + quote(businessID))
+	}
+	return b, err
+}
+
+func (h *Handler) setFault(ctx context.Context, businessID string, in Fault) (Fault, error) {
+	if _, err := h.businessByID(ctx, businessID); err != nil {
 		return Fault{}, err
 	}
 	f, err := faultOf(businessID, in, h.now())
@@ -206,8 +234,10 @@ func (h *Handler) SetFault(ctx context.Context, businessID string, in Fault) (Fa
 	return faultView(f), nil
 }
 
-// Faults lists a business's faults in force.
-func (h *Handler) Faults(ctx context.Context, businessID string) ([]Fault, error) {
+func (h *Handler) faults(ctx context.Context, businessID string) ([]Fault, error) {
+	if _, err := h.businessByID(ctx, businessID); err != nil {
+		return nil, err
+	}
 	rows, err := h.db.Faults().Active(ctx, businessID, h.now())
 	if err != nil {
 		return nil, err
@@ -219,10 +249,7 @@ func (h *Handler) Faults(ctx context.Context, businessID string) ([]Fault, error
 	return out, nil
 }
 
-// ClearFaults ends a business's faults: all when kind is "", else those of
-// kind on endpoint ("*" for every endpoint of that kind). It returns how
-// many ended.
-func (h *Handler) ClearFaults(ctx context.Context, businessID, kind, endpoint string) (int, error) {
+func (h *Handler) clearFaults(ctx context.Context, businessID, kind, endpoint string) (int, error) {
 	if kind != "" && kind != FaultOutage && kind != FaultThrottle {
 		return 0, invalid(`kind must be "outage" or "throttle"`)
 	}
@@ -336,7 +363,7 @@ func (h *Handler) setFaultFor(w http.ResponseWriter, r *http.Request, businessID
 	if _, err := h.decodeBody(r, &in); err != nil {
 		return err
 	}
-	f, err := h.SetFault(r.Context(), businessID, in)
+	f, err := h.setFault(r.Context(), businessID, in)
 	if err != nil {
 		return err
 	}
@@ -345,13 +372,7 @@ func (h *Handler) setFaultFor(w http.ResponseWriter, r *http.Request, businessID
 }
 
 func (h *Handler) listFaultsFor(w http.ResponseWriter, r *http.Request, businessID string) error {
-	if _, err := h.db.Businesses().ByID(r.Context(), businessID); err != nil {
-		if errors.Is(err, sandboxdb.ErrNotFound) {
-			return notFound("no business " + quote(businessID))
-		}
-		return err
-	}
-	out, err := h.Faults(r.Context(), businessID)
+	out, err := h.faults(r.Context(), businessID)
 	if err != nil {
 		return err
 	}
@@ -365,13 +386,13 @@ func (h *Handler) clearFaultsFor(w http.ResponseWriter, r *http.Request, busines
 	if q.Has("endpoint") {
 		endpoint = q.Get("endpoint")
 	}
-	if q.Get("kind") == "" {
-		endpoint = "*"
-		if q.Has("endpoint") {
-			return invalid("endpoint needs kind")
-		}
+	if q.Get("kind") == "" && q.Has("endpoint") {
+		return invalid("endpoint needs kind")
 	}
-	n, err := h.ClearFaults(r.Context(), businessID, q.Get("kind"), endpoint)
+	if _, err := h.businessByID(r.Context(), businessID); err != nil {
+		return err
+	}
+	n, err := h.clearFaults(r.Context(), businessID, q.Get("kind"), endpoint)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func TestBreakerOpensProbesAndCloses(t *testing.T) {
 		cfg.Retry = mbs.RetryPolicy{MaxAttempts: 1}
 	})
 	ctx := context.Background()
-	if _, err := s.h.SetFault(ctx, s.biz.BusinessID, nrssandbox.Fault{Kind: "outage", Duration: "6h", RetryAfter: 1}); err != nil {
+	if _, err := s.h.SetSandboxFault(ctx, s.biz.BusinessID, nrssandbox.Fault{Kind: "outage", Duration: "6h", RetryAfter: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if br.Health("sandbox") != mbs.HealthOK {
@@ -209,7 +209,7 @@ func TestThrottleSlowsCalls(t *testing.T) {
 		}
 	})
 	ctx := context.Background()
-	if _, err := s.h.SetFault(ctx, s.biz.BusinessID, nrssandbox.Fault{Kind: "throttle", Rate: "1/2s", Duration: "1h"}); err != nil {
+	if _, err := s.h.SetSandboxFault(ctx, s.biz.BusinessID, nrssandbox.Fault{Kind: "throttle", Rate: "1/2s", Duration: "1h"}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 4 {
@@ -227,7 +227,7 @@ func TestThrottleSlowsCalls(t *testing.T) {
 
 	// A Retry-After longer than the client waits: the call fails with it,
 	// the next is held back without being sent, and no breaker opens.
-	if _, err := s.h.SetFault(ctx, s.biz.BusinessID, nrssandbox.Fault{Kind: "throttle", Rate: "1/h", Duration: "2h"}); err != nil {
+	if _, err := s.h.SetSandboxFault(ctx, s.biz.BusinessID, nrssandbox.Fault{Kind: "throttle", Rate: "1/h", Duration: "2h"}); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Minute)
