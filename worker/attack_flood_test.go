@@ -53,7 +53,7 @@ func TestAttackCertificationFlood(t *testing.T) {
 		c.Quotas.RunsPerProject = 2
 	}})
 	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, TaskQueue: r.queue, Logger: quiet(),
-		MaxConcurrentActivities: 4, MBS: workflows.MBSClients(egress.Policy{AllowPrivate: true}, nil)})
+		MaxConcurrentActivities: 4, MBS: workflows.MBSClients(egress.Policy{AllowPrivate: true})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,9 +87,14 @@ const (
 // special-purpose address (checked at every connection, after DNS
 // resolution), no redirect, no proxy. A sandbox project calls the sandbox
 // the operator configured, over a client that follows no redirect either.
-// Every client of one builder shares its connections, and the circuit
+// Every client of one builder shares its connections.
+func MBSClients(policy egress.Policy) func(c *authority.Credentials) (*mbs.Client, error) {
+	return MBSClientsWith(policy, nil)
+}
+
+// MBSClientsWith is MBSClients whose clients also share the circuit
 // breakers and paces of breakers (nil: none), per environment and endpoint.
-func MBSClients(policy egress.Policy, breakers *mbs.Breakers) func(c *authority.Credentials) (*mbs.Client, error) {
+func MBSClientsWith(policy egress.Policy, breakers *mbs.Breakers) func(c *authority.Credentials) (*mbs.Client, error) {
 	guarded := policy.Client()
 	operator := &http.Client{Transport: egress.Policy{AllowPrivate: true}.Transport(), CheckRedirect: egress.NoRedirects}
 	return func(c *authority.Credentials) (*mbs.Client, error) {
@@ -107,7 +112,7 @@ func MBSClients(policy egress.Policy, breakers *mbs.Breakers) func(c *authority.
 }
 
 // defaultMBS is NewMBSClient's builder: the strict egress policy.
-var defaultMBS = MBSClients(egress.Policy{}, nil)
+var defaultMBS = MBSClients(egress.Policy{})
 
 // NewMBSClient builds the MBS client of a project from its credentials,
 // under the strict egress policy (no special-purpose address for

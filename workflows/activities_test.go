@@ -288,7 +288,7 @@ func TestCodeListsStepStoresOfficialLists(t *testing.T) {
 	}})
 	standIn.Store(http.Handler(e.Sandbox))
 	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Runs: e.App.Steps,
-		MBS: workflows.MBSClients(egress.Policy{AllowPrivate: true}, nil), Logger: slog.New(slog.DiscardHandler)})
+		MBS: workflows.MBSClients(egress.Policy{AllowPrivate: true}), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

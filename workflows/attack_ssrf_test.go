@@ -82,7 +82,7 @@ func TestAttackSSRFBaseURL(t *testing.T) {
 
 	runStep := func(policy egress.Policy, step func(*workflows.Activities) any) (error, model.CertificationStep) {
 		t.Helper()
-		acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Runs: svc.Steps, MBS: workflows.MBSClients(policy, nil), Logger: slog.New(slog.DiscardHandler)})
+		acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Runs: svc.Steps, MBS: workflows.MBSClients(policy), Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}

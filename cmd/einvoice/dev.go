@@ -140,7 +140,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
-	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress, c.Breakers)})
+	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers)})
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func runRefreshCodes(ctx context.Context, args []string, getenv func(string) str
 	if creds.BaseURL == "" {
 		return fmt.Errorf("no official %s host: set EINVOICE_NRS_SANDBOX_URL", creds.Environment)
 	}
-	client, err := workflows.MBSClients(c.Egress, nil)(creds)
+	client, err := workflows.MBSClients(c.Egress)(creds)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer tc.Close()
-	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClients(c.Egress, c.Breakers)})
+	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers)})
 	if err != nil {
 		return err
 	}
