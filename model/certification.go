@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -24,6 +25,17 @@ var RunStatuses = []RunStatus{RunQueued, RunRunning, RunPassed, RunFailed, RunCa
 
 // Final reports whether the run has ended.
 func (s RunStatus) Final() bool { return s == RunPassed || s == RunFailed || s == RunCancelled }
+
+// ErrRunOver is the cause of the conflict a write to a run that has ended
+// meets: once a run is passed, failed or cancelled its evidence and payload
+// no longer change (an activity that outlived its workflow's cancellation
+// is refused).
+var ErrRunOver = errors.New("the certification run is over")
+
+// RunOver is the error of a write refused because the run ended with status.
+func RunOver(status RunStatus) *Error {
+	return Wrap(CodeConflict, ErrRunOver, "the certification run is %s: its evidence no longer changes", status)
+}
 
 // StepStatus is the state of one step of a certification run.
 type StepStatus string

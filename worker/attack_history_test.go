@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/google/uuid"
 	commonpb "go.temporal.io/api/common/v1"
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
@@ -76,6 +79,8 @@ func TestAttackTemporalHistory(t *testing.T) {
 		raw       bytes.Buffer
 		encrypted atomic.Int64
 		decrypted bytes.Buffer
+		// searchAttrs are the search attributes of each run's start.
+		searchAttrs []map[string]*commonpb.Payload
 	)
 	for _, id := range []string{passed, failed} {
 		it := plain.GetWorkflowHistory(context.Background(), workflows.WorkflowID(uuid.MustParse(id)), "", false, 0)
@@ -83,6 +88,14 @@ func TestAttackTemporalHistory(t *testing.T) {
 			ev, err := it.Next()
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The search attributes are indexed in clear on purpose
+			// (operators filter runs by project): they are checked apart,
+			// and the rest of the event must hold nothing of the tenant.
+			if st := ev.GetWorkflowExecutionStartedEventAttributes(); st != nil {
+				searchAttrs = append(searchAttrs, st.GetSearchAttributes().GetIndexedFields())
+				ev = proto.Clone(ev).(*historypb.HistoryEvent)
+				ev.GetWorkflowExecutionStartedEventAttributes().SearchAttributes = nil
 			}
 			b, err := proto.Marshal(ev)
 			if err != nil {
@@ -108,10 +121,32 @@ func TestAttackTemporalHistory(t *testing.T) {
 	pr := r.e.Tenant.Project
 	for name, secret := range map[string]string{
 		"IRN": irn, "business id": *pr.Authority.BusinessID, "service id": *pr.Authority.ServiceID,
-		"failure message": "invoice signing failed", "project id": pr.ID.String(),
+		"failure message": "invoice signing failed", "project id": pr.ID.String(), "project name": pr.Name,
 	} {
 		if bytes.Contains(raw.Bytes(), []byte(secret)) {
 			t.Errorf("the raw history holds the %s %q", name, secret)
+		}
+	}
+	// The search attributes hold the project's and organization's ids, the
+	// invoice kind and the environment, and nothing else.
+	if len(searchAttrs) != 2 {
+		t.Fatalf("%d started events", len(searchAttrs))
+	}
+	for _, sa := range searchAttrs {
+		var all []byte
+		for name, p := range sa {
+			if !slices.ContainsFunc(workflows.CertificationSearchAttributes, func(k temporal.SearchAttributeKey) bool { return k.GetName() == name }) {
+				t.Errorf("unexpected search attribute %s", name)
+			}
+			all = append(all, p.GetData()...)
+		}
+		if !bytes.Contains(all, []byte(pr.ID.String())) || !bytes.Contains(all, []byte(pr.OrganizationID.String())) {
+			t.Errorf("search attributes lack the project's ids: %s", all)
+		}
+		for _, secret := range []string{irn, *pr.Authority.BusinessID, *pr.Authority.ServiceID, pr.Name} {
+			if bytes.Contains(all, []byte(secret)) {
+				t.Errorf("search attributes hold %q", secret)
+			}
 		}
 	}
 	if encrypted.Load() == 0 {

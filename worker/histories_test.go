@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,19 +27,8 @@ var updateHistories = flag.Bool("update", false, "record testdata/histories agai
 // it records the histories in testdata/histories, which workflows'
 // TestReplayRecordedHistories replays in every later build.
 func TestCertificationHistories(t *testing.T) {
-	codec, err := workflows.NewPayloadCodec(certtest.HistoryKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.Dial(workflows.ClientOptions(client.Options{HostPort: temporalAddr, Namespace: temporalNamespace,
-		Logger: sdklog.NewStructuredLogger(quiet())}, codec))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	queue := fmt.Sprintf("%s-histories-%d", workflows.TaskQueue, queues.Add(1))
-	r := &rig{t: t, c: c, queue: queue, e: certtest.New(t, certtest.Options{Open: storetest.SQLite,
-		Runs: workflows.NewStarter(c, workflows.StarterOptions{TaskQueue: queue})})}
+	r := newCodecRig(t, certtest.Options{Open: storetest.SQLite})
+	c := r.c
 	r.startWorker()
 	ids := map[string]string{}
 	for _, kind := range certtest.HistoryKinds {
@@ -62,6 +52,26 @@ func TestCertificationHistories(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newCodecRig is newRig with a client that encrypts payloads under
+// certtest.HistoryKey, as every einvoice client encrypts them under its
+// own key, so that its histories can be recorded for the replay test.
+func newCodecRig(t *testing.T, opts certtest.Options) *rig {
+	t.Helper()
+	codec, err := workflows.NewPayloadCodec(certtest.HistoryKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.Dial(workflows.ClientOptions(client.Options{HostPort: temporalAddr, Namespace: temporalNamespace,
+		Logger: sdklog.NewStructuredLogger(quiet())}, codec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	queue := fmt.Sprintf("%s-%s-%d", workflows.TaskQueue, strings.ReplaceAll(t.Name(), "/", "-"), queues.Add(1))
+	opts.Runs = workflows.NewStarter(c, workflows.StarterOptions{TaskQueue: queue})
+	return &rig{t: t, c: c, queue: queue, e: certtest.New(t, opts)}
 }
 
 // history reads the whole history of a run's workflow as the server keeps

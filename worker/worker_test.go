@@ -49,6 +49,18 @@ func runMain(m *testing.M) int {
 	}
 	defer srv.Stop()
 	temporalAddr, temporalNamespace = srv.FrontendAddr(), srv.Namespace()
+	c, err := client.DialContext(ctx, client.Options{HostPort: temporalAddr, Namespace: temporalNamespace,
+		Logger: sdklog.NewStructuredLogger(quiet())})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	err = workflows.RegisterSearchAttributes(ctx, c, temporalNamespace, workflows.SearchAttributes()...)
+	c.Close()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	return m.Run()
 }
 

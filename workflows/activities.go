@@ -665,10 +665,17 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 			return false, a.classify(ctx, err)
 		}
 	}
+	if run.Status.Final() {
+		// An activity that outlived its run (cancelled, failed) does
+		// nothing and writes nothing.
+		return false, runOver(run.Status)
+	}
 	started := a.now().UTC().Truncate(time.Microsecond)
 	ev := &model.CertificationStep{RunID: runID, Name: name, Seq: stepSeq[name], Status: model.StepRunning,
 		Attempts: int(info.Attempt), StartedAt: started}
-	a.record(ctx, ev)
+	if err := a.record(ctx, ev); errors.Is(err, model.ErrRunOver) {
+		return false, runOver("")
+	}
 
 	sr := &stepRun{a: a, run: run, retry: info.Attempt > 1}
 	out, ferr := fn(ctx, sr)
@@ -683,33 +690,93 @@ func (a *Activities) step(ctx context.Context, runID uuid.UUID, name string, fn 
 		ev.NRSErrorID = out.call.ErrorID
 	}
 	if ferr == nil {
-		ev.Status, ev.Message = model.StepPassed, clip(out.message)
-		a.record(ctx, ev)
+		ev.Status, ev.Message = model.StepPassed, clip(out.message+passedNote(info))
+		_ = a.record(ctx, ev)
 		return false, nil
+	}
+	if cancelled(ctx) {
+		// The run was cancelled (or its workflow is gone): this step ends
+		// here and is not retried.
+		ev.Status, ev.Message = model.StepFailed, clip("cancelled: the run was cancelled while the step ran"+attemptNote(info))
+		_ = a.record(ctx, ev)
+		return false, ctx.Err()
 	}
 	err = a.classify(ctx, ferr)
 	if sr.creds != nil && sr.creds.Environment == model.EnvironmentSandbox && isAnswer(ferr, http.StatusNotFound) {
 		err = temporal.NewNonRetryableApplicationError(errorMessage(err)+forgottenHint, ErrRejected, nil)
 	}
-	ev.Status, ev.Message = model.StepRetrying, clip(errorMessage(err))
+	ev.Status, ev.Message = model.StepRetrying, clip(errorMessage(err)+attemptNote(info))
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) && app.NonRetryable() || lastAttempt(info) {
 		ev.Status = model.StepFailed
 	}
-	a.record(ctx, ev)
+	_ = a.record(ctx, ev)
 	return false, err
 }
 
 // forgottenHint explains a sandbox invoice the stand-in no longer knows.
 const forgottenHint = " (the NRS sandbox stand-in does not hold this invoice: its database was reset, or the business's oldest invoices made room for newer ones; start a new run)"
 
-// record writes evidence; a failure is logged, never the step's result.
-func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) {
+// runOver is the error of a step of a run that has already ended: it is
+// not done, and not retried.
+func runOver(status model.RunStatus) error {
+	msg := "the run is over"
+	if status != "" {
+		msg = "the run is " + string(status)
+	}
+	return temporal.NewNonRetryableApplicationError(msg+": the step is not done", ErrRunOver, nil)
+}
+
+// cancelled reports whether the activity was cancelled by Temporal (the
+// run's cancellation reached it through a heartbeat, or its workflow is
+// gone), as opposed to its worker stopping, after which the step is
+// retried elsewhere.
+func cancelled(ctx context.Context) bool {
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		return false
+	}
+	select {
+	case <-activity.GetWorkerStopChannel(ctx):
+		return false
+	default:
+		return true
+	}
+}
+
+// attemptNote says which attempt a step's evidence reports, counted as
+// Temporal counts them (the attempt the Web UI and the CLI show), with the
+// most the retry policy allows. The HTTP requests the authority's client
+// repeats within one attempt are counted apart, in the call's own message.
+func attemptNote(info activity.Info) string {
+	note := fmt.Sprintf(" [attempt %d", info.Attempt)
+	if info.RetryPolicy != nil && info.RetryPolicy.MaximumAttempts > 0 {
+		note += fmt.Sprintf(" of %d", info.RetryPolicy.MaximumAttempts)
+	}
+	return note + " (Temporal activity attempt)]"
+}
+
+// passedNote is attemptNote for a step that passed after a retry.
+func passedNote(info activity.Info) string {
+	if info.Attempt <= 1 {
+		return ""
+	}
+	return attemptNote(info)
+}
+
+// record writes evidence. A failure is logged, never the step's result; it
+// is returned so that a step of a run that is over (model.ErrRunOver)
+// stops.
+func (a *Activities) record(ctx context.Context, ev *model.CertificationStep) error {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), evidenceTimeout)
 	defer cancel()
-	if err := a.runs.Record(wctx, ev); err != nil {
+	err := a.runs.Record(wctx, ev)
+	switch {
+	case errors.Is(err, model.ErrRunOver):
+		a.log.InfoContext(ctx, "certification evidence refused: the run is over", "run_id", ev.RunID.String(), "step", ev.Name, "status", string(ev.Status))
+	case err != nil:
 		a.log.WarnContext(ctx, "certification evidence not recorded", "run_id", ev.RunID.String(), "step", ev.Name, "error", err.Error())
 	}
+	return err
 }
 
 // lastAttempt reports whether the retry policy allows no further attempt.
@@ -762,6 +829,9 @@ func (a *Activities) classify(ctx context.Context, err error) error {
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return temporal.NewApplicationError("the step was interrupted: "+err.Error(), ErrUnavailable)
+	}
+	if errors.Is(err, model.ErrRunOver) {
+		return runOver("")
 	}
 	var e *model.Error
 	if errors.As(err, &e) {

@@ -9,9 +9,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	sdklog "go.temporal.io/sdk/log"
@@ -25,6 +28,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -364,4 +368,79 @@ func newRunID(t *testing.T) uuid.UUID {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// TestStepMessagesCountTemporalAttempts runs a whole run whose authority is
+// down for its IRN (SBXDOWN) with the real activities under the workflow's
+// retry policy: the step's evidence counts attempts as Temporal does (the
+// last is attempt 8 of 8, the number the Web UI and the CLI show) and says
+// so, and counts the HTTP requests of one attempt apart.
+func TestStepMessagesCountTemporalAttempts(t *testing.T) {
+	e := certtest.New(t, certtest.Options{RetryAfter: -1})
+	acts, err := workflows.NewActivities(workflows.ActivitiesConfig{Runs: e.App.Steps, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := e.NewRun(t, model.InvoiceKindB2C, "2026-03-15", payloadWith(t, "invoice-b2c-1.1.json", "SBXDOWN2"))
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := suite.NewTestWorkflowEnvironment()
+	env.SetTestTimeout(2 * time.Minute)
+	env.RegisterWorkflow(workflows.CertificationRun)
+	env.RegisterActivity(acts)
+	env.ExecuteWorkflow(workflows.CertificationRun, runs.WorkflowInput{RunID: run.ID, ProjectID: run.ProjectID,
+		InvoiceType: run.InvoiceType, IssueDate: run.IssueDate, Sandbox: true})
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() == nil {
+		t.Fatalf("the run must fail: completed %t, error %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+	}
+	stored, err := e.Store.Runs().ByID(context.Background(), run.ID)
+	if err != nil || stored.Status != model.RunFailed {
+		t.Fatalf("run: %+v %v", stored, err)
+	}
+	ev, err := e.Store.Runs().Step(context.Background(), run.ID, workflows.StepValidateIRN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Status != model.StepFailed || ev.Attempts != 8 {
+		t.Fatalf("evidence: %+v", ev)
+	}
+	// The test environment gives activities no retry policy to read, so
+	// "of 8" is optional here; a server gives it.
+	if !regexp.MustCompile(`\(after 3 HTTP requests within this call\) \[attempt 8( of 8)? \(Temporal activity attempt\)\]$`).MatchString(ev.Message) {
+		t.Fatalf("message %q does not count the Temporal attempt and the HTTP requests apart", ev.Message)
+	}
+	if !strings.Contains(stored.FailureReason, workflows.StepValidateIRN) {
+		t.Fatalf("failure reason: %q", stored.FailureReason)
+	}
+}
+
+// TestStepOfAFinishedRunDoesNothing: an activity that runs after its run
+// ended (its workflow was cancelled while the attempt was queued or under
+// way) is refused without calling the authority, writes no evidence and
+// leaves the run as it was.
+func TestStepOfAFinishedRunDoesNothing(t *testing.T) {
+	a := newActivityEnv(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	run := a.e.NewRun(t, model.InvoiceKindB2B, "2026-03-15", "")
+	id := workflows.StepInput{RunID: run.ID}
+	a.must(a.acts.StartRun, id, nil)
+	a.must(a.acts.Health, id, nil)
+	a.must(a.acts.FinishRun, workflows.FinishInput{RunID: run.ID, Status: model.RunCancelled, Reason: "the run was cancelled"}, nil)
+	before, err := a.e.Store.Runs().ByID(context.Background(), run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evBefore := a.evidence(run)
+	for _, fn := range []any{a.acts.CodeLists, a.acts.BuildPayload} {
+		appError(t, a.exec(fn, id, nil), workflows.ErrRunOver, true)
+	}
+	after, err := a.e.Store.Runs().ByID(context.Background(), run.ID)
+	if err != nil || !reflect.DeepEqual(before, after) {
+		t.Fatalf("the run changed:\n%+v\n%+v (%v)", before, after, err)
+	}
+	if ev := a.evidence(run); !reflect.DeepEqual(ev, evBefore) || len(ev) != 1 {
+		t.Fatalf("evidence changed: %+v", ev)
+	}
+	// A step that passed before the end still answers passed (a retried
+	// report of work done), without writing.
+	a.must(a.acts.Health, id, nil)
 }

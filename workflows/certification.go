@@ -30,7 +30,8 @@ type Progress struct {
 
 // activityOptions apply to every activity of a run. One attempt is bounded
 // by StartToCloseTimeout; a worker that dies mid-step is noticed after
-// HeartbeatTimeout and the step is retried elsewhere. The retry policy
+// HeartbeatTimeout and the step is retried elsewhere, and a step's
+// activity learns through its heartbeats that the run was cancelled. The retry policy
 // retries an unavailable authority (429, 5xx, timeouts) with exponential
 // backoff; rejections and invalid input are non-retryable.
 var activityOptions = workflow.ActivityOptions{
@@ -46,6 +47,11 @@ var activityOptions = workflow.ActivityOptions{
 	},
 }
 
+// changeWaitForCancelledStep is the version marker of the change that has a
+// cancelled run wait for its step's activity to stop before recording
+// cancelled, so that no evidence of the step lands after the run's end.
+const changeWaitForCancelledStep = "wait-for-cancelled-step"
+
 // CertificationRun runs a certification smoke run: health, code lists,
 // payload, IRN, the authority's IRN and invoice validation, signing, the
 // QR payload (verified by the sandbox stand-in for sandbox projects),
@@ -54,9 +60,17 @@ var activityOptions = workflow.ActivityOptions{
 // IRN with a wrong service ID must be refused). It only orchestrates: the
 // activities do the I/O and record the evidence and the run's status. A
 // failed step ends the run failed with the step's reason; cancellation
-// ends it cancelled.
+// ends it cancelled: the step under way is cancelled (its activity learns
+// it at its next heartbeat and stops), the workflow waits for it to stop,
+// then records cancelled in a disconnected context.
 func CertificationRun(ctx workflow.Context, in runs.WorkflowInput) (RunResult, error) {
-	ctx = workflow.WithActivityOptions(ctx, activityOptions)
+	opts := activityOptions
+	// Runs started before this version did not wait for a cancelled
+	// activity to stop before recording the end.
+	if workflow.GetVersion(ctx, changeWaitForCancelledStep, workflow.DefaultVersion, 1) >= 1 {
+		opts.WaitForCancellation = true
+	}
+	ctx = workflow.WithActivityOptions(ctx, opts)
 	p := &Progress{Status: model.RunQueued, StepsDone: []string{}}
 	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) {
 		out := *p

@@ -11,6 +11,7 @@ package workflows
 
 import (
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
 )
 
 // TaskQueue is the task queue of certification workflows and activities.
@@ -88,4 +89,60 @@ const (
 	// ErrRunMissing: the run's row never appeared; the start was rolled
 	// back.
 	ErrRunMissing = "RunMissing"
+	// ErrRunOver: the run already ended (cancelled, failed, passed): its
+	// steps are not done and their evidence no longer changes.
+	ErrRunOver = "RunOver"
+)
+
+// Custom search attributes of einvoice's workflows, all of type Keyword.
+// They are set when a workflow starts, so that operators find a tenant's
+// workflows in the Temporal CLI (temporal workflow list --query
+// "ProjectId='…'") and the Web UI's filter. They are indexed in clear (the
+// payload codec does not cover them): ids and kinds only, never tenant data.
+// Every workflow of einvoice that carries one of these meanings uses the
+// same name, so one registration serves them all.
+var (
+	// SearchAttributeProjectID is the project's id.
+	SearchAttributeProjectID = temporal.NewSearchAttributeKeyKeyword("ProjectId")
+	// SearchAttributeOrganizationID is the tenant: the project's organization id.
+	SearchAttributeOrganizationID = temporal.NewSearchAttributeKeyKeyword("OrganizationId")
+	// SearchAttributeInvoiceType is the invoice kind (B2B, B2C, B2G).
+	SearchAttributeInvoiceType = temporal.NewSearchAttributeKeyKeyword("InvoiceType")
+	// SearchAttributeEnvironment is the project's environment (sandbox,
+	// production).
+	SearchAttributeEnvironment = temporal.NewSearchAttributeKeyKeyword("Environment")
+)
+
+// CertificationSearchAttributes are the search attributes a certification
+// run sets: register them in the namespace (RegisterSearchAttributes, or
+// `temporal operator search-attribute create`) before starting runs.
+var CertificationSearchAttributes = []temporal.SearchAttributeKey{
+	SearchAttributeProjectID, SearchAttributeOrganizationID, SearchAttributeInvoiceType, SearchAttributeEnvironment,
+}
+
+// SearchAttributes lists the custom search attributes of every einvoice
+// workflow, each name once: what a namespace must register (einvoice dev
+// and the test servers pass it to RegisterSearchAttributes; the cluster
+// set-up creates the same list with the Temporal CLI). A workflow that adds
+// attributes adds its list here.
+func SearchAttributes() []temporal.SearchAttributeKey {
+	var out []temporal.SearchAttributeKey
+	seen := map[string]bool{}
+	for _, list := range [][]temporal.SearchAttributeKey{CertificationSearchAttributes} {
+		for _, k := range list {
+			if !seen[k.GetName()] {
+				seen[k.GetName()] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// Memo fields of a certification run, shown by the Web UI and
+// `temporal workflow describe` (encoded by the payload codec, like every
+// payload).
+const (
+	MemoRunID       = "run_id"
+	MemoProjectName = "project_name"
 )

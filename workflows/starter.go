@@ -2,10 +2,14 @@ package workflows
 
 import (
 	"context"
+	"errors"
+	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -26,6 +30,7 @@ type Starter struct {
 	c         client.Client
 	timeout   time.Duration
 	taskQueue string
+	log       *slog.Logger
 }
 
 var _ runs.Starter = (*Starter)(nil)
@@ -37,6 +42,9 @@ type StarterOptions struct {
 	// TaskQueue is where the workflows go; default TaskQueue. The workers
 	// must poll the same queue.
 	TaskQueue string
+	// Logger receives the starts made without search attributes (the
+	// namespace lacks them); default slog.Default().
+	Logger *slog.Logger
 }
 
 // NewStarter builds a Starter.
@@ -47,7 +55,10 @@ func NewStarter(c client.Client, opts StarterOptions) *Starter {
 	if opts.TaskQueue == "" {
 		opts.TaskQueue = TaskQueue
 	}
-	return &Starter{c: c, timeout: opts.StartTimeout, taskQueue: opts.TaskQueue}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Starter{c: c, timeout: opts.StartTimeout, taskQueue: opts.TaskQueue, log: opts.Logger}
 }
 
 // StartCertificationRun starts the workflow of a run. The workflow id
@@ -56,9 +67,13 @@ func NewStarter(c client.Client, opts StarterOptions) *Starter {
 func (s *Starter) StartCertificationRun(ctx context.Context, in runs.WorkflowInput) (runs.Ref, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	run, err := s.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+	opts := client.StartWorkflowOptions{
 		ID:        WorkflowID(in.RunID),
 		TaskQueue: s.taskQueue,
+		// Operators find a tenant's runs by these (temporal workflow list
+		// --query "ProjectId='…'", the Web UI's filter).
+		TypedSearchAttributes: RunSearchAttributes(in),
+		Memo:                  map[string]any{MemoRunID: in.RunID.String(), MemoProjectName: in.ProjectName},
 		// Workers are shared fairly between tenants: the matching service
 		// dispatches the tasks of each fairness key in turn (when the
 		// server enables fairness), and activities inherit the key.
@@ -66,11 +81,38 @@ func (s *Starter) StartCertificationRun(ctx context.Context, in runs.WorkflowInp
 		WorkflowExecutionTimeout: runTimeout,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, CertificationRun, in)
+	}
+	run, err := s.c.ExecuteWorkflow(ctx, opts, CertificationRun, in)
+	if err != nil && unregisteredSearchAttribute(err) {
+		// A namespace whose search attributes were never registered still
+		// runs certifications, only without them.
+		s.log.WarnContext(ctx, "certification run started without search attributes: register them in the Temporal namespace (see README, Temporal search attributes)",
+			"run_id", in.RunID.String(), "error", err.Error())
+		opts.TypedSearchAttributes = temporal.SearchAttributes{}
+		run, err = s.c.ExecuteWorkflow(ctx, opts, CertificationRun, in)
+	}
 	if err != nil {
 		return runs.Ref{}, err
 	}
 	return runs.Ref{WorkflowID: run.GetID(), TemporalRunID: run.GetRunID()}, nil
+}
+
+// RunSearchAttributes are the search attributes of a run's workflow:
+// project, organization, invoice kind and environment.
+func RunSearchAttributes(in runs.WorkflowInput) temporal.SearchAttributes {
+	return temporal.NewSearchAttributes(
+		SearchAttributeProjectID.ValueSet(in.ProjectID.String()),
+		SearchAttributeOrganizationID.ValueSet(in.OrganizationID.String()),
+		SearchAttributeInvoiceType.ValueSet(string(in.InvoiceType)),
+		SearchAttributeEnvironment.ValueSet(string(in.Environment())),
+	)
+}
+
+// unregisteredSearchAttribute reports whether a start was refused because
+// the namespace does not know one of its search attributes.
+func unregisteredSearchAttribute(err error) bool {
+	var invalid *serviceerror.InvalidArgument
+	return errors.As(err, &invalid) && strings.Contains(strings.ToLower(invalid.Message), "search attribute")
 }
 
 // FairnessKey is the fairness key of a tenant's workflows and activities:

@@ -103,7 +103,11 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("connect to the dev Temporal server: %w", err)
 	}
 	defer tc.Close()
-	starter := workflows.NewStarter(tc, workflows.StarterOptions{})
+	// The search attributes operators filter runs by (ProjectId, ...).
+	if err := workflows.RegisterSearchAttributes(ctx, tc, ts.Namespace(), workflows.SearchAttributes()...); err != nil {
+		return fmt.Errorf("register the search attributes on the dev Temporal server: %w", err)
+	}
+	starter := workflows.NewStarter(tc, workflows.StarterOptions{Logger: log})
 
 	// The stand-in keeps its state in a database of its own under the data
 	// dir, so certification runs survive a restart of this process.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -60,6 +61,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer tc.Close()
+	registerSearchAttributes(ctx, tc, c.TemporalNamespace, log)
 	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers)})
 	if err != nil {
 		return err
@@ -78,6 +80,23 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		close(stop)
 	}()
 	return w.Run(stop)
+}
+
+// registerSearchAttributes registers the workflows' search attributes in
+// the namespace (a no-op when they are). A refusal (a cluster that does not
+// grant the operator API to workers) is logged: runs still start, without
+// the attributes, until an operator creates them with the Temporal CLI.
+func registerSearchAttributes(ctx context.Context, tc client.Client, namespace string, log *slog.Logger) {
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := workflows.RegisterSearchAttributes(rctx, tc, namespace, workflows.SearchAttributes()...); err != nil {
+		names := make([]string, 0, len(workflows.SearchAttributes()))
+		for _, k := range workflows.SearchAttributes() {
+			names = append(names, k.GetName())
+		}
+		log.Warn("Temporal search attributes not registered; create them with `temporal operator search-attribute create` (README, Temporal search attributes)",
+			"namespace", namespace, "attributes", strings.Join(names, ","), "error", err.Error())
+	}
 }
 
 // temporalLogger is the SDK's logger: warnings and errors only, so that

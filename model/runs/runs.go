@@ -26,7 +26,10 @@
 // A step's evidence is one row per run and step name: running when it
 // begins, then passed, retrying or failed; a step that passed keeps its
 // evidence, and when a run finishes its steps still running or retrying are
-// marked failed.
+// marked failed. Once a run is final its evidence and payload no longer
+// change: a late write (an activity that outlived the run's cancellation)
+// is refused with model.RunOver, checked in the write's own transaction
+// under the run's row lock.
 //
 // Get shows the engine's verdict on a run whose workflow ended without
 // recording it, without writing it; Settle, run in the background by the
@@ -73,6 +76,17 @@ type WorkflowInput struct {
 	// Sandbox runs also verify their QR payload with the NRS sandbox
 	// stand-in (the real NRS has no such endpoint).
 	Sandbox bool `json:"sandbox"`
+	// ProjectName labels the workflow for operators (its memo); it is not
+	// part of the workflow's input.
+	ProjectName string `json:"-"`
+}
+
+// Environment is the environment of the run's project.
+func (in WorkflowInput) Environment() model.Environment {
+	if in.Sandbox {
+		return model.EnvironmentSandbox
+	}
+	return model.EnvironmentProduction
 }
 
 // Ref names the workflow execution of a run.

@@ -74,7 +74,7 @@ func (s *Service) start(ctx context.Context, pr *model.Project, actor model.Ref,
 	}
 	ref, err := s.cfg.Engine.StartCertificationRun(ctx, WorkflowInput{
 		RunID: run.ID, ProjectID: pr.ID, OrganizationID: pr.OrganizationID, InvoiceType: run.InvoiceType, IssueDate: run.IssueDate,
-		Sandbox: pr.Environment == model.EnvironmentSandbox,
+		Sandbox: pr.Environment == model.EnvironmentSandbox, ProjectName: pr.Name,
 	})
 	if err != nil {
 		s.cfg.Logger.WarnContext(ctx, "certification workflow not started", "run_id", run.ID.String(), "error", err.Error())

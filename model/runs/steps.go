@@ -59,12 +59,14 @@ func (s *Steps) Step(ctx context.Context, runID uuid.UUID, name string) (*model.
 
 // Record writes the evidence of a step: one row per run and step name, so
 // a retried activity rewrites its row instead of adding one. A step that
-// already passed keeps its evidence.
+// already passed keeps its evidence, and a run that is over refuses the
+// write with model.RunOver (a conflict wrapping model.ErrRunOver).
 func (s *Steps) Record(ctx context.Context, ev *model.CertificationStep) error {
 	return s.st.Runs().SaveStep(ctx, ev)
 }
 
-// SetPayload records the payload a run sends and its IRN.
+// SetPayload records the payload a run sends and its IRN; a run that is
+// over refuses it with model.RunOver.
 func (s *Steps) SetPayload(ctx context.Context, runID uuid.UUID, payload, irn string) error {
 	return s.st.Runs().SetPayload(ctx, runID, payload, irn)
 }

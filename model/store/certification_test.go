@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -93,6 +95,39 @@ func TestCertificationRuns(t *testing.T) {
 			if err != nil || c.Status != model.StepFailed || c.FinishedAt == nil {
 				t.Fatalf("open step after finish: %+v %v", c, err)
 			}
+			// A write that comes after the run ended (an activity that
+			// outlived the run's cancellation) is refused and changes
+			// nothing: neither a step's evidence nor a new step nor the
+			// run's payload.
+			before, err := st.Runs().Steps(ctx, run.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lateFin := now().Add(time.Minute)
+			for _, ev := range []*model.CertificationStep{
+				{RunID: run.ID, Name: "confirm", Seq: 9, Status: model.StepPassed, Attempts: 2, StartedAt: lateFin, FinishedAt: &lateFin, Message: "late"},
+				{RunID: run.ID, Name: "update_paid", Seq: 10, Status: model.StepRunning, Attempts: 1, StartedAt: lateFin},
+			} {
+				err := st.Runs().SaveStep(ctx, ev)
+				if model.ErrorCodeOf(err) != model.CodeConflict || !errors.Is(err, model.ErrRunOver) {
+					t.Fatalf("late step %s: %v, want the run-over conflict", ev.Name, err)
+				}
+			}
+			if err := st.Runs().SetPayload(ctx, run.ID, `{"irn":"late"}`, "LATE"); !errors.Is(err, model.ErrRunOver) {
+				t.Fatalf("late payload: %v", err)
+			}
+			after, err := st.Runs().Steps(ctx, run.ID)
+			if err != nil || !reflect.DeepEqual(before, after) {
+				t.Fatalf("a late write changed the evidence:\n%+v\n%+v (%v)", before, after, err)
+			}
+			if again, err := st.Runs().Get(ctx, p1.ID, run.ID); err != nil || !reflect.DeepEqual(again, got) {
+				t.Fatalf("a late write changed the run:\n%+v\n%+v (%v)", got, again, err)
+			}
+			if err := st.Runs().SaveStep(ctx, &model.CertificationStep{RunID: newID(t), Name: "health", Seq: 1,
+				Status: model.StepRunning, Attempts: 1, StartedAt: now()}); model.ErrorCodeOf(err) != model.CodeNotFound {
+				t.Fatalf("step of an unknown run: %v", err)
+			}
+
 			list, more, err := st.Runs().List(ctx, p1.ID, model.Page{Limit: 10})
 			if err != nil || more || len(list) != 1 || list[0].ID != run.ID {
 				t.Fatalf("list: %v %v %v", list, more, err)

@@ -120,13 +120,44 @@ func (rp Runs) MarkRunning(ctx context.Context, id uuid.UUID, at time.Time) erro
 	})
 }
 
-// SetPayload records the payload a run sends and its IRN.
+// SetPayload records the payload a run sends and its IRN. A run that is
+// over is not changed: the write is refused with model.RunOver.
 func (rp Runs) SetPayload(ctx context.Context, id uuid.UUID, payload, irn string) error {
-	res, err := rp.s.idb.NewUpdate().Model((*model.CertificationRun)(nil)).
-		Set("payload = ?", payload).
-		Set("irn = ?", irn).
-		Where("id = ?", id).Exec(ctx)
-	return rp.s.affected(res, err, "certification run")
+	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+		if err := tx.Runs().requireOpen(ctx, id); err != nil {
+			return err
+		}
+		res, err := tx.idb.NewUpdate().Model((*model.CertificationRun)(nil)).
+			Set("payload = ?", payload).
+			Set("irn = ?", irn).
+			Where("id = ?", id).
+			Where("status IN (?)", bun.List(openRunStatuses)).
+			Exec(ctx)
+		return tx.affected(res, err, "certification run")
+	})
+}
+
+// openRunStatuses are the statuses of a run that has not ended.
+var openRunStatuses = []model.RunStatus{model.RunQueued, model.RunRunning}
+
+// requireOpen locks the run's row (PostgreSQL; SQLite transactions hold the
+// database's one write lock) and fails with model.RunOver when the run has
+// ended, not_found when it does not exist. Called first in a transaction,
+// it orders the write after any Finish in flight: a write that follows the
+// run's end is refused, and a write that precedes it is settled by it.
+func (rp Runs) requireOpen(ctx context.Context, id uuid.UUID) error {
+	if err := rp.s.lockRow(ctx, "certification_runs", id); err != nil {
+		return err
+	}
+	var status model.RunStatus
+	err := rp.s.idb.NewSelect().Model((*model.CertificationRun)(nil)).Column("status").Where("id = ?", id).Scan(ctx, &status)
+	if err != nil {
+		return rp.s.wrap(err, "certification run")
+	}
+	if status.Final() {
+		return model.RunOver(status)
+	}
+	return nil
 }
 
 // Finish ends a run with a final status. The first final
@@ -140,7 +171,7 @@ func (rp Runs) Finish(ctx context.Context, id uuid.UUID, status model.RunStatus,
 			Set("status = ?", status).
 			Set("finished_at = ?", at).
 			Where("id = ?", id).
-			Where("status IN (?)", bun.List([]model.RunStatus{model.RunQueued, model.RunRunning}))
+			Where("status IN (?)", bun.List(openRunStatuses))
 		if reason != "" {
 			q = q.Set("failure_reason = ?", reason)
 		}
@@ -179,8 +210,20 @@ func (rp Runs) Steps(ctx context.Context, runID uuid.UUID) ([]model.Certificatio
 
 // SaveStep writes the evidence of a step: one row per run and
 // step name, so a retried activity rewrites its row instead of adding one.
-// A step that already passed keeps its evidence.
+// A step that already passed keeps its evidence. The evidence of a run that
+// is over does not change: the write is refused with model.RunOver, in the
+// same transaction that reads the run's status under its row lock.
 func (rp Runs) SaveStep(ctx context.Context, st *model.CertificationStep) error {
+	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+		if err := tx.Runs().requireOpen(ctx, st.RunID); err != nil {
+			return err
+		}
+		return tx.Runs().upsertStep(ctx, st)
+	})
+}
+
+// upsertStep inserts or rewrites a step's row unless it passed.
+func (rp Runs) upsertStep(ctx context.Context, st *model.CertificationStep) error {
 	_, err := rp.s.idb.NewInsert().Model(st).
 		On("CONFLICT (run_id, name) DO UPDATE").
 		Set("seq = EXCLUDED.seq").

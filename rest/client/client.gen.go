@@ -840,6 +840,7 @@ type CertificationRunStatus string
 
 // CertificationStep defines model for CertificationStep.
 type CertificationStep struct {
+	// Attempts Temporal's activity attempt of the step (1 for the first), as the Temporal Web UI and CLI show it; the HTTP requests repeated within one attempt are not counted here.
 	Attempts   int        `json:"attempts"`
 	DurationMs *int       `json:"duration_ms"`
 	FinishedAt *time.Time `json:"finished_at"`

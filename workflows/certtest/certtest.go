@@ -38,6 +38,9 @@ type Options struct {
 	Runs runs.Starter
 	// SlowDelay is the stand-in's SBXSLOW delay; default 1 s.
 	SlowDelay time.Duration
+	// RetryAfter is the stand-in's Retry-After on its SBXRETRY and
+	// SBXDOWN answers; default 1 s, negative omits it.
+	RetryAfter time.Duration
 	// Logs receives the application's and stand-in's logs; default discarded.
 	Logs io.Writer
 	// App, when set, changes the application's configuration last.
@@ -81,7 +84,7 @@ func New(tb testing.TB, opts Options) *Env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sbx, err := nrssandbox.New(nrssandbox.Options{DB: sandboxdbtest.SQLite(tb), Authority: rules, SlowDelay: opts.SlowDelay, Logger: log})
+	sbx, err := nrssandbox.New(nrssandbox.Options{DB: sandboxdbtest.SQLite(tb), Authority: rules, SlowDelay: opts.SlowDelay, RetryAfter: opts.RetryAfter, Logger: log})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -35,6 +35,13 @@ func HistoryFile(kind model.InvoiceKind) string {
 	return filepath.Join(root, "testdata", "histories", "certification-run-"+strings.ToLower(string(kind))+".json")
 }
 
+// CancelledHistoryFile is where the recorded history of a run cancelled
+// through Temporal while a step ran lives:
+// testdata/histories/certification-run-cancelled.json.
+func CancelledHistoryFile() string {
+	return filepath.Join(filepath.Dir(HistoryFile(model.InvoiceKindB2B)), "certification-run-cancelled.json")
+}
+
 // ReadHistory reads a history written by WriteHistory (the JSON the
 // Temporal CLI and Web UI export).
 func ReadHistory(path string) (*historypb.History, error) {

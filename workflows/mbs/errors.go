@@ -108,7 +108,7 @@ func (e *Error) Error() string {
 		b.WriteString(e.Err.Error())
 	}
 	if e.Attempts > 1 {
-		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
+		fmt.Fprintf(&b, " (after %d HTTP requests within this call)", e.Attempts)
 	}
 	return b.String()
 }

@@ -524,7 +524,7 @@ func TestRetry(t *testing.T) {
 		if len(rec.recorded()) != 2 {
 			t.Fatalf("waits: %v", rec.recorded())
 		}
-		if !strings.Contains(err.Error(), "after 3 attempts") {
+		if !strings.Contains(err.Error(), "after 3 HTTP requests within this call") {
 			t.Fatalf("error text: %s", err)
 		}
 	})
