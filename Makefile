@@ -5,8 +5,8 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 
 .PHONY: build dev test security vet lint bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
-build: ## build ./einvoice
-	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
+build: ## build ./einvoice for production (-tags prod: without the embedded Temporal server and UI that only dev uses)
+	CGO_ENABLED=0 $(GO) build -tags prod -trimpath -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
 
 dev: ## run everything on embedded defaults
 	$(GO) run ./cmd/einvoice dev

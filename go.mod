@@ -19,6 +19,7 @@ require (
 	go.temporal.io/server v1.32.1
 	golang.org/x/crypto v0.56.0
 	modernc.org/sqlite v1.51.0
+	rsc.io/qr v0.2.0
 )
 
 require (

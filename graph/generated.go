@@ -19,11 +19,13 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/audit"
 	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/usage"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/google/uuid"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -40,6 +42,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	ApiKey() ApiKeyResolver
+	Event() EventResolver
 	InvoiceIssue() InvoiceIssueResolver
 	InvoiceQrCode() InvoiceQrCodeResolver
 	Mutation() MutationResolver
@@ -50,6 +53,7 @@ type ResolverRoot interface {
 	TemporalWorkflow() TemporalWorkflowResolver
 	Usage() UsageResolver
 	Viewer() ViewerResolver
+	WebhookEndpoint() WebhookEndpointResolver
 	ValidateInvoiceInput() ValidateInvoiceInputResolver
 }
 
@@ -177,8 +181,31 @@ type ComplexityRoot struct {
 		Operation func(childComplexity int) int
 	}
 
+	DeletedWebhookEndpoint struct {
+		Deleted func(childComplexity int) int
+		ID      func(childComplexity int) int
+	}
+
 	EndSessionPayload struct {
 		Ended func(childComplexity int) int
+	}
+
+	Event struct {
+		CreatedAt func(childComplexity int) int
+		Data      func(childComplexity int) int
+		ID        func(childComplexity int) int
+		ProjectID func(childComplexity int) int
+		Type      func(childComplexity int) int
+	}
+
+	EventConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	EventEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	GeneratedIrn struct {
@@ -230,22 +257,28 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		ClearSandboxFaults     func(childComplexity int, projectID string, kind *string, endpoint *string) int
-		CreateAPIKey           func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
-		CreateOrganization     func(childComplexity int, input portal.OrganizationInput) int
-		CreateProject          func(childComplexity int, input gqlmodel.CreateProjectInput) int
-		EndSession             func(childComplexity int) int
-		GenerateIrn            func(childComplexity int, projectID string, input invoices.IRNInput) int
-		Login                  func(childComplexity int, input auth.LoginInput) int
-		Logout                 func(childComplexity int) int
-		RefreshSession         func(childComplexity int) int
-		RevokeAPIKey           func(childComplexity int, projectID string, keyID string) int
-		RotateAPIKey           func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
-		SetSandboxFault        func(childComplexity int, projectID string, input model.SandboxFault) int
-		Signup                 func(childComplexity int, input auth.SignupInput) int
-		StartCertificationRun  func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
-		UpdateProject          func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
-		UpdateProjectAuthority func(childComplexity int, projectID string, input portal.AuthorityInput) int
+		ClearSandboxFaults          func(childComplexity int, projectID string, kind *string, endpoint *string) int
+		CreateAPIKey                func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
+		CreateOrganization          func(childComplexity int, input portal.OrganizationInput) int
+		CreateProject               func(childComplexity int, input gqlmodel.CreateProjectInput) int
+		CreateWebhookEndpoint       func(childComplexity int, input gqlmodel.CreateWebhookEndpointInput) int
+		DeleteWebhookEndpoint       func(childComplexity int, projectID string, endpointID string) int
+		EndSession                  func(childComplexity int) int
+		GenerateIrn                 func(childComplexity int, projectID string, input invoices.IRNInput) int
+		Login                       func(childComplexity int, input auth.LoginInput) int
+		Logout                      func(childComplexity int) int
+		RedeliverEvent              func(childComplexity int, eventID string, endpointID *string) int
+		RefreshSession              func(childComplexity int) int
+		RevokeAPIKey                func(childComplexity int, projectID string, keyID string) int
+		RotateAPIKey                func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
+		RotateWebhookEndpointSecret func(childComplexity int, projectID string, endpointID string, graceSeconds *int) int
+		SetSandboxFault             func(childComplexity int, projectID string, input model.SandboxFault) int
+		Signup                      func(childComplexity int, input auth.SignupInput) int
+		StartCertificationRun       func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
+		TestWebhookEndpoint         func(childComplexity int, projectID string, endpointID string) int
+		UpdateProject               func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
+		UpdateProjectAuthority      func(childComplexity int, projectID string, input portal.AuthorityInput) int
+		UpdateWebhookEndpoint       func(childComplexity int, input gqlmodel.UpdateWebhookEndpointInput) int
 	}
 
 	OperationCount struct {
@@ -284,12 +317,14 @@ type ComplexityRoot struct {
 		CertificationRuns func(childComplexity int, first *int, after *string) int
 		CreatedAt         func(childComplexity int) int
 		Environment       func(childComplexity int) int
+		Events            func(childComplexity int, first *int, after *string, types []string) int
 		ID                func(childComplexity int) int
 		Name              func(childComplexity int) int
 		Organization      func(childComplexity int) int
 		OrganizationID    func(childComplexity int) int
 		Usage             func(childComplexity int, from *string, to *string, keyID *string) int
 		ValidationProfile func(childComplexity int) int
+		WebhookEndpoints  func(childComplexity int, first *int, after *string) int
 	}
 
 	ProjectAuthority struct {
@@ -375,6 +410,71 @@ type ComplexityRoot struct {
 		ID            func(childComplexity int) int
 		Organizations func(childComplexity int, first *int, after *string) int
 	}
+
+	WebhookAttempt struct {
+		Attempt      func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		DeliveryID   func(childComplexity int) int
+		Error        func(childComplexity int) int
+		EventID      func(childComplexity int) int
+		EventType    func(childComplexity int) int
+		HTTPStatus   func(childComplexity int) int
+		ID           func(childComplexity int) int
+		LatencyMS    func(childComplexity int) int
+		ResponseBody func(childComplexity int) int
+		Status       func(childComplexity int) int
+	}
+
+	WebhookAttemptConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	WebhookAttemptEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	WebhookDeliveryStarted struct {
+		DeliveryID func(childComplexity int) int
+		EndpointID func(childComplexity int) int
+	}
+
+	WebhookEndpoint struct {
+		CreatedAt           func(childComplexity int) int
+		Deliveries          func(childComplexity int, first *int, after *string, eventID *string) int
+		Description         func(childComplexity int) int
+		DisabledReason      func(childComplexity int) int
+		Enabled             func(childComplexity int) int
+		EventTypes          func(childComplexity int) int
+		FailingSince        func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		PrevSecretExpiresAt func(childComplexity int) int
+		ProjectID           func(childComplexity int) int
+		SecretLast4         func(childComplexity int) int
+		URL                 func(childComplexity int) int
+		UpdatedAt           func(childComplexity int) int
+	}
+
+	WebhookEndpointConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	WebhookEndpointEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	WebhookEndpointSecretPayload struct {
+		Endpoint func(childComplexity int) int
+		Secret   func(childComplexity int) int
+	}
+
+	WebhookSent struct {
+		Deliveries func(childComplexity int) int
+		EventID    func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -383,6 +483,9 @@ type ComplexityRoot struct {
 
 type ApiKeyResolver interface {
 	Scopes(ctx context.Context, obj *keys.View) ([]string, error)
+}
+type EventResolver interface {
+	Data(ctx context.Context, obj *events.View) (any, error)
 }
 type InvoiceIssueResolver interface {
 	Severity(ctx context.Context, obj *model.Issue) (string, error)
@@ -406,6 +509,12 @@ type MutationResolver interface {
 	Signup(ctx context.Context, input auth.SignupInput) (*auth.AuthPayload, error)
 	Login(ctx context.Context, input auth.LoginInput) (*auth.AuthPayload, error)
 	Logout(ctx context.Context) (*auth.LogoutResult, error)
+	CreateWebhookEndpoint(ctx context.Context, input gqlmodel.CreateWebhookEndpointInput) (*gqlmodel.WebhookEndpointSecretPayload, error)
+	UpdateWebhookEndpoint(ctx context.Context, input gqlmodel.UpdateWebhookEndpointInput) (*webhooks.EndpointView, error)
+	DeleteWebhookEndpoint(ctx context.Context, projectID string, endpointID string) (*webhooks.Deleted, error)
+	RotateWebhookEndpointSecret(ctx context.Context, projectID string, endpointID string, graceSeconds *int) (*gqlmodel.WebhookEndpointSecretPayload, error)
+	TestWebhookEndpoint(ctx context.Context, projectID string, endpointID string) (*webhooks.Sent, error)
+	RedeliverEvent(ctx context.Context, eventID string, endpointID *string) (*webhooks.Sent, error)
 	GenerateIrn(ctx context.Context, projectID string, input invoices.IRNInput) (*invoices.IRNResult, error)
 }
 type OrganizationResolver interface {
@@ -418,6 +527,8 @@ type ProjectResolver interface {
 	APIKeys(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error)
 	CertificationRuns(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error)
 	Usage(ctx context.Context, obj *portal.ProjectView, from *string, to *string, keyID *string) (*usage.Report, error)
+	Events(ctx context.Context, obj *portal.ProjectView, first *int, after *string, types []string) (*gqlmodel.EventConnection, error)
+	WebhookEndpoints(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.WebhookEndpointConnection, error)
 }
 type QueryResolver interface {
 	APIKeyScopes(ctx context.Context) ([]string, error)
@@ -443,6 +554,9 @@ type UsageResolver interface {
 }
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *auth.UserView, first *int, after *string) (*gqlmodel.OrganizationConnection, error)
+}
+type WebhookEndpointResolver interface {
+	Deliveries(ctx context.Context, obj *webhooks.EndpointView, first *int, after *string, eventID *string) (*gqlmodel.WebhookAttemptConnection, error)
 }
 
 type ValidateInvoiceInputResolver interface {
@@ -932,12 +1046,82 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DailyUsage.Operation(childComplexity), true
 
+	case "DeletedWebhookEndpoint.deleted":
+		if e.ComplexityRoot.DeletedWebhookEndpoint.Deleted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedWebhookEndpoint.Deleted(childComplexity), true
+	case "DeletedWebhookEndpoint.id":
+		if e.ComplexityRoot.DeletedWebhookEndpoint.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeletedWebhookEndpoint.ID(childComplexity), true
+
 	case "EndSessionPayload.ended":
 		if e.ComplexityRoot.EndSessionPayload.Ended == nil {
 			break
 		}
 
 		return e.ComplexityRoot.EndSessionPayload.Ended(childComplexity), true
+
+	case "Event.createdAt":
+		if e.ComplexityRoot.Event.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.CreatedAt(childComplexity), true
+	case "Event.data":
+		if e.ComplexityRoot.Event.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Data(childComplexity), true
+	case "Event.id":
+		if e.ComplexityRoot.Event.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.ID(childComplexity), true
+	case "Event.projectId":
+		if e.ComplexityRoot.Event.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.ProjectID(childComplexity), true
+	case "Event.type":
+		if e.ComplexityRoot.Event.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Type(childComplexity), true
+
+	case "EventConnection.edges":
+		if e.ComplexityRoot.EventConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventConnection.Edges(childComplexity), true
+	case "EventConnection.pageInfo":
+		if e.ComplexityRoot.EventConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventConnection.PageInfo(childComplexity), true
+
+	case "EventEdge.cursor":
+		if e.ComplexityRoot.EventEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventEdge.Cursor(childComplexity), true
+	case "EventEdge.node":
+		if e.ComplexityRoot.EventEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventEdge.Node(childComplexity), true
 
 	case "GeneratedIrn.businessId":
 		if e.ComplexityRoot.GeneratedIrn.BusinessID == nil {
@@ -1169,6 +1353,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateProject(childComplexity, args["input"].(gqlmodel.CreateProjectInput)), true
+	case "Mutation.createWebhookEndpoint":
+		if e.ComplexityRoot.Mutation.CreateWebhookEndpoint == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createWebhookEndpoint_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateWebhookEndpoint(childComplexity, args["input"].(gqlmodel.CreateWebhookEndpointInput)), true
+	case "Mutation.deleteWebhookEndpoint":
+		if e.ComplexityRoot.Mutation.DeleteWebhookEndpoint == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteWebhookEndpoint_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteWebhookEndpoint(childComplexity, args["projectId"].(string), args["endpointId"].(string)), true
 	case "Mutation.endSession":
 		if e.ComplexityRoot.Mutation.EndSession == nil {
 			break
@@ -1203,6 +1409,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
+	case "Mutation.redeliverEvent":
+		if e.ComplexityRoot.Mutation.RedeliverEvent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_redeliverEvent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RedeliverEvent(childComplexity, args["eventId"].(string), args["endpointId"].(*string)), true
 	case "Mutation.refreshSession":
 		if e.ComplexityRoot.Mutation.RefreshSession == nil {
 			break
@@ -1231,6 +1448,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateAPIKey(childComplexity, args["projectId"].(string), args["keyId"].(string), args["graceSeconds"].(*int)), true
+	case "Mutation.rotateWebhookEndpointSecret":
+		if e.ComplexityRoot.Mutation.RotateWebhookEndpointSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateWebhookEndpointSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateWebhookEndpointSecret(childComplexity, args["projectId"].(string), args["endpointId"].(string), args["graceSeconds"].(*int)), true
 	case "Mutation.setSandboxFault":
 		if e.ComplexityRoot.Mutation.SetSandboxFault == nil {
 			break
@@ -1264,6 +1492,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartCertificationRun(childComplexity, args["input"].(gqlmodel.StartCertificationRunInput)), true
+	case "Mutation.testWebhookEndpoint":
+		if e.ComplexityRoot.Mutation.TestWebhookEndpoint == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_testWebhookEndpoint_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TestWebhookEndpoint(childComplexity, args["projectId"].(string), args["endpointId"].(string)), true
 	case "Mutation.updateProject":
 		if e.ComplexityRoot.Mutation.UpdateProject == nil {
 			break
@@ -1286,6 +1525,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateProjectAuthority(childComplexity, args["projectId"].(string), args["input"].(portal.AuthorityInput)), true
+	case "Mutation.updateWebhookEndpoint":
+		if e.ComplexityRoot.Mutation.UpdateWebhookEndpoint == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateWebhookEndpoint_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateWebhookEndpoint(childComplexity, args["input"].(gqlmodel.UpdateWebhookEndpointInput)), true
 
 	case "OperationCount.count":
 		if e.ComplexityRoot.OperationCount.Count == nil {
@@ -1427,6 +1677,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.Environment(childComplexity), true
+	case "Project.events":
+		if e.ComplexityRoot.Project.Events == nil {
+			break
+		}
+
+		args, err := ec.field_Project_events_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.Events(childComplexity, args["first"].(*int), args["after"].(*string), args["types"].([]string)), true
 	case "Project.id":
 		if e.ComplexityRoot.Project.ID == nil {
 			break
@@ -1468,6 +1729,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.ValidationProfile(childComplexity), true
+	case "Project.webhookEndpoints":
+		if e.ComplexityRoot.Project.WebhookEndpoints == nil {
+			break
+		}
+
+		args, err := ec.field_Project_webhookEndpoints_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.WebhookEndpoints(childComplexity, args["first"].(*int), args["after"].(*string)), true
 
 	case "ProjectAuthority.baseUrl":
 		if e.ComplexityRoot.ProjectAuthority.BaseURL == nil {
@@ -1837,6 +2109,248 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Viewer.Organizations(childComplexity, args["first"].(*int), args["after"].(*string)), true
 
+	case "WebhookAttempt.attempt":
+		if e.ComplexityRoot.WebhookAttempt.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Attempt(childComplexity), true
+	case "WebhookAttempt.createdAt":
+		if e.ComplexityRoot.WebhookAttempt.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.CreatedAt(childComplexity), true
+	case "WebhookAttempt.deliveryId":
+		if e.ComplexityRoot.WebhookAttempt.DeliveryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.DeliveryID(childComplexity), true
+	case "WebhookAttempt.error":
+		if e.ComplexityRoot.WebhookAttempt.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Error(childComplexity), true
+	case "WebhookAttempt.eventId":
+		if e.ComplexityRoot.WebhookAttempt.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.EventID(childComplexity), true
+	case "WebhookAttempt.eventType":
+		if e.ComplexityRoot.WebhookAttempt.EventType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.EventType(childComplexity), true
+	case "WebhookAttempt.httpStatus":
+		if e.ComplexityRoot.WebhookAttempt.HTTPStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.HTTPStatus(childComplexity), true
+	case "WebhookAttempt.id":
+		if e.ComplexityRoot.WebhookAttempt.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.ID(childComplexity), true
+	case "WebhookAttempt.latencyMs":
+		if e.ComplexityRoot.WebhookAttempt.LatencyMS == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.LatencyMS(childComplexity), true
+	case "WebhookAttempt.responseBody":
+		if e.ComplexityRoot.WebhookAttempt.ResponseBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.ResponseBody(childComplexity), true
+	case "WebhookAttempt.status":
+		if e.ComplexityRoot.WebhookAttempt.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttempt.Status(childComplexity), true
+
+	case "WebhookAttemptConnection.edges":
+		if e.ComplexityRoot.WebhookAttemptConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttemptConnection.Edges(childComplexity), true
+	case "WebhookAttemptConnection.pageInfo":
+		if e.ComplexityRoot.WebhookAttemptConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttemptConnection.PageInfo(childComplexity), true
+
+	case "WebhookAttemptEdge.cursor":
+		if e.ComplexityRoot.WebhookAttemptEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttemptEdge.Cursor(childComplexity), true
+	case "WebhookAttemptEdge.node":
+		if e.ComplexityRoot.WebhookAttemptEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookAttemptEdge.Node(childComplexity), true
+
+	case "WebhookDeliveryStarted.deliveryId":
+		if e.ComplexityRoot.WebhookDeliveryStarted.DeliveryID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryStarted.DeliveryID(childComplexity), true
+	case "WebhookDeliveryStarted.endpointId":
+		if e.ComplexityRoot.WebhookDeliveryStarted.EndpointID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryStarted.EndpointID(childComplexity), true
+
+	case "WebhookEndpoint.createdAt":
+		if e.ComplexityRoot.WebhookEndpoint.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.CreatedAt(childComplexity), true
+	case "WebhookEndpoint.deliveries":
+		if e.ComplexityRoot.WebhookEndpoint.Deliveries == nil {
+			break
+		}
+
+		args, err := ec.field_WebhookEndpoint_deliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.Deliveries(childComplexity, args["first"].(*int), args["after"].(*string), args["eventId"].(*string)), true
+	case "WebhookEndpoint.description":
+		if e.ComplexityRoot.WebhookEndpoint.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.Description(childComplexity), true
+	case "WebhookEndpoint.disabledReason":
+		if e.ComplexityRoot.WebhookEndpoint.DisabledReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.DisabledReason(childComplexity), true
+	case "WebhookEndpoint.enabled":
+		if e.ComplexityRoot.WebhookEndpoint.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.Enabled(childComplexity), true
+	case "WebhookEndpoint.eventTypes":
+		if e.ComplexityRoot.WebhookEndpoint.EventTypes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.EventTypes(childComplexity), true
+	case "WebhookEndpoint.failingSince":
+		if e.ComplexityRoot.WebhookEndpoint.FailingSince == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.FailingSince(childComplexity), true
+	case "WebhookEndpoint.id":
+		if e.ComplexityRoot.WebhookEndpoint.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.ID(childComplexity), true
+	case "WebhookEndpoint.previousSecretExpiresAt":
+		if e.ComplexityRoot.WebhookEndpoint.PrevSecretExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.PrevSecretExpiresAt(childComplexity), true
+	case "WebhookEndpoint.projectId":
+		if e.ComplexityRoot.WebhookEndpoint.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.ProjectID(childComplexity), true
+	case "WebhookEndpoint.secretLast4":
+		if e.ComplexityRoot.WebhookEndpoint.SecretLast4 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.SecretLast4(childComplexity), true
+	case "WebhookEndpoint.url":
+		if e.ComplexityRoot.WebhookEndpoint.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.URL(childComplexity), true
+	case "WebhookEndpoint.updatedAt":
+		if e.ComplexityRoot.WebhookEndpoint.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpoint.UpdatedAt(childComplexity), true
+
+	case "WebhookEndpointConnection.edges":
+		if e.ComplexityRoot.WebhookEndpointConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpointConnection.Edges(childComplexity), true
+	case "WebhookEndpointConnection.pageInfo":
+		if e.ComplexityRoot.WebhookEndpointConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpointConnection.PageInfo(childComplexity), true
+
+	case "WebhookEndpointEdge.cursor":
+		if e.ComplexityRoot.WebhookEndpointEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpointEdge.Cursor(childComplexity), true
+	case "WebhookEndpointEdge.node":
+		if e.ComplexityRoot.WebhookEndpointEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpointEdge.Node(childComplexity), true
+
+	case "WebhookEndpointSecretPayload.endpoint":
+		if e.ComplexityRoot.WebhookEndpointSecretPayload.Endpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpointSecretPayload.Endpoint(childComplexity), true
+	case "WebhookEndpointSecretPayload.secret":
+		if e.ComplexityRoot.WebhookEndpointSecretPayload.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEndpointSecretPayload.Secret(childComplexity), true
+
+	case "WebhookSent.deliveries":
+		if e.ComplexityRoot.WebhookSent.Deliveries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSent.Deliveries(childComplexity), true
+	case "WebhookSent.eventId":
+		if e.ComplexityRoot.WebhookSent.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookSent.EventID(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -1848,6 +2362,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateOrganizationInput,
 		ec.unmarshalInputCreateProjectInput,
+		ec.unmarshalInputCreateWebhookEndpointInput,
 		ec.unmarshalInputGenerateIrnInput,
 		ec.unmarshalInputInvoiceQrCodeInput,
 		ec.unmarshalInputLoginInput,
@@ -1857,6 +2372,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
 		ec.unmarshalInputUpdateProjectInput,
+		ec.unmarshalInputUpdateWebhookEndpointInput,
 		ec.unmarshalInputValidateInvoiceInput,
 	)
 	first := true
@@ -1949,7 +2465,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "usage.graphqls" "user.graphqls" "workbench.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1971,6 +2487,7 @@ var sources = []*ast.Source{
 	{Name: "session.graphqls", Input: sourceData("session.graphqls"), BuiltIn: false},
 	{Name: "usage.graphqls", Input: sourceData("usage.graphqls"), BuiltIn: false},
 	{Name: "user.graphqls", Input: sourceData("user.graphqls"), BuiltIn: false},
+	{Name: "webhooks.graphqls", Input: sourceData("webhooks.graphqls"), BuiltIn: false},
 	{Name: "workbench.graphqls", Input: sourceData("workbench.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -2219,12 +2736,58 @@ func (ec *executionContext) childFields_DailyUsage(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type DailyUsage", field.Name)
 }
 
+func (ec *executionContext) childFields_DeletedWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DeletedWebhookEndpoint_id(ctx, field)
+	case "deleted":
+		return ec.fieldContext_DeletedWebhookEndpoint_deleted(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeletedWebhookEndpoint", field.Name)
+}
+
 func (ec *executionContext) childFields_EndSessionPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "ended":
 		return ec.fieldContext_EndSessionPayload_ended(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type EndSessionPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Event_id(ctx, field)
+	case "type":
+		return ec.fieldContext_Event_type(ctx, field)
+	case "projectId":
+		return ec.fieldContext_Event_projectId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Event_createdAt(ctx, field)
+	case "data":
+		return ec.fieldContext_Event_data(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
+}
+
+func (ec *executionContext) childFields_EventConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_EventConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_EventConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EventConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_EventEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_EventEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_EventEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EventEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_GeneratedIrn(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2407,6 +2970,10 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_certificationRuns(ctx, field)
 	case "usage":
 		return ec.fieldContext_Project_usage(ctx, field)
+	case "events":
+		return ec.fieldContext_Project_events(ctx, field)
+	case "webhookEndpoints":
+		return ec.fieldContext_Project_webhookEndpoints(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Project", field.Name)
 }
@@ -2541,6 +3108,136 @@ func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphq
 		return ec.fieldContext_Viewer_organizations(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Viewer", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookAttempt_id(ctx, field)
+	case "deliveryId":
+		return ec.fieldContext_WebhookAttempt_deliveryId(ctx, field)
+	case "eventId":
+		return ec.fieldContext_WebhookAttempt_eventId(ctx, field)
+	case "eventType":
+		return ec.fieldContext_WebhookAttempt_eventType(ctx, field)
+	case "attempt":
+		return ec.fieldContext_WebhookAttempt_attempt(ctx, field)
+	case "status":
+		return ec.fieldContext_WebhookAttempt_status(ctx, field)
+	case "httpStatus":
+		return ec.fieldContext_WebhookAttempt_httpStatus(ctx, field)
+	case "latencyMs":
+		return ec.fieldContext_WebhookAttempt_latencyMs(ctx, field)
+	case "responseBody":
+		return ec.fieldContext_WebhookAttempt_responseBody(ctx, field)
+	case "error":
+		return ec.fieldContext_WebhookAttempt_error(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_WebhookAttempt_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookAttempt", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookAttemptConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_WebhookAttemptConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_WebhookAttemptConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookAttemptConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookAttemptEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_WebhookAttemptEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_WebhookAttemptEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookAttemptEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryStarted(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deliveryId":
+		return ec.fieldContext_WebhookDeliveryStarted_deliveryId(ctx, field)
+	case "endpointId":
+		return ec.fieldContext_WebhookDeliveryStarted_endpointId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryStarted", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookEndpoint(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookEndpoint_id(ctx, field)
+	case "projectId":
+		return ec.fieldContext_WebhookEndpoint_projectId(ctx, field)
+	case "url":
+		return ec.fieldContext_WebhookEndpoint_url(ctx, field)
+	case "description":
+		return ec.fieldContext_WebhookEndpoint_description(ctx, field)
+	case "eventTypes":
+		return ec.fieldContext_WebhookEndpoint_eventTypes(ctx, field)
+	case "enabled":
+		return ec.fieldContext_WebhookEndpoint_enabled(ctx, field)
+	case "disabledReason":
+		return ec.fieldContext_WebhookEndpoint_disabledReason(ctx, field)
+	case "secretLast4":
+		return ec.fieldContext_WebhookEndpoint_secretLast4(ctx, field)
+	case "previousSecretExpiresAt":
+		return ec.fieldContext_WebhookEndpoint_previousSecretExpiresAt(ctx, field)
+	case "failingSince":
+		return ec.fieldContext_WebhookEndpoint_failingSince(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_WebhookEndpoint_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_WebhookEndpoint_updatedAt(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_WebhookEndpoint_deliveries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookEndpoint", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookEndpointConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_WebhookEndpointConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_WebhookEndpointConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookEndpointConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookEndpointEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_WebhookEndpointEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_WebhookEndpointEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookEndpointEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookEndpointSecretPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "endpoint":
+		return ec.fieldContext_WebhookEndpointSecretPayload_endpoint(ctx, field)
+	case "secret":
+		return ec.fieldContext_WebhookEndpointSecretPayload_secret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookEndpointSecretPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookSent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "eventId":
+		return ec.fieldContext_WebhookSent_eventId(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_WebhookSent_deliveries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookSent", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2731,6 +3428,42 @@ func (ec *executionContext) field_Mutation_createProject_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createWebhookEndpoint_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.CreateWebhookEndpointInput, error) {
+			return ec.unmarshalNCreateWebhookEndpointInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCreateWebhookEndpointInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteWebhookEndpoint_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "endpointId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["endpointId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_generateIrn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2764,6 +3497,28 @@ func (ec *executionContext) field_Mutation_login_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_redeliverEvent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "eventId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["eventId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "endpointId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["endpointId"] = arg1
 	return args, nil
 }
 
@@ -2808,6 +3563,36 @@ func (ec *executionContext) field_Mutation_rotateApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["keyId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "graceSeconds",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["graceSeconds"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rotateWebhookEndpointSecret_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "endpointId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["endpointId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "graceSeconds",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
@@ -2869,6 +3654,28 @@ func (ec *executionContext) field_Mutation_startCertificationRun_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_testWebhookEndpoint_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "endpointId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["endpointId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateProjectAuthority_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2910,6 +3717,20 @@ func (ec *executionContext) field_Mutation_updateProject_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateWebhookEndpoint_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.UpdateWebhookEndpointInput, error) {
+			return ec.unmarshalNUpdateWebhookEndpointInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUpdateWebhookEndpointInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -2979,6 +3800,36 @@ func (ec *executionContext) field_Project_certificationRuns_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Project_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "types",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["types"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Project_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3006,6 +3857,28 @@ func (ec *executionContext) field_Project_usage_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["keyId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Project_webhookEndpoints_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -3232,6 +4105,36 @@ func (ec *executionContext) field_Viewer_organizations_args(ctx context.Context,
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_WebhookEndpoint_deliveries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "eventId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["eventId"] = arg2
 	return args, nil
 }
 
@@ -5173,6 +6076,52 @@ func (ec *executionContext) fieldContext_DailyUsage_count(_ context.Context, fie
 	return graphql.NewScalarFieldContext("DailyUsage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _DeletedWebhookEndpoint_id(ctx context.Context, field graphql.CollectedField, obj *webhooks.Deleted) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedWebhookEndpoint_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedWebhookEndpoint_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedWebhookEndpoint", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DeletedWebhookEndpoint_deleted(ctx context.Context, field graphql.CollectedField, obj *webhooks.Deleted) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeletedWebhookEndpoint_deleted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deleted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeletedWebhookEndpoint_deleted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeletedWebhookEndpoint", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _EndSessionPayload_ended(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.EndSessionPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5194,6 +6143,240 @@ func (ec *executionContext) _EndSessionPayload_ended(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_EndSessionPayload_ended(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("EndSessionPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *events.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Event_type(ctx context.Context, field graphql.CollectedField, obj *events.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Event_projectId(ctx context.Context, field graphql.CollectedField, obj *events.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Event_createdAt(ctx context.Context, field graphql.CollectedField, obj *events.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Event_data(ctx context.Context, field graphql.CollectedField, obj *events.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_data(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Event().Data(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Event", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _EventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.EventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*gqlmodel.EventEdge) graphql.Marshaler {
+			return ec.marshalNEventEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEventEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EventConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EventConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EventConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.EventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EventConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EventConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _EventEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.EventEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EventEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EventEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _EventEdge_node(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.EventEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EventEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *events.View) graphql.Marshaler {
+			return ec.marshalNEvent2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋeventsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EventEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EventEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Event(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _GeneratedIrn_irn(ctx context.Context, field graphql.CollectedField, obj *invoices.IRNResult) (ret graphql.Marshaler) {
@@ -6528,6 +7711,270 @@ func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createWebhookEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateWebhookEndpoint(ctx, fc.Args["input"].(gqlmodel.CreateWebhookEndpointInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.WebhookEndpointSecretPayload) graphql.Marshaler {
+			return ec.marshalNWebhookEndpointSecretPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointSecretPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEndpointSecretPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createWebhookEndpoint_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateWebhookEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateWebhookEndpoint(ctx, fc.Args["input"].(gqlmodel.UpdateWebhookEndpointInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhooks.EndpointView) graphql.Marshaler {
+			return ec.marshalNWebhookEndpoint2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐEndpointView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEndpoint(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateWebhookEndpoint_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteWebhookEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteWebhookEndpoint(ctx, fc.Args["projectId"].(string), fc.Args["endpointId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhooks.Deleted) graphql.Marshaler {
+			return ec.marshalNDeletedWebhookEndpoint2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐDeleted(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeletedWebhookEndpoint(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteWebhookEndpoint_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateWebhookEndpointSecret(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateWebhookEndpointSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RotateWebhookEndpointSecret(ctx, fc.Args["projectId"].(string), fc.Args["endpointId"].(string), fc.Args["graceSeconds"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.WebhookEndpointSecretPayload) graphql.Marshaler {
+			return ec.marshalNWebhookEndpointSecretPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointSecretPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateWebhookEndpointSecret(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEndpointSecretPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rotateWebhookEndpointSecret_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_testWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_testWebhookEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TestWebhookEndpoint(ctx, fc.Args["projectId"].(string), fc.Args["endpointId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhooks.Sent) graphql.Marshaler {
+			return ec.marshalNWebhookSent2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐSent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_testWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookSent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_testWebhookEndpoint_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_redeliverEvent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_redeliverEvent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RedeliverEvent(ctx, fc.Args["eventId"].(string), fc.Args["endpointId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhooks.Sent) graphql.Marshaler {
+			return ec.marshalNWebhookSent2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐSent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_redeliverEvent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookSent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_redeliverEvent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_generateIrn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7302,6 +8749,94 @@ func (ec *executionContext) fieldContext_Project_usage(ctx context.Context, fiel
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Project_usage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_events(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().Events(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["types"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.EventConnection) graphql.Marshaler {
+			return ec.marshalNEventConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_webhookEndpoints(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_webhookEndpoints(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().WebhookEndpoints(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.WebhookEndpointConnection) graphql.Marshaler {
+			return ec.marshalNWebhookEndpointConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_webhookEndpoints(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEndpointConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_webhookEndpoints_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8821,6 +10356,973 @@ func (ec *executionContext) fieldContext_Viewer_organizations(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _WebhookAttempt_id(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_deliveryId(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_deliveryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_deliveryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_eventId(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_eventType(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_eventType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_eventType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_attempt(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_status(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_httpStatus(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_httpStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HTTPStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_httpStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_latencyMs(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_latencyMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatencyMS, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_latencyMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_responseBody(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_responseBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResponseBody, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_responseBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_error(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttempt_createdAt(ctx context.Context, field graphql.CollectedField, obj *webhooks.AttemptView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttempt_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttempt_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttempt", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttemptConnection_edges(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookAttemptConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttemptConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*gqlmodel.WebhookAttemptEdge) graphql.Marshaler {
+			return ec.marshalNWebhookAttemptEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookAttemptEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttemptConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookAttemptConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookAttemptEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookAttemptConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookAttemptConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttemptConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttemptConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookAttemptConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookAttemptEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookAttemptEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttemptEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttemptEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookAttemptEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookAttemptEdge_node(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookAttemptEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookAttemptEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhooks.AttemptView) graphql.Marshaler {
+			return ec.marshalNWebhookAttempt2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐAttemptView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookAttemptEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookAttemptEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookAttempt(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryStarted_deliveryId(ctx context.Context, field graphql.CollectedField, obj *webhooks.Started) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryStarted_deliveryId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliveryID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryStarted_deliveryId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryStarted", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookDeliveryStarted_endpointId(ctx context.Context, field graphql.CollectedField, obj *webhooks.Started) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryStarted_endpointId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndpointID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryStarted_endpointId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryStarted", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_id(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_projectId(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_url(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_description(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_eventTypes(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_eventTypes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventTypes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_eventTypes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_enabled(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_disabledReason(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_disabledReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisabledReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_disabledReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_secretLast4(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_secretLast4(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SecretLast4, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_secretLast4(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_previousSecretExpiresAt(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_previousSecretExpiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrevSecretExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_previousSecretExpiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_failingSince(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_failingSince(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailingSince, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_failingSince(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_createdAt(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_updatedAt(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpoint_deliveries(ctx context.Context, field graphql.CollectedField, obj *webhooks.EndpointView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpoint_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.WebhookEndpoint().Deliveries(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["eventId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.WebhookAttemptConnection) graphql.Marshaler {
+			return ec.marshalNWebhookAttemptConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookAttemptConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpoint_deliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookEndpoint",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookAttemptConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_WebhookEndpoint_deliveries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookEndpointConnection_edges(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookEndpointConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpointConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*gqlmodel.WebhookEndpointEdge) graphql.Marshaler {
+			return ec.marshalNWebhookEndpointEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpointConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookEndpointConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEndpointEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookEndpointConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookEndpointConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpointConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpointConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookEndpointConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookEndpointEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookEndpointEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpointEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpointEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpointEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookEndpointEdge_node(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookEndpointEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpointEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhooks.EndpointView) graphql.Marshaler {
+			return ec.marshalNWebhookEndpoint2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐEndpointView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpointEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookEndpointEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEndpoint(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookEndpointSecretPayload_endpoint(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookEndpointSecretPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpointSecretPayload_endpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Endpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *webhooks.EndpointView) graphql.Marshaler {
+			return ec.marshalNWebhookEndpoint2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐEndpointView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpointSecretPayload_endpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookEndpointSecretPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEndpoint(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookEndpointSecretPayload_secret(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.WebhookEndpointSecretPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEndpointSecretPayload_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEndpointSecretPayload_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEndpointSecretPayload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSent_eventId(ctx context.Context, field graphql.CollectedField, obj *webhooks.Sent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSent_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSent_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookSent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _WebhookSent_deliveries(ctx context.Context, field graphql.CollectedField, obj *webhooks.Sent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookSent_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deliveries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []webhooks.Started) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryStarted2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐStartedᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookSent_deliveries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookSent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryStarted(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10009,6 +12511,57 @@ func (ec *executionContext) unmarshalInputCreateProjectInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateWebhookEndpointInput(ctx context.Context, obj any) (gqlmodel.CreateWebhookEndpointInput, error) {
+	var it gqlmodel.CreateWebhookEndpointInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"projectId", "url", "description", "eventTypes"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "projectId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "eventTypes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventTypes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventTypes = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputGenerateIrnInput(ctx context.Context, obj any) (invoices.IRNInput, error) {
 	var it invoices.IRNInput
 	if obj == nil {
@@ -10462,6 +13015,71 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.ValidationProfile = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateWebhookEndpointInput(ctx context.Context, obj any) (gqlmodel.UpdateWebhookEndpointInput, error) {
+	var it gqlmodel.UpdateWebhookEndpointInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"projectId", "endpointId", "url", "description", "eventTypes", "enabled"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "projectId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectID = data
+		case "endpointId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "eventTypes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("eventTypes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EventTypes = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
 		}
 	}
 	return it, nil
@@ -11438,6 +14056,49 @@ func (ec *executionContext) _DailyUsage(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var deletedWebhookEndpointImplementors = []string{"DeletedWebhookEndpoint"}
+
+func (ec *executionContext) _DeletedWebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *webhooks.Deleted) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deletedWebhookEndpointImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeletedWebhookEndpoint")
+		case "id":
+			out.Values[i] = ec._DeletedWebhookEndpoint_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleted":
+			out.Values[i] = ec._DeletedWebhookEndpoint_deleted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var endSessionPayloadImplementors = []string{"EndSessionPayload"}
 
 func (ec *executionContext) _EndSessionPayload(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.EndSessionPayload) graphql.Marshaler {
@@ -11452,6 +14113,183 @@ func (ec *executionContext) _EndSessionPayload(ctx context.Context, sel ast.Sele
 			out.Values[i] = graphql.MarshalString("EndSessionPayload")
 		case "ended":
 			out.Values[i] = ec._EndSessionPayload_ended(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var eventImplementors = []string{"Event"}
+
+func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *events.View) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Event")
+		case "id":
+			out.Values[i] = ec._Event_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._Event_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "projectId":
+			out.Values[i] = ec._Event_projectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Event_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "data":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Event_data(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var eventConnectionImplementors = []string{"EventConnection"}
+
+func (ec *executionContext) _EventConnection(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.EventConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, eventConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EventConnection")
+		case "edges":
+			out.Values[i] = ec._EventConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._EventConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var eventEdgeImplementors = []string{"EventEdge"}
+
+func (ec *executionContext) _EventEdge(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.EventEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, eventEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EventEdge")
+		case "cursor":
+			out.Values[i] = ec._EventEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._EventEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -12015,6 +14853,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createWebhookEndpoint":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createWebhookEndpoint(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateWebhookEndpoint":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateWebhookEndpoint(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteWebhookEndpoint":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteWebhookEndpoint(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rotateWebhookEndpointSecret":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateWebhookEndpointSecret(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testWebhookEndpoint":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_testWebhookEndpoint(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redeliverEvent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_redeliverEvent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "generateIrn":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_generateIrn(ctx, field)
@@ -12520,6 +15400,82 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Project_usage(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "events":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_events(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "webhookEndpoints":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_webhookEndpoints(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -13477,6 +16433,526 @@ func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var webhookAttemptImplementors = []string{"WebhookAttempt"}
+
+func (ec *executionContext) _WebhookAttempt(ctx context.Context, sel ast.SelectionSet, obj *webhooks.AttemptView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookAttemptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookAttempt")
+		case "id":
+			out.Values[i] = ec._WebhookAttempt_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deliveryId":
+			out.Values[i] = ec._WebhookAttempt_deliveryId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "eventId":
+			out.Values[i] = ec._WebhookAttempt_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "eventType":
+			out.Values[i] = ec._WebhookAttempt_eventType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attempt":
+			out.Values[i] = ec._WebhookAttempt_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._WebhookAttempt_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "httpStatus":
+			out.Values[i] = ec._WebhookAttempt_httpStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "latencyMs":
+			out.Values[i] = ec._WebhookAttempt_latencyMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "responseBody":
+			out.Values[i] = ec._WebhookAttempt_responseBody(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._WebhookAttempt_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._WebhookAttempt_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookAttemptConnectionImplementors = []string{"WebhookAttemptConnection"}
+
+func (ec *executionContext) _WebhookAttemptConnection(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.WebhookAttemptConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookAttemptConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookAttemptConnection")
+		case "edges":
+			out.Values[i] = ec._WebhookAttemptConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._WebhookAttemptConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookAttemptEdgeImplementors = []string{"WebhookAttemptEdge"}
+
+func (ec *executionContext) _WebhookAttemptEdge(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.WebhookAttemptEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookAttemptEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookAttemptEdge")
+		case "cursor":
+			out.Values[i] = ec._WebhookAttemptEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._WebhookAttemptEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookDeliveryStartedImplementors = []string{"WebhookDeliveryStarted"}
+
+func (ec *executionContext) _WebhookDeliveryStarted(ctx context.Context, sel ast.SelectionSet, obj *webhooks.Started) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryStartedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryStarted")
+		case "deliveryId":
+			out.Values[i] = ec._WebhookDeliveryStarted_deliveryId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endpointId":
+			out.Values[i] = ec._WebhookDeliveryStarted_endpointId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookEndpointImplementors = []string{"WebhookEndpoint"}
+
+func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *webhooks.EndpointView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookEndpoint")
+		case "id":
+			out.Values[i] = ec._WebhookEndpoint_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "projectId":
+			out.Values[i] = ec._WebhookEndpoint_projectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._WebhookEndpoint_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._WebhookEndpoint_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "eventTypes":
+			out.Values[i] = ec._WebhookEndpoint_eventTypes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "enabled":
+			out.Values[i] = ec._WebhookEndpoint_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "disabledReason":
+			out.Values[i] = ec._WebhookEndpoint_disabledReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "secretLast4":
+			out.Values[i] = ec._WebhookEndpoint_secretLast4(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "previousSecretExpiresAt":
+			out.Values[i] = ec._WebhookEndpoint_previousSecretExpiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failingSince":
+			out.Values[i] = ec._WebhookEndpoint_failingSince(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._WebhookEndpoint_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._WebhookEndpoint_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deliveries":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._WebhookEndpoint_deliveries(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookEndpointConnectionImplementors = []string{"WebhookEndpointConnection"}
+
+func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.WebhookEndpointConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookEndpointConnection")
+		case "edges":
+			out.Values[i] = ec._WebhookEndpointConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._WebhookEndpointConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookEndpointEdgeImplementors = []string{"WebhookEndpointEdge"}
+
+func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.WebhookEndpointEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookEndpointEdge")
+		case "cursor":
+			out.Values[i] = ec._WebhookEndpointEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._WebhookEndpointEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookEndpointSecretPayloadImplementors = []string{"WebhookEndpointSecretPayload"}
+
+func (ec *executionContext) _WebhookEndpointSecretPayload(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.WebhookEndpointSecretPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointSecretPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookEndpointSecretPayload")
+		case "endpoint":
+			out.Values[i] = ec._WebhookEndpointSecretPayload_endpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secret":
+			out.Values[i] = ec._WebhookEndpointSecretPayload_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var webhookSentImplementors = []string{"WebhookSent"}
+
+func (ec *executionContext) _WebhookSent(ctx context.Context, sel ast.SelectionSet, obj *webhooks.Sent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookSentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookSent")
+		case "eventId":
+			out.Values[i] = ec._WebhookSent_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deliveries":
+			out.Values[i] = ec._WebhookSent_deliveries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var __DirectiveImplementors = []string{"__Directive"}
 
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
@@ -14186,6 +17662,11 @@ func (ec *executionContext) unmarshalNCreateProjectInput2githubᚗcomᚋeinvoice
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateWebhookEndpointInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐCreateWebhookEndpointInput(ctx context.Context, v any) (gqlmodel.CreateWebhookEndpointInput, error) {
+	res, err := ec.unmarshalInputCreateWebhookEndpointInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNDailyUsage2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋusageᚐDaily(ctx context.Context, sel ast.SelectionSet, v usage.Daily) graphql.Marshaler {
 	return ec._DailyUsage(ctx, sel, &v)
 }
@@ -14204,6 +17685,16 @@ func (ec *executionContext) marshalNDailyUsage2ᚕgithubᚗcomᚋeinvoiceᚑng�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNDeletedWebhookEndpoint2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐDeleted(ctx context.Context, sel ast.SelectionSet, v *webhooks.Deleted) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DeletedWebhookEndpoint(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNEndSessionPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEndSessionPayload(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.EndSessionPayload) graphql.Marshaler {
@@ -14243,6 +17734,52 @@ var (
 		model.EnvironmentProduction: "PRODUCTION",
 	}
 )
+
+func (ec *executionContext) marshalNEvent2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋeventsᚐView(ctx context.Context, sel ast.SelectionSet, v *events.View) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Event(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEventConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEventConnection(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.EventConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EventConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNEventEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.EventEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEventEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEventEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNEventEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐEventEdge(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.EventEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EventEdge(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalNGenerateIrnInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐIRNInput(ctx context.Context, v any) (invoices.IRNInput, error) {
 	res, err := ec.unmarshalInputGenerateIrnInput(ctx, v)
@@ -14787,6 +18324,11 @@ func (ec *executionContext) unmarshalNUpdateProjectInput2githubᚗcomᚋeinvoice
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateWebhookEndpointInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUpdateWebhookEndpointInput(ctx context.Context, v any) (gqlmodel.UpdateWebhookEndpointInput, error) {
+	res, err := ec.unmarshalInputUpdateWebhookEndpointInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNUsage2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋusageᚐReport(ctx context.Context, sel ast.SelectionSet, v *usage.Report) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -14842,6 +18384,138 @@ func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋeinvoiceᚑngᚋein
 		return graphql.Null
 	}
 	return ec._Viewer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookAttempt2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐAttemptView(ctx context.Context, sel ast.SelectionSet, v *webhooks.AttemptView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookAttempt(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookAttemptConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookAttemptConnection(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.WebhookAttemptConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookAttemptConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookAttemptEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookAttemptEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.WebhookAttemptEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookAttemptEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookAttemptEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookAttemptEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookAttemptEdge(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.WebhookAttemptEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookAttemptEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryStarted2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐStarted(ctx context.Context, sel ast.SelectionSet, v webhooks.Started) graphql.Marshaler {
+	return ec._WebhookDeliveryStarted(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryStarted2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐStartedᚄ(ctx context.Context, sel ast.SelectionSet, v []webhooks.Started) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookDeliveryStarted2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐStarted(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookEndpoint2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐEndpointView(ctx context.Context, sel ast.SelectionSet, v *webhooks.EndpointView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookEndpoint(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookEndpointConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointConnection(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.WebhookEndpointConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookEndpointConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookEndpointEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.WebhookEndpointEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookEndpointEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookEndpointEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointEdge(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.WebhookEndpointEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookEndpointEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookEndpointSecretPayload2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐWebhookEndpointSecretPayload(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.WebhookEndpointSecretPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookEndpointSecretPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookSent2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋwebhooksᚐSent(ctx context.Context, sel ast.SelectionSet, v *webhooks.Sent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._WebhookSent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {

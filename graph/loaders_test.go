@@ -20,11 +20,20 @@ import (
 func TestMeQueryCount(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
 		s := newServer(t, d, graph.Options{LoaderWait: 50 * time.Millisecond})
+		// The counter sees every query on the database, the background
+		// jobs' (usage flushes, purges) included: those only add, so the
+		// fewest of three runs is the request's own cost.
 		count := func(token string) int64 {
 			t.Helper()
-			s.queries.Reset()
-			s.must(token, meQuery, nil, nil)
-			return s.queries.Count()
+			best := int64(-1)
+			for range 3 {
+				s.queries.Reset()
+				s.must(token, meQuery, nil, nil)
+				if n := s.queries.Count(); best < 0 || n < best {
+					best = n
+				}
+			}
+			return best
 		}
 
 		small := s.tenant("small")

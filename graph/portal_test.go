@@ -197,7 +197,7 @@ func TestPortalFlow(t *testing.T) {
 			t.Fatalf("project = %+v", pr)
 		}
 		ks := pr.APIKeys.Edges
-		if len(ks) != 2 || ks[0].Node.Status != "REVOKED" || ks[1].Node.Status != "ACTIVE" || ks[1].Node.KeyName != "live" || len(ks[1].Node.Scopes) != 8 {
+		if len(ks) != 2 || ks[0].Node.Status != "REVOKED" || ks[1].Node.Status != "ACTIVE" || ks[1].Node.KeyName != "live" || len(ks[1].Node.Scopes) != 9 {
 			t.Fatalf("keys = %+v", ks)
 		}
 		if u := pr.Usage; u.ProjectID != tn.ProjectID || u.Total != 1 || len(u.ByOperation) != 1 || u.ByOperation[0].Operation != "irn.generate" || len(u.Daily) != 1 {

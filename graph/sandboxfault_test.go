@@ -42,12 +42,16 @@ func TestSandboxFaultsGraphQL(t *testing.T) {
 		if f := set.SetSandboxFault; f.Kind != "throttle" || f.Rate != "10/m" || f.RetryAfter != 5 || f.EndsAt == nil {
 			t.Fatalf("set: %+v", f)
 		}
-		var list struct{ SandboxFaults []struct{ Kind, Endpoint string } }
+		var list struct {
+			SandboxFaults []struct{ Kind, Endpoint string }
+		}
 		s.must(a.Token, `query($p: ID!) { sandboxFaults(projectId: $p) { kind endpoint } }`, map[string]any{"p": a.ProjectID}, &list)
 		if len(list.SandboxFaults) != 1 || list.SandboxFaults[0].Endpoint != "transmit" {
 			t.Fatalf("list: %+v", list)
 		}
-		var pr struct{ Project struct{ Authority struct{ BusinessID string } } }
+		var pr struct {
+			Project struct{ Authority struct{ BusinessID string } }
+		}
 		s.must(a.Token, `query($p: ID!) { project(id: $p) { authority { businessId } } }`, map[string]any{"p": a.ProjectID}, &pr)
 		if got, _ := h.SandboxFaults(context.Background(), pr.Project.Authority.BusinessID); len(got) != 1 {
 			t.Fatalf("at the stand-in: %v", got)

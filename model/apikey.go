@@ -21,12 +21,13 @@ const (
 	ScopeCertificationRun Scope = "certification:run"
 	ScopeCertificationRd  Scope = "certification:read"
 	ScopeUsageRead        Scope = "usage:read"
+	ScopeEventsRead       Scope = "events:read"
 )
 
 // AllScopes lists every scope in the contract's order.
 var AllScopes = []Scope{
 	ScopeInvoicesValidate, ScopeIRNGenerate, ScopeIRNValidate, ScopeQRGenerate,
-	ScopeInvoicesRender, ScopeCertificationRun, ScopeCertificationRd, ScopeUsageRead,
+	ScopeInvoicesRender, ScopeCertificationRun, ScopeCertificationRd, ScopeUsageRead, ScopeEventsRead,
 }
 
 // ScopeNames lists every scope as strings.

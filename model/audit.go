@@ -30,6 +30,13 @@ const (
 	ActionCertificationStart = "certification.start"
 	ActionSandboxFaultSet    = "sandbox_fault.set"
 	ActionSandboxFaultClear  = "sandbox_fault.clear"
+	ActionWebhookCreate      = "webhook_endpoint.create"
+	ActionWebhookUpdate      = "webhook_endpoint.update"
+	ActionWebhookDelete      = "webhook_endpoint.delete"
+	ActionWebhookRotate      = "webhook_endpoint.rotate_secret"
+	ActionWebhookTest        = "webhook_endpoint.test"
+	ActionWebhookDisable     = "webhook_endpoint.disable"
+	ActionEventRedeliver     = "event.redeliver"
 )
 
 // Audit hash versions. Entries written before the chain was keyed are

@@ -164,6 +164,7 @@ func (a *api) v2(r chi.Router) {
 	r.With(a.requireKey(model.ScopeUsageRead, "usage.read")).Get("/usage", a.adapt(a.usage))
 	a.invoiceRoutes(r)
 	a.certificationRoutes(r)
+	a.eventRoutes(r)
 }
 
 type healthBody struct {

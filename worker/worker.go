@@ -1,6 +1,6 @@
 // Package worker builds the Temporal worker of einvoice: it polls the
 // certification task queue and runs the CertificationRun workflow and its
-// activities. `einvoice worker` runs it against TEMPORAL_ADDRESS;
+// activities, and the WebhookDelivery workflow and its activities. `einvoice worker` runs it against TEMPORAL_ADDRESS;
 // `einvoice dev` runs it in-process next to an embedded Temporal server
 // (worker/devtemporal). It builds no HTTP server: what it needs of the
 // application is the runs' steps (app.NewWorker).
@@ -16,6 +16,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
@@ -34,6 +35,9 @@ type Options struct {
 	// Runs is the activities' entry point to the database and the use
 	// cases they share with the API (app.Worker's Steps). Required.
 	Runs *runs.Steps
+	// Webhooks is the delivery activities' entry point (app.Worker's
+	// Deliveries); nil leaves webhook deliveries to other workers.
+	Webhooks *webhooks.Deliveries
 	// MBS builds the tax authority client of a project; default
 	// workflows.NewMBSClient.
 	MBS func(c *authority.Credentials) (*mbs.Client, error)
@@ -81,5 +85,13 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 	})
 	w.RegisterWorkflowWithOptions(workflows.CertificationRun, workflow.RegisterOptions{Name: workflows.WorkflowName})
 	w.RegisterActivity(acts)
+	if opts.Webhooks != nil {
+		hooks, err := workflows.NewWebhookActivities(opts.Webhooks)
+		if err != nil {
+			return nil, err
+		}
+		w.RegisterWorkflowWithOptions(workflows.WebhookDelivery, workflow.RegisterOptions{Name: workflows.WebhookWorkflowName})
+		w.RegisterActivity(hooks)
+	}
 	return w, nil
 }

@@ -1,6 +1,6 @@
 // Command middleware serves POST /api/v2/invoices/irn/generate twice, for
 // run.sh to load with wrk: on one address the full einvoice router over a
-// SQLite database (request ids, recovery, logging, metrics, body limit,
+// SQLite database (or PostgreSQL with -postgres) (request ids, recovery, logging, metrics, body limit,
 // API-key authentication, rate limit, idempotency check, the handler and
 // its IRN query), and on another a bare chi handler that writes the same
 // JSON. The difference is what the middleware and the real work cost.
@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -18,6 +19,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	_ "net/http/pprof" // served on -pprof only
 	"os"
 	"os/signal"
@@ -50,6 +52,7 @@ func run() error {
 	fullAddr := flag.String("full", "127.0.0.1:18082", "address of the full router")
 	dir := flag.String("dir", "", "directory for the SQLite database and the credentials file (required)")
 	pprofAddr := flag.String("pprof", "", "address serving net/http/pprof while the benchmark runs (e.g. 127.0.0.1:18083)")
+	postgres := flag.String("postgres", "", "PostgreSQL server URL: the full router then runs on a fresh database there (dropped at exit) instead of SQLite under -dir")
 	flag.Parse()
 	if *dir == "" {
 		return errors.New("-dir is required")
@@ -57,7 +60,16 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	full, answer, creds, closeAll, err := fullRouter(ctx, *dir)
+	dsn := filepath.Join(*dir, "einvoice.db")
+	if *postgres != "" {
+		var drop func()
+		var err error
+		if dsn, drop, err = freshPostgres(ctx, *postgres); err != nil {
+			return err
+		}
+		defer drop()
+	}
+	full, answer, creds, closeAll, err := fullRouter(ctx, dsn)
 	if err != nil {
 		return err
 	}
@@ -95,12 +107,36 @@ func run() error {
 	return nil
 }
 
+// freshPostgres creates a database of its own on the server at base and
+// returns its URL and a function dropping it.
+func freshPostgres(ctx context.Context, base string) (string, func(), error) {
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return "", nil, err
+	}
+	name := fmt.Sprintf("einvoice_bench_%d", time.Now().UnixNano())
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		_ = admin.Close()
+		return "", nil, err
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		_ = admin.Close()
+		return "", nil, err
+	}
+	u.Path = "/" + name
+	return u.String(), func() {
+		_, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		_ = admin.Close()
+	}, nil
+}
+
 // fullRouter builds einvoice's router as `einvoice api` does, with rate
 // limits too high to trigger, signs up a tenant and warms the caches. It
 // returns the router, the JSON the route answers, the key as shell
 // variables and a cleanup.
-func fullRouter(ctx context.Context, dir string) (http.Handler, []byte, string, func(), error) {
-	st, err := store.Open(ctx, filepath.Join(dir, "einvoice.db"))
+func fullRouter(ctx context.Context, dsn string) (http.Handler, []byte, string, func(), error) {
+	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		return nil, nil, "", nil, err
 	}

@@ -3,11 +3,18 @@
 # wrk loads a bare chi handler writing the same JSON, then the full router
 # (request id, recovery, logs, metrics, body limit, API-key authentication,
 # rate limit, idempotency check, handler and IRN query on SQLite), on the
-# same machine in the same run. Prints both rates and their ratio.
+# same machine in the same run. The full router is loaded twice: with the
+# same invoice reference in every request (the IRN is then known, a cache
+# hit) and with a new reference per request (each one records an IRN: the
+# real load). Prints the rates and their ratios to the bare handler's, then
+# the latencies of new references sent at half the rate measured for them
+# (bench/irnload, open loop, so that the percentiles are not flattered).
 #
 #   bench/middleware/run.sh                 # 5 rounds of 10 s each, 2 threads, 32 connections
 #   DURATION=30s CONNECTIONS=64 bench/middleware/run.sh
 #   IDEMPOTENCY=1 bench/middleware/run.sh   # every request replayed under one Idempotency-Key
+#   POSTGRES=postgres://postgres@127.0.0.1:5432/test?sslmode=disable bench/middleware/run.sh
+#                                           # the full router on a fresh PostgreSQL database (dropped after)
 #
 # Needs wrk (Debian: apt-get install -y wrk). Traffic stays on 127.0.0.1.
 set -euo pipefail
@@ -30,7 +37,10 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o "$tmp/serve" ./bench/middleware
-"$tmp/serve" -dir "$tmp" -bare "$BARE_ADDR" -full "$FULL_ADDR" 2>"$tmp/serve.log" &
+go build -o "$tmp/irnload" ./bench/irnload
+pg=()
+if [ -n "${POSTGRES:-}" ]; then pg=(-postgres "$POSTGRES"); fi
+"$tmp/serve" -dir "$tmp" -bare "$BARE_ADDR" -full "$FULL_ADDR" "${pg[@]}" 2>"$tmp/serve.log" &
 pid=$!
 for _ in $(seq 1 100); do [ -f "$tmp/credentials" ] && break; sleep 0.1; done
 [ -f "$tmp/credentials" ] || { echo "the bench server did not start:" >&2; cat "$tmp/serve.log" >&2; exit 1; }
@@ -47,17 +57,40 @@ wrk.headers["X-Client-Id"] = "$CLIENT_ID"
 wrk.headers["X-Client-Secret"] = "$CLIENT_SECRET"
 $idem
 LUA
+# New references: every request gets one of its own (thread number, a
+# per-round prefix and a counter).
+cat >"$tmp/irn-unique.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-Client-Id"] = "$CLIENT_ID"
+wrk.headers["X-Client-Secret"] = "$CLIENT_SECRET"
+$idem
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+local n = 0
+local prefix
+function init(args)
+  prefix = "U" .. (args[1] or "0") .. "T" .. tid .. "N"
+end
+function request()
+  n = n + 1
+  return wrk.format(nil, nil, nil, '{"invoice_reference":"' .. prefix .. n .. '","invoice_type_code":"381","tax_authority_code":"NRS","issue_date":"2026-03-15"}')
+end
+LUA
 
 # cpu_ticks PID: user + system CPU time of a process, in clock ticks.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
 
-# rate URL: one wrk round. Prints "req/s server-CPU-us/request wrk-CPU-us/request";
+# rate URL [SCRIPT [ARG]]: one wrk round (SCRIPT defaults to the same reference; ARG goes to its init). Prints "req/s server-CPU-us/request wrk-CPU-us/request";
 # non-2xx answers fail the run.
 rate() {
   local out before after requests wrk_cpu
   before="$(cpu_ticks "$pid")"
-  out="$( { TIMEFORMAT='%U %S'; time wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$tmp/irn.lua" "$1"; } 2>"$tmp/wrk.time")"
+  out="$( { TIMEFORMAT='%U %S'; time wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "${2:-$tmp/irn.lua}" "$1" ${3:+"$3"}; } 2>"$tmp/wrk.time")"
   after="$(cpu_ticks "$pid")"
   printf '%s\n' "$out" >&2
   if grep -q 'Non-2xx' <<<"$out"; then echo "non-2xx answers from $1" >&2; exit 1; fi
@@ -67,35 +100,56 @@ rate() {
     'BEGIN { printf "%s %.2f %.2f\n", rps, srv / n, w * 1000000 / n }'
 }
 
-# Warm both (connections, caches, heaps), then measure in alternating rounds
-# so that a change of load on the machine weighs on both alike. Reported:
-# the median rate of each and the median of the rounds' ratios.
+# Warm all three (connections, caches, heaps), then measure in alternating
+# rounds so that a change of load on the machine weighs on all alike.
+# Reported: the median rate of each and the median of the rounds' ratios.
 ROUNDS="${ROUNDS:-5}"
-DURATION=2s rate "http://$BARE_ADDR/api/v2/invoices/irn/generate" >/dev/null 2>&1
-DURATION=2s rate "http://$FULL_ADDR/api/v2/invoices/irn/generate" >/dev/null 2>&1
-bares=() fulls=() ratios=() cpu_bare=() cpu_full=()
+BARE="http://$BARE_ADDR/api/v2/invoices/irn/generate"
+FULL="http://$FULL_ADDR/api/v2/invoices/irn/generate"
+run="$$"
+DURATION=2s rate "$BARE" >/dev/null 2>&1
+DURATION=2s rate "$FULL" >/dev/null 2>&1
+DURATION=2s rate "$FULL" "$tmp/irn-unique.lua" "${run}W" >/dev/null 2>&1
+bares=() fulls=() uniqs=() ratios=() uratios=() cpu_bare=() cpu_full=() cpu_uniq=()
 for i in $(seq 1 "$ROUNDS"); do
-  read -r b bs bw <<<"$(rate "http://$BARE_ADDR/api/v2/invoices/irn/generate")"
-  read -r f fs fw <<<"$(rate "http://$FULL_ADDR/api/v2/invoices/irn/generate")"
-  bares+=("$b") fulls+=("$f")
+  read -r b bs bw <<<"$(rate "$BARE")"
+  read -r f fs fw <<<"$(rate "$FULL")"
+  read -r u us uw <<<"$(rate "$FULL" "$tmp/irn-unique.lua" "${run}R$i")"
+  bares+=("$b") fulls+=("$f") uniqs+=("$u")
   ratios+=("$(awk -v f="$f" -v b="$b" 'BEGIN { printf "%.1f", 100 * f / b }')")
+  uratios+=("$(awk -v f="$u" -v b="$b" 'BEGIN { printf "%.1f", 100 * f / b }')")
   # CPU per request (server + wrk) does not depend on what else runs on the machine.
   cpu_bare+=("$(awk -v s="$bs" -v w="$bw" 'BEGIN { printf "%.2f", s + w }')")
   cpu_full+=("$(awk -v s="$fs" -v w="$fw" 'BEGIN { printf "%.2f", s + w }')")
-  echo "round $i: bare $b req/s (server ${bs} us + wrk ${bw} us CPU/request), full $f req/s (server ${fs} us + wrk ${fw} us), ${ratios[-1]} %" >&2
+  cpu_uniq+=("$(awk -v s="$us" -v w="$uw" 'BEGIN { printf "%.2f", s + w }')")
+  echo "round $i: bare $b req/s (server ${bs} us + wrk ${bw} us CPU/request), same reference $f req/s (server ${fs} us + wrk ${fw} us), ${ratios[-1]} %, new references $u req/s (server ${us} us + wrk ${uw} us), ${uratios[-1]} %" >&2
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 bare="$(median "${bares[@]}")"
 full="$(median "${fulls[@]}")"
+uniq="$(median "${uniqs[@]}")"
 ratio="$(median "${ratios[@]}")"
+uratio="$(median "${uratios[@]}")"
 cb="$(median "${cpu_bare[@]}")"
 cf="$(median "${cpu_full[@]}")"
+cu="$(median "${cpu_uniq[@]}")"
+
+# Latency of new references at half the rate measured for them.
+half="$(awk -v u="$uniq" 'BEGIN { printf "%d", u / 2 }')"
+latency="$("$tmp/irnload" -url "$FULL" -client-id "$CLIENT_ID" -client-secret "$CLIENT_SECRET" -rate "$half" -duration "$DURATION" -conns "$CONNECTIONS" -prefix "H${run}")"
+
 echo
-echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds, POST /api/v2/invoices/irn/generate, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "bare rounds:  ${bares[*]}"
-echo "full rounds:  ${fulls[*]}"
-echo "ratios (%):   ${ratios[*]}"
-printf 'bare chi handler  %10.0f req/s (median), %6.1f us CPU per request (server + wrk)\n' "$bare" "$cb"
-printf 'full router       %10.0f req/s (median), %6.1f us CPU per request (server + wrk)\n' "$full" "$cf"
-echo "full / bare       ${ratio} % of the rate (median of the rounds; target >= 60 %)"
-echo "                  $(awk -v b="$cb" -v f="$cf" 'BEGIN { printf "%.1f", 100 * b / f }') % by CPU per request (what the rate ratio is on an otherwise idle machine)"
+echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds, POST /api/v2/invoices/irn/generate, database $( [ -n "${POSTGRES:-}" ] && echo PostgreSQL || echo SQLite), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bare rounds:            ${bares[*]}"
+echo "same reference rounds:  ${fulls[*]}"
+echo "new reference rounds:   ${uniqs[*]}"
+echo "ratios, same (%):       ${ratios[*]}"
+echo "ratios, new (%):        ${uratios[*]}"
+printf 'bare chi handler               %10.0f req/s (median), %6.1f us CPU per request (server + wrk)\n' "$bare" "$cb"
+printf 'full router, same reference    %10.0f req/s (median), %6.1f us CPU per request (server + wrk)\n' "$full" "$cf"
+printf 'full router, new references    %10.0f req/s (median), %6.1f us CPU per request (server + wrk)\n' "$uniq" "$cu"
+echo "same reference / bare          ${ratio} % of the rate (median of the rounds; target >= 60 %)"
+echo "                               $(awk -v b="$cb" -v f="$cf" 'BEGIN { printf "%.1f", 100 * b / f }') % by CPU per request (what the rate ratio is on an otherwise idle machine)"
+echo "new references / bare          ${uratio} % of the rate (median of the rounds; target >= 60 %)"
+echo "                               $(awk -v b="$cb" -v f="$cu" 'BEGIN { printf "%.1f", 100 * b / f }') % by CPU per request"
+echo "new references at half rate:   $latency (target p99 < 20 ms)"

@@ -10,9 +10,14 @@ import (
 
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/workflows"
 )
 
 const defaultTokenTTL = time.Hour
+
+// sandboxPrefix is where `einvoice dev` (and `einvoice api` with
+// EINVOICE_NRS_SANDBOX_EMBEDDED) serves the NRS sandbox stand-in.
+const sandboxPrefix = "/nrs-sandbox"
 
 // runAPI runs the production API server from the environment.
 func runAPI(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -36,6 +41,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	if tc != nil {
 		defer tc.Close()
 		c.Runs = starter
+		c.Webhooks.Engine = workflows.NewWebhookStarter(tc, workflows.StarterOptions{})
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")
 	}

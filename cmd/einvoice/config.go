@@ -21,6 +21,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/secret"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/mbs"
@@ -79,6 +80,31 @@ type config struct {
 	// Breakers are the process's circuit breakers of NRS
 	// (EINVOICE_NRS_BREAKER_*), shared by every MBS client it builds.
 	Breakers *mbs.Breakers
+	// Webhooks configures webhook deliveries: EINVOICE_WEBHOOK_ALLOW_PRIVATE
+	// (endpoints on special-purpose addresses), EINVOICE_WEBHOOK_ALLOW_HTTP
+	// (plain http for production projects). The subcommand sets Engine.
+	Webhooks webhooks.Config
+}
+
+// webhooksFromEnv reads EINVOICE_WEBHOOK_ALLOW_PRIVATE and
+// EINVOICE_WEBHOOK_ALLOW_HTTP (true or false); dev is the default of both.
+func webhooksFromEnv(getenv func(string) string, dev bool) (webhooks.Config, error) {
+	c := webhooks.Config{AllowPrivate: dev, AllowHTTP: dev}
+	for _, f := range []struct {
+		name string
+		v    *bool
+	}{{"EINVOICE_WEBHOOK_ALLOW_PRIVATE", &c.AllowPrivate}, {"EINVOICE_WEBHOOK_ALLOW_HTTP", &c.AllowHTTP}} {
+		switch v := strings.TrimSpace(getenv(f.name)); v {
+		case "":
+		case "true":
+			*f.v = true
+		case "false":
+			*f.v = false
+		default:
+			return c, fmt.Errorf("%s: want true or false, got %q", f.name, v)
+		}
+	}
+	return c, nil
 }
 
 // egressFromEnv reads EINVOICE_NRS_HOSTS (comma-separated origins; default
@@ -255,6 +281,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.Egress, err = egressFromEnv(getenv, false); err != nil {
+		return nil, err
+	}
+	if c.Webhooks, err = webhooksFromEnv(getenv, false); err != nil {
 		return nil, err
 	}
 	if c.TemporalCodec, err = payloadCodecFromEnv(getenv, c.EncryptionKey); err != nil {

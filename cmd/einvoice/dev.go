@@ -1,3 +1,5 @@
+//go:build !prod
+
 package main
 
 import (
@@ -17,9 +19,6 @@ import (
 	"github.com/einvoice-ng/einvoice/worker/devtemporal"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
-
-// sandboxPrefix is where `einvoice dev` serves the NRS sandbox stand-in.
-const sandboxPrefix = "/nrs-sandbox"
 
 // runDev runs the whole service on embedded defaults: the API, a Temporal
 // server with its Web UI (state under the data dir, so runs survive a
@@ -73,6 +72,11 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if c.Egress, err = egressFromEnv(getenv, true); err != nil {
 		return err
 	}
+	// Webhook endpoints may be on this host and use plain http, unless
+	// EINVOICE_WEBHOOK_ALLOW_PRIVATE or _HTTP say false.
+	if c.Webhooks, err = webhooksFromEnv(getenv, true); err != nil {
+		return err
+	}
 	// Payloads written to the dev Temporal server are encrypted like
 	// everywhere else; its Web UI decodes them through the same codec.
 	if c.TemporalCodec, err = payloadCodecFromEnv(getenv, c.EncryptionKey); err != nil {
@@ -108,6 +112,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("register the search attributes on the dev Temporal server: %w", err)
 	}
 	starter := workflows.NewStarter(tc, workflows.StarterOptions{Logger: log})
+	c.Webhooks.Engine = workflows.NewWebhookStarter(tc, workflows.StarterOptions{})
 
 	// The stand-in keeps its state in a database of its own under the data
 	// dir, so certification runs survive a restart of this process.
@@ -144,7 +149,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
-	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers)})
+	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Webhooks: a.svc.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers)})
 	if err != nil {
 		return err
 	}
@@ -152,6 +157,14 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("start the worker: %w", err)
 	}
 	defer w.Stop()
+	dispatcher, err := a.svc.Dispatcher()
+	if err != nil {
+		return err
+	}
+	dctx, stopDispatch := context.WithCancel(ctx)
+	dispatched := make(chan struct{})
+	go func() { defer close(dispatched); dispatcher.Run(dctx, 0) }()
+	defer func() { stopDispatch(); <-dispatched }()
 
 	ui := "disabled"
 	if ts.UIAddr() != "" {

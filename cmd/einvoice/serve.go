@@ -102,6 +102,7 @@ func appConfig(c *config, log *slog.Logger) (application.Config, error) {
 		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
 		NRSHealth: nrsLocal(c), SandboxFaults: sandboxFaults(c),
+		Webhooks: c.Webhooks,
 	}, nil
 }
 

@@ -50,22 +50,32 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	steps, err := application.NewWorker(st, cfg)
-	if err != nil {
-		return err
-	}
-	defer steps.Close()
-
 	tc, err := dialTemporal(ctx, c.temporalOptions(stderr), log)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
 	registerSearchAttributes(ctx, tc, c.TemporalNamespace, log)
-	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers)})
+	cfg.Webhooks.Engine = workflows.NewWebhookStarter(tc, workflows.StarterOptions{})
+	steps, err := application.NewWorker(st, cfg)
 	if err != nil {
 		return err
 	}
+	defer steps.Close()
+	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers)})
+	if err != nil {
+		return err
+	}
+	// The webhook dispatcher drains the events outbox into delivery
+	// workflows while the worker polls.
+	dispatcher, err := steps.Dispatcher()
+	if err != nil {
+		return err
+	}
+	dctx, stopDispatch := context.WithCancel(ctx)
+	dispatched := make(chan struct{})
+	go func() { defer close(dispatched); dispatcher.Run(dctx, 0) }()
+	defer func() { stopDispatch(); <-dispatched }()
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
 		"task_queue", workflows.TaskQueue, "version", version, "database", st.Dialect())
 	// The worker's view of NRS (its circuit breakers) is shared through the

@@ -5,9 +5,11 @@ package gqlmodel
 import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/audit"
+	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 )
 
 // A page of API keys.
@@ -58,7 +60,7 @@ type CreateAPIKeyInput struct {
 	ProjectID string `json:"projectId"`
 	// 2 to 255 characters, trimmed; no control or bidirectional formatting characters.
 	KeyName string `json:"keyName"`
-	// Any of invoices:validate irn:generate irn:validate qr:generate invoices:render certification:run certification:read usage:read. Omitted, null or empty means every scope: the key is stored with, and always shows, the full list.
+	// Any of invoices:validate irn:generate irn:validate qr:generate invoices:render certification:run certification:read usage:read events:read. Omitted, null or empty means every scope: the key is stored with, and always shows, the full list.
 	Scopes []string `json:"scopes,omitempty"`
 }
 
@@ -71,10 +73,33 @@ type CreateProjectInput struct {
 	Environment *model.Environment `json:"environment,omitempty"`
 }
 
+// Creates a webhook endpoint.
+type CreateWebhookEndpointInput struct {
+	ProjectID string `json:"projectId"`
+	// https in production projects (http allowed in sandbox projects); at most 2048 characters; no loopback, private, link-local or metadata address.
+	URL string `json:"url"`
+	// At most 500 characters.
+	Description *string `json:"description,omitempty"`
+	// Event types, resource.* or *; default ["*"]; at most 32.
+	EventTypes []string `json:"eventTypes,omitempty"`
+}
+
 // The answer to endSession.
 type EndSessionPayload struct {
 	// Always true: the browser's sign-in is over and its cookie cleared.
 	Ended bool `json:"ended"`
+}
+
+// A page of events, newest first.
+type EventConnection struct {
+	Edges    []*EventEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"pageInfo"`
+}
+
+// An event and its cursor.
+type EventEdge struct {
+	Cursor string       `json:"cursor"`
+	Node   *events.View `json:"node"`
 }
 
 // A rendered invoice.
@@ -155,4 +180,46 @@ type UpdateProjectInput struct {
 	// NRS or STRICT: the profile the project's invoices are validated with when a request names none.
 	// The only setting so far, so an input without it (or with null) is invalid (missing).
 	ValidationProfile *model.ValidationProfile `json:"validationProfile,omitempty"`
+}
+
+// Changes a webhook endpoint; omitted fields stay as they are.
+type UpdateWebhookEndpointInput struct {
+	ProjectID   string   `json:"projectId"`
+	EndpointID  string   `json:"endpointId"`
+	URL         *string  `json:"url,omitempty"`
+	Description *string  `json:"description,omitempty"`
+	EventTypes  []string `json:"eventTypes,omitempty"`
+	// Enabling a disabled endpoint clears why it was disabled.
+	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// A page of delivery attempts.
+type WebhookAttemptConnection struct {
+	Edges    []*WebhookAttemptEdge `json:"edges"`
+	PageInfo *PageInfo             `json:"pageInfo"`
+}
+
+// An attempt and its cursor.
+type WebhookAttemptEdge struct {
+	Cursor string                `json:"cursor"`
+	Node   *webhooks.AttemptView `json:"node"`
+}
+
+// A page of webhook endpoints.
+type WebhookEndpointConnection struct {
+	Edges    []*WebhookEndpointEdge `json:"edges"`
+	PageInfo *PageInfo              `json:"pageInfo"`
+}
+
+// A webhook endpoint and its cursor.
+type WebhookEndpointEdge struct {
+	Cursor string                 `json:"cursor"`
+	Node   *webhooks.EndpointView `json:"node"`
+}
+
+// An endpoint with its signing secret: the only time the secret is shown.
+type WebhookEndpointSecretPayload struct {
+	Endpoint *webhooks.EndpointView `json:"endpoint"`
+	// whsec_…: the HMAC-SHA256 key of Einvoice-Signature. Store it now.
+	Secret string `json:"secret"`
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/codelists"
 	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
@@ -31,6 +32,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/usage"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 )
 
 // Config holds the application's secrets and tunables.
@@ -92,6 +94,11 @@ type Config struct {
 	// Runs starts and describes the workflows of certification runs; nil
 	// makes starting a run answer unavailable.
 	Runs runs.Starter
+	// Webhooks configures webhook endpoints and deliveries: Engine (starts
+	// delivery workflows), AllowPrivate, AllowHTTP, Retry, DisableAfter,
+	// EndpointsPerProject. The box, audit trail, clock and logger come
+	// from this Config.
+	Webhooks webhooks.Config
 	// Idempotency bounds what Idempotency-Keys keep; zero fields take the
 	// defaults.
 	Idempotency idempotency.Limits
@@ -187,9 +194,22 @@ type App struct {
 	Authority *authority.Directory
 	// NRSHealth shares how NRS answers between processes (run its Run).
 	NRSHealth *nrshealth.Service
+	// Events lists the events of projects.
+	Events *events.Service
+	// Webhooks holds webhook endpoints, their delivery log, test pings and
+	// redeliveries.
+	Webhooks *webhooks.Service
+	// Deliveries is the entry point of the webhook delivery activities
+	// (for a worker run in the same process).
+	Deliveries *webhooks.Deliveries
 
 	st *store.Store
+	w  *Worker
 }
+
+// Dispatcher builds the webhook dispatcher, for a worker run in the same
+// process (see Worker.Dispatcher).
+func (a *App) Dispatcher() (*webhooks.Dispatcher, error) { return a.w.Dispatcher() }
 
 // New builds the application over st, loads the stored code lists and
 // starts the background work of its packages (the usage flusher, the code
@@ -210,13 +230,12 @@ func New(st *store.Store, cfg Config) (*App, error) {
 		return nil, err
 	}
 	trail := access.Trail{Key: cfg.AuditKey, Now: cfg.Now}
-	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps,
-		NRSHealth: w.NRSHealth, st: st}
+	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps, Deliveries: w.Deliveries,
+		NRSHealth: w.NRSHealth, st: st, w: w}
 	a.Portal = portal.New(st, portal.Config{
 		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
 		ProjectsPerOrganization: cfg.Quotas.ProjectsPerOrganization, SandboxRegistrar: cfg.SandboxRegistrar,
-		SandboxFaults: cfg.SandboxFaults,
-		Now: cfg.Now, Logger: cfg.Logger,
+		SandboxFaults: cfg.SandboxFaults, Now: cfg.Now, Logger: cfg.Logger,
 	})
 	a.Auth, err = auth.New(st, auth.Config{
 		JWTSecret: cfg.JWTSecret, TokenTTL: cfg.TokenTTL, Hasher: cfg.Hasher, PasswordParams: cfg.PasswordParams,
@@ -235,6 +254,8 @@ func New(st *store.Store, cfg Config) (*App, error) {
 	a.Audit = audit.New(st, audit.Config{Key: cfg.AuditKey, Now: cfg.Now})
 	a.Runs = runs.New(st, w.runsConfig(trail, cfg.Quotas.RunsPerProject))
 	a.Idempotency = idempotency.New(st, idempotency.Config{Box: cfg.Box, Limits: cfg.Idempotency, Now: cfg.Now})
+	a.Events = events.New(st)
+	a.Webhooks = webhooks.New(st, w.webhooksConfig())
 	return a, nil
 }
 
@@ -263,14 +284,17 @@ func (a *App) Health(ctx context.Context) map[string]string {
 // authority settings, the invoice operations, the code lists). It holds no
 // sign-in, keys, usage meter, idempotency or audit reader.
 type Worker struct {
-	Steps     *runs.Steps
-	Authority *authority.Directory
-	CodeLists *codelists.Service
+	Steps *runs.Steps
+	// Deliveries is the entry point of the webhook delivery activities.
+	Deliveries *webhooks.Deliveries
+	Authority  *authority.Directory
+	CodeLists  *codelists.Service
 	// NRSHealth publishes the worker's view of NRS (run its Run).
 	NRSHealth *nrshealth.Service
 
 	invoices *invoices.Service
 	cfg      Config
+	st       *store.Store
 }
 
 // NewWorker builds the worker's part of the application over st; of cfg it
@@ -302,7 +326,25 @@ func newWorker(st *store.Store, cfg Config) (*Worker, error) {
 	w.Steps = runs.NewSteps(st, w.runsConfig(access.Trail{}, 0), w.invoices, w.CodeLists)
 	w.NRSHealth = nrshealth.New(st, nrshealth.Config{Local: cfg.NRSHealth, Interval: cfg.NRSHealthInterval,
 		Now: cfg.Now, Logger: cfg.Logger})
+	if w.Deliveries, err = webhooks.NewDeliveries(st, w.webhooksConfig()); err != nil {
+		return nil, err
+	}
+	w.st = st
 	return w, nil
+}
+
+// webhooksConfig completes the webhooks' configuration with the box, the
+// audit trail, the clock and the logger.
+func (w *Worker) webhooksConfig() webhooks.Config {
+	c := w.cfg.Webhooks
+	c.Box, c.Trail, c.Now, c.Logger = w.cfg.Box, access.Trail{Key: w.cfg.AuditKey, Now: w.cfg.Now}, w.cfg.Now, w.cfg.Logger
+	return c
+}
+
+// Dispatcher builds the webhook dispatcher (the events outbox's reader);
+// it needs cfg.Webhooks.Engine.
+func (w *Worker) Dispatcher() (*webhooks.Dispatcher, error) {
+	return webhooks.NewDispatcher(w.st, w.webhooksConfig())
 }
 
 func (w *Worker) runsConfig(trail access.Trail, perProject int) runs.Config {

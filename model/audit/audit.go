@@ -69,6 +69,8 @@ var actions = []string{
 	model.ActionProjectCreate, model.ActionProjectUpdate, model.ActionKeyCreate, model.ActionKeyRotate, model.ActionKeyRevoke,
 	model.ActionAuthorityUpdate, model.ActionCertificationStart, model.ActionSessionReuse,
 	model.ActionSandboxFaultSet, model.ActionSandboxFaultClear,
+	model.ActionWebhookCreate, model.ActionWebhookUpdate, model.ActionWebhookDelete, model.ActionWebhookRotate,
+	model.ActionWebhookTest, model.ActionWebhookDisable, model.ActionEventRedeliver,
 }
 
 // Actions lists the actions an audit listing may filter on.

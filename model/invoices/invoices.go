@@ -36,6 +36,8 @@ type Service struct {
 	cfg  Config
 	dir  *authority.Directory
 	irns issuedIRNs
+	// batch records new IRNs, many requests' to a transaction.
+	batch irnBatcher
 }
 
 // New builds the service over st.
@@ -43,7 +45,12 @@ func New(st *store.Store, cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Service{st: st, cfg: cfg, dir: cfg.Authority}
+	s := &Service{st: st, cfg: cfg, dir: cfg.Authority}
+	s.batch.claimAll = func(ctx context.Context, recs []*model.IssuedIRN) ([]*model.IssuedIRN, error) {
+		got, _, err := st.IRNs().ClaimAll(ctx, recs)
+		return got, err
+	}
+	return s
 }
 
 // ValidateInput asks for an invoice payload to be checked.
@@ -188,7 +195,7 @@ func (s *Service) generateIRN(ctx context.Context, it *authority.Issuer, in IRNI
 	if known, ok := s.irns.get(it.Project.ID, ref); ok {
 		*rec = known
 	} else {
-		rec, _, err = s.st.IRNs().Claim(ctx, &model.IssuedIRN{
+		rec, err = s.batch.claim(ctx, &model.IssuedIRN{
 			ProjectID: it.Project.ID, InvoiceReference: ref, IssueDate: in.IssueDate, IRN: irn,
 			InvoiceTypeCode: in.InvoiceTypeCode, CreatedAt: model.StoredTime(s.cfg.Now()),
 		})

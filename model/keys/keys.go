@@ -16,6 +16,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/access"
+	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
@@ -143,6 +144,9 @@ func (s *Service) Create(ctx context.Context, who *model.Principal, projectID uu
 			return err
 		}
 		out = &WithSecret{View: view(k), ClientSecret: sec}
+		if err := events.Append(ctx, tx, source(pr), model.EventAPIKeyCreated, out.View, k.CreatedAt); err != nil {
+			return err
+		}
 		return s.trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionKeyCreate, "api_key", k.ID.String())
 	})
 	if err != nil {
@@ -210,6 +214,9 @@ func (s *Service) Rotate(ctx context.Context, who *model.Principal, projectID, k
 		}
 		clientID = k.ClientID
 		out = &WithSecret{View: s.pendingView(k), ClientSecret: sec}
+		if err := events.Append(ctx, tx, source(pr), model.EventAPIKeyRotated, out.View, now); err != nil {
+			return err
+		}
 		return s.trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionKeyRotate, "api_key", k.ID.String())
 	})
 	if err != nil {
@@ -239,6 +246,9 @@ func (s *Service) Revoke(ctx context.Context, who *model.Principal, projectID, k
 			return err
 		}
 		out = &Revoked{ID: k.ID, Status: k.Status, RevokedAt: now}
+		if err := events.Append(ctx, tx, source(pr), model.EventAPIKeyRevoked, s.pendingView(k), now); err != nil {
+			return err
+		}
 		return s.trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionKeyRevoke, "api_key", k.ID.String())
 	})
 	if err != nil {
@@ -246,6 +256,11 @@ func (s *Service) Revoke(ctx context.Context, who *model.Principal, projectID, k
 	}
 	s.cache.forget(clientID)
 	return out, nil
+}
+
+// source is the project a key's events belong to.
+func source(pr *model.Project) events.Source {
+	return events.Source{ProjectID: pr.ID, OrganizationID: pr.OrganizationID}
 }
 
 // keyOf loads a key of a project who may change (an owner or admin of its

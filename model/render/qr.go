@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"image"
 	"strconv"
 	"sync"
 
@@ -50,40 +49,42 @@ func qrModules(payload string) (moduleRuns, error) {
 	if m, ok := qrCache.get(payload); ok {
 		return m, nil
 	}
-	img, err := qrcode.Image(payload, -1)
+	qr, err := qrcode.Modules(payload)
 	if err != nil {
 		return moduleRuns{}, err
 	}
-	m := runs(img)
+	m := runs(&qr)
 	qrCache.put(payload, m)
 	return m, nil
 }
 
-// runs turns a QR image of one pixel per module into moduleRuns. Each run
+// quietZone is the light margin around a QR code, in modules.
+const quietZone = 4
+
+// runs turns a QR code into moduleRuns, quiet zone included. Each run
 // overlaps the row below by a hair so that rasterisers leave no seams.
-func runs(img image.Image) moduleRuns {
-	n := img.Bounds().Dx()
-	dark := darkness(img)
+func runs(qr *qrcode.Matrix) moduleRuns {
+	n := qr.Size
 	buf := make([]byte, 0, 32<<10)
 	for row := 0; row < n; row++ {
 		for col := 0; col < n; {
-			if !dark(col, row) {
+			if !qr.Dark(col, row) {
 				col++
 				continue
 			}
 			start := col
-			for col < n && dark(col, row) {
+			for col < n && qr.Dark(col, row) {
 				col++
 			}
-			buf = strconv.AppendInt(buf, int64(start), 10)
+			buf = strconv.AppendInt(buf, int64(start+quietZone), 10)
 			buf = append(buf, ' ')
-			buf = strconv.AppendInt(buf, int64(row), 10)
+			buf = strconv.AppendInt(buf, int64(row+quietZone), 10)
 			buf = append(buf, ' ')
 			buf = strconv.AppendInt(buf, int64(col-start), 10)
 			buf = append(buf, " 1.04 re\n"...)
 		}
 	}
-	return moduleRuns{size: n, ops: string(buf)}
+	return moduleRuns{size: n + 2*quietZone, ops: string(buf)}
 }
 
 // modules draws a QR code side millimetres wide with its top-left corner at
@@ -107,23 +108,6 @@ func (d *doc) modules(m moduleRuns, x, y, side float64) {
 	buf = append(buf, " cm"...)
 	d.f.RawWriteStr(string(buf))
 	d.f.RawWriteStr(m.ops + "f Q")
-}
-
-// darkness returns a reader of an image's dark pixels, fast for the
-// paletted images the QR encoder makes.
-func darkness(img image.Image) func(x, y int) bool {
-	b := img.Bounds()
-	if p, ok := img.(*image.Paletted); ok && len(p.Palette) == 2 {
-		fg := uint8(1)
-		if r, g, bl, _ := p.Palette[1].RGBA(); r+g+bl > 3*0x8000 {
-			fg = 0
-		}
-		return func(x, y int) bool { return p.Pix[p.PixOffset(b.Min.X+x, b.Min.Y+y)] == fg }
-	}
-	return func(x, y int) bool {
-		r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
-		return r+g+bl < 3*0x8000
-	}
 }
 
 // qrCache holds the module runs of the last few payloads.

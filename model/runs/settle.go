@@ -39,7 +39,7 @@ func (s *Service) Settle(ctx context.Context) (int64, error) {
 				continue
 			}
 			status, reason := verdict(st)
-			done, err := s.st.Runs().Finish(ctx, r.ID, status, reason, s.now())
+			done, err := finish(ctx, s.st, r.ID, status, reason, s.now())
 			if err != nil {
 				return n, err
 			}

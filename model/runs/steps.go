@@ -36,14 +36,14 @@ func NewSteps(st *store.Store, cfg Config, inv *invoices.Service, cl *codelists.
 // already running or over, and not_found for a run that does not exist
 // (yet: the row commits just after its workflow starts).
 func (s *Steps) Begin(ctx context.Context, runID uuid.UUID) error {
-	return s.st.Runs().MarkRunning(ctx, runID, model.StoredTime(s.cfg.Now()))
+	return begin(ctx, s.st, runID, model.StoredTime(s.cfg.Now()))
 }
 
 // Finish ends a run with a final status; the first final status wins, so
 // repeating it changes nothing. Steps still running or retrying are
 // marked failed.
 func (s *Steps) Finish(ctx context.Context, runID uuid.UUID, status model.RunStatus, reason string) error {
-	_, err := s.st.Runs().Finish(ctx, runID, status, reason, model.StoredTime(s.cfg.Now()))
+	_, err := finish(ctx, s.st, runID, status, reason, model.StoredTime(s.cfg.Now()))
 	return err
 }
 

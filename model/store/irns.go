@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 
+	"github.com/google/uuid"
+
 	"github.com/einvoice-ng/einvoice/model"
 )
 
@@ -32,4 +34,55 @@ func (rp IRNs) Claim(ctx context.Context, rec *model.IssuedIRN) (*model.IssuedIR
 		return nil, false, rp.s.wrap(err, "IRN")
 	}
 	return got, false, nil
+}
+
+// ClaimAll is Claim for many records in one transaction: each record is
+// stored unless its project already issued an IRN for the same invoice
+// reference, and got[i] is the stored record of recs[i] (created[i] tells
+// whether it was created now). Nothing is stored unless everything is: an
+// error rolls the whole batch back. The records must name distinct
+// (project, reference) pairs.
+func (rp IRNs) ClaimAll(ctx context.Context, recs []*model.IssuedIRN) (got []*model.IssuedIRN, created []bool, err error) {
+	if len(recs) == 0 {
+		return nil, nil, nil
+	}
+	got, created = make([]*model.IssuedIRN, len(recs)), make([]bool, len(recs))
+	err = rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+		var inserted []struct {
+			ProjectID        uuid.UUID `bun:"project_id"`
+			InvoiceReference string    `bun:"invoice_reference"`
+		}
+		err := tx.idb.NewInsert().Model(&recs).On("CONFLICT (project_id, invoice_reference) DO NOTHING").
+			Returning("project_id, invoice_reference").Scan(ctx, &inserted)
+		if err != nil {
+			return tx.wrap(err, "IRN")
+		}
+		type key struct {
+			project uuid.UUID
+			ref     string
+		}
+		fresh := make(map[key]bool, len(inserted))
+		for _, r := range inserted {
+			fresh[key{r.ProjectID, r.InvoiceReference}] = true
+		}
+		for i, rec := range recs {
+			if fresh[key{rec.ProjectID, rec.InvoiceReference}] {
+				got[i], created[i] = rec, true
+				continue
+			}
+			// Issued before: read what was stored.
+			old := new(model.IssuedIRN)
+			err := tx.idb.NewSelect().Model(old).
+				Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(ctx)
+			if err != nil {
+				return tx.wrap(err, "IRN")
+			}
+			got[i] = old
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return got, created, nil
 }

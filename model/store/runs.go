@@ -120,6 +120,12 @@ func (rp Runs) MarkRunning(ctx context.Context, id uuid.UUID, at time.Time) erro
 	})
 }
 
+// Lock takes a run's row lock inside a transaction (PostgreSQL), so that
+// a transition checked under it is not raced.
+func (rp Runs) Lock(ctx context.Context, id uuid.UUID) error {
+	return rp.s.lockRow(ctx, "certification_runs", id)
+}
+
 // SetPayload records the payload a run sends and its IRN. A run that is
 // over is not changed: the write is refused with model.RunOver.
 func (rp Runs) SetPayload(ctx context.Context, id uuid.UUID, payload, irn string) error {

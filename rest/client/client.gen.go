@@ -33,20 +33,27 @@ func (e AccessTokenTokenType) Valid() bool {
 
 // Defines values for AuditAction.
 const (
-	AuthorityUpdate    AuditAction = "authority.update"
-	CertificationStart AuditAction = "certification.start"
-	KeyCreate          AuditAction = "key.create"
-	KeyRevoke          AuditAction = "key.revoke"
-	KeyRotate          AuditAction = "key.rotate"
-	Login              AuditAction = "login"
-	LoginFailed        AuditAction = "login_failed"
-	Logout             AuditAction = "logout"
-	OrganizationCreate AuditAction = "organization.create"
-	ProjectCreate      AuditAction = "project.create"
-	ProjectUpdate      AuditAction = "project.update"
-	SandboxFaultClear  AuditAction = "sandbox_fault.clear"
-	SandboxFaultSet    AuditAction = "sandbox_fault.set"
-	Signup             AuditAction = "signup"
+	AuthorityUpdate             AuditAction = "authority.update"
+	CertificationStart          AuditAction = "certification.start"
+	EventRedeliver              AuditAction = "event.redeliver"
+	KeyCreate                   AuditAction = "key.create"
+	KeyRevoke                   AuditAction = "key.revoke"
+	KeyRotate                   AuditAction = "key.rotate"
+	Login                       AuditAction = "login"
+	LoginFailed                 AuditAction = "login_failed"
+	Logout                      AuditAction = "logout"
+	OrganizationCreate          AuditAction = "organization.create"
+	ProjectCreate               AuditAction = "project.create"
+	ProjectUpdate               AuditAction = "project.update"
+	SandboxFaultClear           AuditAction = "sandbox_fault.clear"
+	SandboxFaultSet             AuditAction = "sandbox_fault.set"
+	Signup                      AuditAction = "signup"
+	WebhookEndpointCreate       AuditAction = "webhook_endpoint.create"
+	WebhookEndpointDelete       AuditAction = "webhook_endpoint.delete"
+	WebhookEndpointDisable      AuditAction = "webhook_endpoint.disable"
+	WebhookEndpointRotateSecret AuditAction = "webhook_endpoint.rotate_secret"
+	WebhookEndpointTest         AuditAction = "webhook_endpoint.test"
+	WebhookEndpointUpdate       AuditAction = "webhook_endpoint.update"
 )
 
 // Valid indicates whether the value is a known member of the AuditAction enum.
@@ -55,6 +62,8 @@ func (e AuditAction) Valid() bool {
 	case AuthorityUpdate:
 		return true
 	case CertificationStart:
+		return true
+	case EventRedeliver:
 		return true
 	case KeyCreate:
 		return true
@@ -79,6 +88,18 @@ func (e AuditAction) Valid() bool {
 	case SandboxFaultSet:
 		return true
 	case Signup:
+		return true
+	case WebhookEndpointCreate:
+		return true
+	case WebhookEndpointDelete:
+		return true
+	case WebhookEndpointDisable:
+		return true
+	case WebhookEndpointRotateSecret:
+		return true
+	case WebhookEndpointTest:
+		return true
+	case WebhookEndpointUpdate:
 		return true
 	default:
 		return false
@@ -157,6 +178,21 @@ func (e CertificationStepStatus) Valid() bool {
 	}
 }
 
+// Defines values for DeletedWebhookEndpointDeleted.
+const (
+	DeletedWebhookEndpointDeletedTrue DeletedWebhookEndpointDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeletedWebhookEndpointDeleted enum.
+func (e DeletedWebhookEndpointDeleted) Valid() bool {
+	switch e {
+	case DeletedWebhookEndpointDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Environment.
 const (
 	EnvironmentProduction Environment = "production"
@@ -211,6 +247,21 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeUnavailable:
 		return true
 	case ErrorCodeUnsupportedMediaType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventObject.
+const (
+	EventObjectEvent EventObject = "event"
+)
+
+// Valid indicates whether the value is a known member of the EventObject enum.
+func (e EventObject) Valid() bool {
+	switch e {
+	case EventObjectEvent:
 		return true
 	default:
 		return false
@@ -330,13 +381,13 @@ func (e LoginSessionTokenType) Valid() bool {
 
 // Defines values for LogoutResultRevoked.
 const (
-	True LogoutResultRevoked = true
+	LogoutResultRevokedTrue LogoutResultRevoked = true
 )
 
 // Valid indicates whether the value is a known member of the LogoutResultRevoked enum.
 func (e LogoutResultRevoked) Valid() bool {
 	switch e {
-	case True:
+	case LogoutResultRevokedTrue:
 		return true
 	default:
 		return false
@@ -581,6 +632,7 @@ func (e SandboxFaultRequestStatus) Valid() bool {
 const (
 	ScopeCertificationRead Scope = "certification:read"
 	ScopeCertificationRun  Scope = "certification:run"
+	ScopeEventsRead        Scope = "events:read"
 	ScopeInvoicesRender    Scope = "invoices:render"
 	ScopeInvoicesValidate  Scope = "invoices:validate"
 	ScopeIrnGenerate       Scope = "irn:generate"
@@ -595,6 +647,8 @@ func (e Scope) Valid() bool {
 	case ScopeCertificationRead:
 		return true
 	case ScopeCertificationRun:
+		return true
+	case ScopeEventsRead:
 		return true
 	case ScopeInvoicesRender:
 		return true
@@ -640,6 +694,24 @@ func (e ValidationProfile) Valid() bool {
 	case Nrs:
 		return true
 	case Strict:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookAttemptStatus.
+const (
+	WebhookAttemptStatusFailed    WebhookAttemptStatus = "failed"
+	WebhookAttemptStatusSucceeded WebhookAttemptStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the WebhookAttemptStatus enum.
+func (e WebhookAttemptStatus) Valid() bool {
+	switch e {
+	case WebhookAttemptStatusFailed:
+		return true
+	case WebhookAttemptStatusSucceeded:
 		return true
 	default:
 		return false
@@ -857,6 +929,15 @@ type CertificationStep struct {
 // CertificationStepStatus defines model for CertificationStep.Status.
 type CertificationStepStatus string
 
+// DeletedWebhookEndpoint defines model for DeletedWebhookEndpoint.
+type DeletedWebhookEndpoint struct {
+	Deleted DeletedWebhookEndpointDeleted `json:"deleted"`
+	Id      openapi_types.UUID            `json:"id"`
+}
+
+// DeletedWebhookEndpointDeleted defines model for DeletedWebhookEndpoint.Deleted.
+type DeletedWebhookEndpointDeleted bool
+
 // Environment defines model for Environment.
 type Environment string
 
@@ -868,6 +949,34 @@ type Error struct {
 
 // ErrorCode defines model for ErrorCode.
 type ErrorCode string
+
+// Event defines model for Event.
+type Event struct {
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The resource as the API shows it after the change.
+		Object map[string]interface{} `json:"object"`
+	} `json:"data"`
+
+	// Id Deduplicate on it: the same on every retry and redelivery.
+	Id        openapi_types.UUID `json:"id"`
+	Object    EventObject        `json:"object"`
+	ProjectId openapi_types.UUID `json:"project_id"`
+
+	// Type Examples: certification_run.passed
+	Type string `json:"type"`
+}
+
+// EventObject defines model for Event.Object.
+type EventObject string
+
+// EventList defines model for EventList.
+type EventList struct {
+	Items []Event `json:"items"`
+
+	// NextCursor Pass as `cursor` for the next page; null on the last page.
+	NextCursor *NextCursor `json:"next_cursor"`
+}
 
 // Health defines model for Health.
 type Health struct {
@@ -1395,6 +1504,11 @@ type QRRequest struct {
 	Timestamp *int `json:"timestamp,omitempty"`
 }
 
+// RedeliverRequest defines model for RedeliverRequest.
+type RedeliverRequest struct {
+	EndpointId *openapi_types.UUID `json:"endpoint_id,omitempty"`
+}
+
 // Ref defines model for Ref.
 type Ref struct {
 	Id   string `json:"id"`
@@ -1870,8 +1984,113 @@ type ValidationReport struct {
 	Warnings []Issue `json:"warnings"`
 }
 
+// WebhookAttempt defines model for WebhookAttempt.
+type WebhookAttempt struct {
+	Attempt    int                `json:"attempt"`
+	CreatedAt  time.Time          `json:"created_at"`
+	DeliveryId openapi_types.UUID `json:"delivery_id"`
+	Error      string             `json:"error"`
+	EventId    openapi_types.UUID `json:"event_id"`
+	EventType  string             `json:"event_type"`
+	HttpStatus *int               `json:"http_status"`
+	Id         openapi_types.UUID `json:"id"`
+	LatencyMs  int                `json:"latency_ms"`
+
+	// ResponseBody The first 1024 bytes of the answer.
+	ResponseBody string               `json:"response_body"`
+	Status       WebhookAttemptStatus `json:"status"`
+}
+
+// WebhookAttemptStatus defines model for WebhookAttempt.Status.
+type WebhookAttemptStatus string
+
+// WebhookAttemptList defines model for WebhookAttemptList.
+type WebhookAttemptList struct {
+	Items []WebhookAttempt `json:"items"`
+
+	// NextCursor Pass as `cursor` for the next page; null on the last page.
+	NextCursor *NextCursor `json:"next_cursor"`
+}
+
+// WebhookEndpoint defines model for WebhookEndpoint.
+type WebhookEndpoint struct {
+	CreatedAt               time.Time          `json:"created_at"`
+	Description             string             `json:"description"`
+	DisabledReason          *string            `json:"disabled_reason"`
+	Enabled                 bool               `json:"enabled"`
+	EventTypes              []string           `json:"event_types"`
+	FailingSince            *time.Time         `json:"failing_since"`
+	Id                      openapi_types.UUID `json:"id"`
+	PreviousSecretExpiresAt *time.Time         `json:"previous_secret_expires_at"`
+	ProjectId               openapi_types.UUID `json:"project_id"`
+	SecretLast4             string             `json:"secret_last4"`
+	UpdatedAt               time.Time          `json:"updated_at"`
+	Url                     string             `json:"url"`
+}
+
+// WebhookEndpointList defines model for WebhookEndpointList.
+type WebhookEndpointList struct {
+	Items []WebhookEndpoint `json:"items"`
+
+	// NextCursor Pass as `cursor` for the next page; null on the last page.
+	NextCursor *NextCursor `json:"next_cursor"`
+}
+
+// WebhookEndpointPatch defines model for WebhookEndpointPatch.
+type WebhookEndpointPatch struct {
+	Description *string   `json:"description,omitempty"`
+	Enabled     *bool     `json:"enabled,omitempty"`
+	EventTypes  *[]string `json:"event_types,omitempty"`
+	Url         *string   `json:"url,omitempty"`
+}
+
+// WebhookEndpointRequest defines model for WebhookEndpointRequest.
+type WebhookEndpointRequest struct {
+	Description *string `json:"description,omitempty"`
+
+	// EventTypes Event types, `resource.*`, or `*` (the default).
+	EventTypes *[]string `json:"event_types,omitempty"`
+
+	// Url Examples: https://erp.example.com/einvoice/hooks
+	Url string `json:"url"`
+}
+
+// WebhookEndpointWithSecret defines model for WebhookEndpointWithSecret.
+type WebhookEndpointWithSecret struct {
+	CreatedAt               time.Time          `json:"created_at"`
+	Description             string             `json:"description"`
+	DisabledReason          *string            `json:"disabled_reason"`
+	Enabled                 bool               `json:"enabled"`
+	EventTypes              []string           `json:"event_types"`
+	FailingSince            *time.Time         `json:"failing_since"`
+	Id                      openapi_types.UUID `json:"id"`
+	PreviousSecretExpiresAt *time.Time         `json:"previous_secret_expires_at"`
+	ProjectId               openapi_types.UUID `json:"project_id"`
+
+	// Secret whsec_…: signs every delivery; shown once.
+	Secret      string    `json:"secret"`
+	SecretLast4 string    `json:"secret_last4"`
+	UpdatedAt   time.Time `json:"updated_at"`
+	Url         string    `json:"url"`
+}
+
+// WebhookSent defines model for WebhookSent.
+type WebhookSent struct {
+	Deliveries []struct {
+		DeliveryId openapi_types.UUID `json:"delivery_id"`
+		EndpointId openapi_types.UUID `json:"endpoint_id"`
+	} `json:"deliveries"`
+	EventId openapi_types.UUID `json:"event_id"`
+}
+
 // Cursor defines model for Cursor.
 type Cursor = string
+
+// EndpointID defines model for EndpointID.
+type EndpointID = openapi_types.UUID
+
+// EventID defines model for EventID.
+type EventID = openapi_types.UUID
 
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
@@ -1935,6 +2154,37 @@ type LogoutParams struct {
 
 // StartCertificationRunParams defines parameters for StartCertificationRun.
 type StartCertificationRunParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListEventsParams defines parameters for ListEvents.
+type ListEventsParams struct {
+	// ProjectId The project (required with a bearer token).
+	ProjectId *openapi_types.UUID `form:"project_id,omitempty" json:"project_id,omitempty"`
+
+	// Type Only these types (repeat, or comma-separate); `invoice.*` selects a resource's types.
+	Type       *[]string  `form:"type,omitempty" json:"type,omitempty"`
+	CreatedGte *time.Time `form:"created_gte,omitempty" json:"created_gte,omitempty"`
+	CreatedLt  *time.Time `form:"created_lt,omitempty" json:"created_lt,omitempty"`
+
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// GetEventParams defines parameters for GetEvent.
+type GetEventParams struct {
+	ProjectId *openapi_types.UUID `form:"project_id,omitempty" json:"project_id,omitempty"`
+}
+
+// RedeliverEventParams defines parameters for RedeliverEvent.
+type RedeliverEventParams struct {
 	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
 	// credential and replayed to that credential's retries. Reuse with another method, path,
 	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
@@ -2088,6 +2338,56 @@ type SetSandboxFaultParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListWebhookEndpointsParams defines parameters for ListWebhookEndpoints.
+type ListWebhookEndpointsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// CreateWebhookEndpointParams defines parameters for CreateWebhookEndpoint.
+type CreateWebhookEndpointParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
+type ListWebhookDeliveriesParams struct {
+	// EventId Only this event's attempts.
+	EventId *openapi_types.UUID `form:"event_id,omitempty" json:"event_id,omitempty"`
+
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// RotateWebhookEndpointSecretParams defines parameters for RotateWebhookEndpointSecret.
+type RotateWebhookEndpointSecretParams struct {
+	GraceSeconds *int `form:"grace_seconds,omitempty" json:"grace_seconds,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestWebhookEndpointParams defines parameters for TestWebhookEndpoint.
+type TestWebhookEndpointParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UsageParams defines parameters for Usage.
 type UsageParams struct {
 	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
@@ -2105,6 +2405,9 @@ type SignupJSONRequestBody = SignupRequest
 
 // StartCertificationRunJSONRequestBody defines body for StartCertificationRun for application/json ContentType.
 type StartCertificationRunJSONRequestBody = CertificationRequest
+
+// RedeliverEventJSONRequestBody defines body for RedeliverEvent for application/json ContentType.
+type RedeliverEventJSONRequestBody = RedeliverRequest
 
 // GenerateIRNJSONRequestBody defines body for GenerateIRN for application/json ContentType.
 type GenerateIRNJSONRequestBody = IRNRequest
@@ -2138,6 +2441,12 @@ type CreateKeyJSONRequestBody = KeyRequest
 
 // SetSandboxFaultJSONRequestBody defines body for SetSandboxFault for application/json ContentType.
 type SetSandboxFaultJSONRequestBody = SandboxFaultRequest
+
+// CreateWebhookEndpointJSONRequestBody defines body for CreateWebhookEndpoint for application/json ContentType.
+type CreateWebhookEndpointJSONRequestBody = WebhookEndpointRequest
+
+// UpdateWebhookEndpointJSONRequestBody defines body for UpdateWebhookEndpoint for application/json ContentType.
+type UpdateWebhookEndpointJSONRequestBody = WebhookEndpointPatch
 
 // AsIssueLoc0 returns the union data inside the Issue_Loc_Item as a IssueLoc0
 func (t Issue_Loc_Item) AsIssueLoc0() (IssueLoc0, error) {
@@ -2499,6 +2808,46 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v2/certification/runs/{run_id} (the `CertificationRun` operationId).
 	CertificationRun(ctx context.Context, runId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListEvents A project's events, newest first
+	//
+	// One event per state change, recorded in the change's own transaction: `certification_run.*`
+	// (started, passed, failed, cancelled), `api_key.*` (created, rotated, revoked),
+	// `webhook_endpoint.disabled`, `invoice.*` and `test.ping`. `data.object` is the resource as
+	// the API shows it after the change. An API key (scope `events:read`) reads its own project's
+	// events; a portal user names the project with `project_id`.
+	//
+	// Corresponds with GET /api/v2/events (the `ListEvents` operationId).
+	ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetEvent One event
+	//
+	// An API key reads its own project's events; a portal user any event of their organizations' projects.
+	//
+	// Corresponds with GET /api/v2/events/{event_id} (the `GetEvent` operationId).
+	GetEvent(ctx context.Context, eventId EventID, params *GetEventParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RedeliverEventWithBody Send an event to webhook endpoints again
+	//
+	// A new delivery per endpoint (the one named, or every enabled endpoint subscribed to the
+	// event's type), with the event's id unchanged so that receivers deduplicate. Owners and
+	// admins.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
+	RedeliverEventWithBody(ctx context.Context, eventId EventID, params *RedeliverEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RedeliverEvent Send an event to webhook endpoints again
+	//
+	// A new delivery per endpoint (the one named, or every enabled endpoint subscribed to the
+	// event's type), with the event's id unchanged so that receivers deduplicate. Owners and
+	// admins.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
+	RedeliverEvent(ctx context.Context, eventId EventID, params *RedeliverEventParams, body RedeliverEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GenerateIRNWithBody Generate an invoice's IRN
 	//
 	// The same reference and date give the same IRN; the same reference with another date is a
@@ -2842,6 +3191,91 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
 	SetSandboxFault(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, body SetSandboxFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListWebhookEndpoints A project's webhook endpoints
+	//
+	// Without secrets.
+	//
+	// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints (the `ListWebhookEndpoints` operationId).
+	ListWebhookEndpoints(ctx context.Context, projectId ProjectID, params *ListWebhookEndpointsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhookEndpointWithBody Add a webhook endpoint to a project
+	//
+	// The answer holds the signing secret, shown this once. `url` must be https in production
+	// projects (http is allowed in sandbox projects) and may not resolve to loopback, private,
+	// link-local or metadata addresses unless the operator allows them. `event_types` defaults
+	// to `["*"]`. At most 16 endpoints per project. Owners and admins.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints (the `CreateWebhookEndpoint` operationId).
+	CreateWebhookEndpointWithBody(ctx context.Context, projectId ProjectID, params *CreateWebhookEndpointParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhookEndpoint Add a webhook endpoint to a project
+	//
+	// The answer holds the signing secret, shown this once. `url` must be https in production
+	// projects (http is allowed in sandbox projects) and may not resolve to loopback, private,
+	// link-local or metadata addresses unless the operator allows them. `event_types` defaults
+	// to `["*"]`. At most 16 endpoints per project. Owners and admins.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints (the `CreateWebhookEndpoint` operationId).
+	CreateWebhookEndpoint(ctx context.Context, projectId ProjectID, params *CreateWebhookEndpointParams, body CreateWebhookEndpointJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteWebhookEndpoint Delete a webhook endpoint
+	//
+	// Nothing more is sent to it; deliveries under way stop; its delivery log stays.
+	//
+	// Corresponds with DELETE /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `DeleteWebhookEndpoint` operationId).
+	DeleteWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetWebhookEndpoint One webhook endpoint
+	//
+	// Without its secret.
+	//
+	// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `GetWebhookEndpoint` operationId).
+	GetWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateWebhookEndpointWithBody Change a webhook endpoint
+	//
+	// URL, description, event types, enabled. Enabling a disabled endpoint clears why it was disabled.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `UpdateWebhookEndpoint` operationId).
+	UpdateWebhookEndpointWithBody(ctx context.Context, projectId ProjectID, endpointId EndpointID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateWebhookEndpoint Change a webhook endpoint
+	//
+	// URL, description, event types, enabled. Enabling a disabled endpoint clears why it was disabled.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `UpdateWebhookEndpoint` operationId).
+	UpdateWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, body UpdateWebhookEndpointJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhookDeliveries The delivery log of a webhook endpoint
+	//
+	// Every attempt, newest first, with its HTTP status, latency and the first 1024 bytes of the answer.
+	//
+	// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/deliveries (the `ListWebhookDeliveries` operationId).
+	ListWebhookDeliveries(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateWebhookEndpointSecret Give a webhook endpoint a new signing secret
+	//
+	// The new secret is in the answer, shown once. The old one keeps signing alongside (a second
+	// `v1` in Einvoice-Signature) for `grace_seconds` (default 24 h).
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/rotate-secret (the `RotateWebhookEndpointSecret` operationId).
+	RotateWebhookEndpointSecret(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *RotateWebhookEndpointSecretParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestWebhookEndpoint Send a test.ping event to a webhook endpoint
+	//
+	// Signed and logged like any delivery, to this endpoint only.
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/test (the `TestWebhookEndpoint` operationId).
+	TestWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *TestWebhookEndpointParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Usage The key's project usage per operation and day
 	//
 	// Defaults to the last 30 days; at most 366 days. Includes counts not yet written to the database.
@@ -3041,6 +3475,86 @@ func (c *RawClient) StartCertificationRun(ctx context.Context, params *StartCert
 // Corresponds with GET /api/v2/certification/runs/{run_id} (the `CertificationRun` operationId).
 func (c *RawClient) CertificationRun(ctx context.Context, runId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCertificationRunRequest(c.Server, runId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListEvents A project's events, newest first
+//
+// One event per state change, recorded in the change's own transaction: `certification_run.*`
+// (started, passed, failed, cancelled), `api_key.*` (created, rotated, revoked),
+// `webhook_endpoint.disabled`, `invoice.*` and `test.ping`. `data.object` is the resource as
+// the API shows it after the change. An API key (scope `events:read`) reads its own project's
+// events; a portal user names the project with `project_id`.
+//
+// Corresponds with GET /api/v2/events (the `ListEvents` operationId).
+func (c *RawClient) ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListEventsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetEvent One event
+//
+// An API key reads its own project's events; a portal user any event of their organizations' projects.
+//
+// Corresponds with GET /api/v2/events/{event_id} (the `GetEvent` operationId).
+func (c *RawClient) GetEvent(ctx context.Context, eventId EventID, params *GetEventParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetEventRequest(c.Server, eventId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RedeliverEventWithBody Send an event to webhook endpoints again
+//
+// A new delivery per endpoint (the one named, or every enabled endpoint subscribed to the
+// event's type), with the event's id unchanged so that receivers deduplicate. Owners and
+// admins.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
+func (c *RawClient) RedeliverEventWithBody(ctx context.Context, eventId EventID, params *RedeliverEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRedeliverEventRequestWithBody(c.Server, eventId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RedeliverEvent Send an event to webhook endpoints again
+//
+// A new delivery per endpoint (the one named, or every enabled endpoint subscribed to the
+// event's type), with the event's id unchanged so that receivers deduplicate. Owners and
+// admins.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
+func (c *RawClient) RedeliverEvent(ctx context.Context, eventId EventID, params *RedeliverEventParams, body RedeliverEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRedeliverEventRequest(c.Server, eventId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3704,6 +4218,191 @@ func (c *RawClient) SetSandboxFault(ctx context.Context, projectId ProjectID, pa
 	return c.Client.Do(req)
 }
 
+// ListWebhookEndpoints A project's webhook endpoints
+//
+// Without secrets.
+//
+// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints (the `ListWebhookEndpoints` operationId).
+func (c *RawClient) ListWebhookEndpoints(ctx context.Context, projectId ProjectID, params *ListWebhookEndpointsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhookEndpointsRequest(c.Server, projectId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhookEndpointWithBody Add a webhook endpoint to a project
+//
+// The answer holds the signing secret, shown this once. `url` must be https in production
+// projects (http is allowed in sandbox projects) and may not resolve to loopback, private,
+// link-local or metadata addresses unless the operator allows them. `event_types` defaults
+// to `["*"]`. At most 16 endpoints per project. Owners and admins.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints (the `CreateWebhookEndpoint` operationId).
+func (c *RawClient) CreateWebhookEndpointWithBody(ctx context.Context, projectId ProjectID, params *CreateWebhookEndpointParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookEndpointRequestWithBody(c.Server, projectId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhookEndpoint Add a webhook endpoint to a project
+//
+// The answer holds the signing secret, shown this once. `url` must be https in production
+// projects (http is allowed in sandbox projects) and may not resolve to loopback, private,
+// link-local or metadata addresses unless the operator allows them. `event_types` defaults
+// to `["*"]`. At most 16 endpoints per project. Owners and admins.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints (the `CreateWebhookEndpoint` operationId).
+func (c *RawClient) CreateWebhookEndpoint(ctx context.Context, projectId ProjectID, params *CreateWebhookEndpointParams, body CreateWebhookEndpointJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookEndpointRequest(c.Server, projectId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteWebhookEndpoint Delete a webhook endpoint
+//
+// Nothing more is sent to it; deliveries under way stop; its delivery log stays.
+//
+// Corresponds with DELETE /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `DeleteWebhookEndpoint` operationId).
+func (c *RawClient) DeleteWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWebhookEndpointRequest(c.Server, projectId, endpointId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetWebhookEndpoint One webhook endpoint
+//
+// Without its secret.
+//
+// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `GetWebhookEndpoint` operationId).
+func (c *RawClient) GetWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWebhookEndpointRequest(c.Server, projectId, endpointId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateWebhookEndpointWithBody Change a webhook endpoint
+//
+// URL, description, event types, enabled. Enabling a disabled endpoint clears why it was disabled.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `UpdateWebhookEndpoint` operationId).
+func (c *RawClient) UpdateWebhookEndpointWithBody(ctx context.Context, projectId ProjectID, endpointId EndpointID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookEndpointRequestWithBody(c.Server, projectId, endpointId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateWebhookEndpoint Change a webhook endpoint
+//
+// URL, description, event types, enabled. Enabling a disabled endpoint clears why it was disabled.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `UpdateWebhookEndpoint` operationId).
+func (c *RawClient) UpdateWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, body UpdateWebhookEndpointJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookEndpointRequest(c.Server, projectId, endpointId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhookDeliveries The delivery log of a webhook endpoint
+//
+// Every attempt, newest first, with its HTTP status, latency and the first 1024 bytes of the answer.
+//
+// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/deliveries (the `ListWebhookDeliveries` operationId).
+func (c *RawClient) ListWebhookDeliveries(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhookDeliveriesRequest(c.Server, projectId, endpointId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateWebhookEndpointSecret Give a webhook endpoint a new signing secret
+//
+// The new secret is in the answer, shown once. The old one keeps signing alongside (a second
+// `v1` in Einvoice-Signature) for `grace_seconds` (default 24 h).
+//
+// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/rotate-secret (the `RotateWebhookEndpointSecret` operationId).
+func (c *RawClient) RotateWebhookEndpointSecret(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *RotateWebhookEndpointSecretParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateWebhookEndpointSecretRequest(c.Server, projectId, endpointId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestWebhookEndpoint Send a test.ping event to a webhook endpoint
+//
+// Signed and logged like any delivery, to this endpoint only.
+//
+// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/test (the `TestWebhookEndpoint` operationId).
+func (c *RawClient) TestWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *TestWebhookEndpointParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestWebhookEndpointRequest(c.Server, projectId, endpointId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Usage The key's project usage per operation and day
 //
 // Defaults to the last 30 days; at most 366 days. Includes counts not yet written to the database.
@@ -4038,6 +4737,243 @@ func NewCertificationRunRequest(server string, runId openapi_types.UUID) (*http.
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListEventsRequest constructs an http.Request for the ListEvents method
+func NewListEventsRequest(server string, params *ListEventsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/events")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ProjectId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "project_id", *params.ProjectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CreatedGte != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "created_gte", *params.CreatedGte, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CreatedLt != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "created_lt", *params.CreatedLt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetEventRequest constructs an http.Request for the GetEvent method
+func NewGetEventRequest(server string, eventId EventID, params *GetEventParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "event_id", eventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/events/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ProjectId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "project_id", *params.ProjectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRedeliverEventRequest calls the generic RedeliverEvent builder with application/json body
+func NewRedeliverEventRequest(server string, eventId EventID, params *RedeliverEventParams, body RedeliverEventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRedeliverEventRequestWithBody(server, eventId, params, "application/json", bodyReader)
+}
+
+// NewRedeliverEventRequestWithBody constructs an http.Request for the RedeliverEvent method, with any body, and a specified content type
+func NewRedeliverEventRequestWithBody(server string, eventId EventID, params *RedeliverEventParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "event_id", eventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/events/%s/redeliver", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -5223,6 +6159,508 @@ func NewSetSandboxFaultRequestWithBody(server string, projectId ProjectID, param
 	return req, nil
 }
 
+// NewListWebhookEndpointsRequest constructs an http.Request for the ListWebhookEndpoints method
+func NewListWebhookEndpointsRequest(server string, projectId ProjectID, params *ListWebhookEndpointsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/webhook-endpoints", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateWebhookEndpointRequest calls the generic CreateWebhookEndpoint builder with application/json body
+func NewCreateWebhookEndpointRequest(server string, projectId ProjectID, params *CreateWebhookEndpointParams, body CreateWebhookEndpointJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateWebhookEndpointRequestWithBody(server, projectId, params, "application/json", bodyReader)
+}
+
+// NewCreateWebhookEndpointRequestWithBody constructs an http.Request for the CreateWebhookEndpoint method, with any body, and a specified content type
+func NewCreateWebhookEndpointRequestWithBody(server string, projectId ProjectID, params *CreateWebhookEndpointParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/webhook-endpoints", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteWebhookEndpointRequest constructs an http.Request for the DeleteWebhookEndpoint method
+func NewDeleteWebhookEndpointRequest(server string, projectId ProjectID, endpointId EndpointID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "endpoint_id", endpointId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/webhook-endpoints/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetWebhookEndpointRequest constructs an http.Request for the GetWebhookEndpoint method
+func NewGetWebhookEndpointRequest(server string, projectId ProjectID, endpointId EndpointID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "endpoint_id", endpointId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/webhook-endpoints/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateWebhookEndpointRequest calls the generic UpdateWebhookEndpoint builder with application/json body
+func NewUpdateWebhookEndpointRequest(server string, projectId ProjectID, endpointId EndpointID, body UpdateWebhookEndpointJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateWebhookEndpointRequestWithBody(server, projectId, endpointId, "application/json", bodyReader)
+}
+
+// NewUpdateWebhookEndpointRequestWithBody constructs an http.Request for the UpdateWebhookEndpoint method, with any body, and a specified content type
+func NewUpdateWebhookEndpointRequestWithBody(server string, projectId ProjectID, endpointId EndpointID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "endpoint_id", endpointId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/webhook-endpoints/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListWebhookDeliveriesRequest constructs an http.Request for the ListWebhookDeliveries method
+func NewListWebhookDeliveriesRequest(server string, projectId ProjectID, endpointId EndpointID, params *ListWebhookDeliveriesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "endpoint_id", endpointId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/webhook-endpoints/%s/deliveries", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.EventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "event_id", *params.EventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRotateWebhookEndpointSecretRequest constructs an http.Request for the RotateWebhookEndpointSecret method
+func NewRotateWebhookEndpointSecretRequest(server string, projectId ProjectID, endpointId EndpointID, params *RotateWebhookEndpointSecretParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "endpoint_id", endpointId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/webhook-endpoints/%s/rotate-secret", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.GraceSeconds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "grace_seconds", *params.GraceSeconds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewTestWebhookEndpointRequest constructs an http.Request for the TestWebhookEndpoint method
+func NewTestWebhookEndpointRequest(server string, projectId ProjectID, endpointId EndpointID, params *TestWebhookEndpointParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "endpoint_id", endpointId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/webhook-endpoints/%s/test", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewUsageRequest constructs an http.Request for the Usage method
 func NewUsageRequest(server string, params *UsageParams) (*http.Request, error) {
 	var err error
@@ -5477,6 +6915,50 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v2/certification/runs/{run_id} (the `CertificationRun` operationId).
 	CertificationRunWithResponse(ctx context.Context, runId openapi_types.UUID, reqEditors ...RequestEditorFn) (*CertificationRunResponse, error)
+
+	// ListEventsWithResponse A project's events, newest first
+	//
+	// One event per state change, recorded in the change's own transaction: `certification_run.*`
+	// (started, passed, failed, cancelled), `api_key.*` (created, rotated, revoked),
+	// `webhook_endpoint.disabled`, `invoice.*` and `test.ping`. `data.object` is the resource as
+	// the API shows it after the change. An API key (scope `events:read`) reads its own project's
+	// events; a portal user names the project with `project_id`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/events (the `ListEvents` operationId).
+	ListEventsWithResponse(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*ListEventsResponse, error)
+
+	// GetEventWithResponse One event
+	//
+	// An API key reads its own project's events; a portal user any event of their organizations' projects.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/events/{event_id} (the `GetEvent` operationId).
+	GetEventWithResponse(ctx context.Context, eventId EventID, params *GetEventParams, reqEditors ...RequestEditorFn) (*GetEventResponse, error)
+
+	// RedeliverEventWithBodyWithResponse Send an event to webhook endpoints again
+	//
+	// A new delivery per endpoint (the one named, or every enabled endpoint subscribed to the
+	// event's type), with the event's id unchanged so that receivers deduplicate. Owners and
+	// admins.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
+	RedeliverEventWithBodyWithResponse(ctx context.Context, eventId EventID, params *RedeliverEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RedeliverEventResponse, error)
+
+	// RedeliverEventWithResponse Send an event to webhook endpoints again
+	//
+	// A new delivery per endpoint (the one named, or every enabled endpoint subscribed to the
+	// event's type), with the event's id unchanged so that receivers deduplicate. Owners and
+	// admins.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
+	RedeliverEventWithResponse(ctx context.Context, eventId EventID, params *RedeliverEventParams, body RedeliverEventJSONRequestBody, reqEditors ...RequestEditorFn) (*RedeliverEventResponse, error)
 
 	// GenerateIRNWithBodyWithResponse Generate an invoice's IRN
 	//
@@ -5838,6 +7320,103 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
 	SetSandboxFaultWithResponse(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, body SetSandboxFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSandboxFaultResponse, error)
+
+	// ListWebhookEndpointsWithResponse A project's webhook endpoints
+	//
+	// Without secrets.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints (the `ListWebhookEndpoints` operationId).
+	ListWebhookEndpointsWithResponse(ctx context.Context, projectId ProjectID, params *ListWebhookEndpointsParams, reqEditors ...RequestEditorFn) (*ListWebhookEndpointsResponse, error)
+
+	// CreateWebhookEndpointWithBodyWithResponse Add a webhook endpoint to a project
+	//
+	// The answer holds the signing secret, shown this once. `url` must be https in production
+	// projects (http is allowed in sandbox projects) and may not resolve to loopback, private,
+	// link-local or metadata addresses unless the operator allows them. `event_types` defaults
+	// to `["*"]`. At most 16 endpoints per project. Owners and admins.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints (the `CreateWebhookEndpoint` operationId).
+	CreateWebhookEndpointWithBodyWithResponse(ctx context.Context, projectId ProjectID, params *CreateWebhookEndpointParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookEndpointResponse, error)
+
+	// CreateWebhookEndpointWithResponse Add a webhook endpoint to a project
+	//
+	// The answer holds the signing secret, shown this once. `url` must be https in production
+	// projects (http is allowed in sandbox projects) and may not resolve to loopback, private,
+	// link-local or metadata addresses unless the operator allows them. `event_types` defaults
+	// to `["*"]`. At most 16 endpoints per project. Owners and admins.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints (the `CreateWebhookEndpoint` operationId).
+	CreateWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, params *CreateWebhookEndpointParams, body CreateWebhookEndpointJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookEndpointResponse, error)
+
+	// DeleteWebhookEndpointWithResponse Delete a webhook endpoint
+	//
+	// Nothing more is sent to it; deliveries under way stop; its delivery log stays.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `DeleteWebhookEndpoint` operationId).
+	DeleteWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, reqEditors ...RequestEditorFn) (*DeleteWebhookEndpointResponse, error)
+
+	// GetWebhookEndpointWithResponse One webhook endpoint
+	//
+	// Without its secret.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `GetWebhookEndpoint` operationId).
+	GetWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, reqEditors ...RequestEditorFn) (*GetWebhookEndpointResponse, error)
+
+	// UpdateWebhookEndpointWithBodyWithResponse Change a webhook endpoint
+	//
+	// URL, description, event types, enabled. Enabling a disabled endpoint clears why it was disabled.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `UpdateWebhookEndpoint` operationId).
+	UpdateWebhookEndpointWithBodyWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookEndpointResponse, error)
+
+	// UpdateWebhookEndpointWithResponse Change a webhook endpoint
+	//
+	// URL, description, event types, enabled. Enabling a disabled endpoint clears why it was disabled.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `UpdateWebhookEndpoint` operationId).
+	UpdateWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, body UpdateWebhookEndpointJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookEndpointResponse, error)
+
+	// ListWebhookDeliveriesWithResponse The delivery log of a webhook endpoint
+	//
+	// Every attempt, newest first, with its HTTP status, latency and the first 1024 bytes of the answer.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/deliveries (the `ListWebhookDeliveries` operationId).
+	ListWebhookDeliveriesWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error)
+
+	// RotateWebhookEndpointSecretWithResponse Give a webhook endpoint a new signing secret
+	//
+	// The new secret is in the answer, shown once. The old one keeps signing alongside (a second
+	// `v1` in Einvoice-Signature) for `grace_seconds` (default 24 h).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/rotate-secret (the `RotateWebhookEndpointSecret` operationId).
+	RotateWebhookEndpointSecretWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *RotateWebhookEndpointSecretParams, reqEditors ...RequestEditorFn) (*RotateWebhookEndpointSecretResponse, error)
+
+	// TestWebhookEndpointWithResponse Send a test.ping event to a webhook endpoint
+	//
+	// Signed and logged like any delivery, to this endpoint only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/test (the `TestWebhookEndpoint` operationId).
+	TestWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *TestWebhookEndpointParams, reqEditors ...RequestEditorFn) (*TestWebhookEndpointResponse, error)
 
 	// UsageWithResponse The key's project usage per operation and day
 	//
@@ -6648,6 +8227,435 @@ func (r CertificationRunResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CertificationRunResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListEventsResponse200Headers the declared response headers of an HTTP 200 response for ListEvents
+type ListEventsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// ListEventsResponse401Headers the declared response headers of an HTTP 401 response for ListEvents
+type ListEventsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListEventsResponse403Headers the declared response headers of an HTTP 403 response for ListEvents
+type ListEventsResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListEventsResponse404Headers the declared response headers of an HTTP 404 response for ListEvents
+type ListEventsResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListEventsResponse422Headers the declared response headers of an HTTP 422 response for ListEvents
+type ListEventsResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListEventsResponse429Headers the declared response headers of an HTTP 429 response for ListEvents
+type ListEventsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ListEventsResponse500Headers the declared response headers of an HTTP 500 response for ListEvents
+type ListEventsResponse500Headers struct {
+	XRequestID *string
+}
+
+type ListEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EventList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListEventsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListEventsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListEventsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListEventsResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListEventsResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListEventsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListEventsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListEventsResponse) GetJSON200() *EventList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListEventsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListEventsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListEventsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListEventsResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListEventsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListEventsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetEventResponse200Headers the declared response headers of an HTTP 200 response for GetEvent
+type GetEventResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// GetEventResponse401Headers the declared response headers of an HTTP 401 response for GetEvent
+type GetEventResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetEventResponse403Headers the declared response headers of an HTTP 403 response for GetEvent
+type GetEventResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetEventResponse404Headers the declared response headers of an HTTP 404 response for GetEvent
+type GetEventResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetEventResponse422Headers the declared response headers of an HTTP 422 response for GetEvent
+type GetEventResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetEventResponse429Headers the declared response headers of an HTTP 429 response for GetEvent
+type GetEventResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// GetEventResponse500Headers the declared response headers of an HTTP 500 response for GetEvent
+type GetEventResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetEventResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Event
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetEventResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetEventResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetEventResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetEventResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetEventResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetEventResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetEventResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetEventResponse) GetJSON200() *Event {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetEventResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetEventResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetEventResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetEventResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetEventResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetEventResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetEventResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetEventResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetEventResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetEventResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RedeliverEventResponse200Headers the declared response headers of an HTTP 200 response for RedeliverEvent
+type RedeliverEventResponse200Headers struct {
+	IdempotentReplayed *string
+	XRequestID         *string
+}
+
+// RedeliverEventResponse401Headers the declared response headers of an HTTP 401 response for RedeliverEvent
+type RedeliverEventResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// RedeliverEventResponse403Headers the declared response headers of an HTTP 403 response for RedeliverEvent
+type RedeliverEventResponse403Headers struct {
+	XRequestID *string
+}
+
+// RedeliverEventResponse404Headers the declared response headers of an HTTP 404 response for RedeliverEvent
+type RedeliverEventResponse404Headers struct {
+	XRequestID *string
+}
+
+// RedeliverEventResponse409Headers the declared response headers of an HTTP 409 response for RedeliverEvent
+type RedeliverEventResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// RedeliverEventResponse415Headers the declared response headers of an HTTP 415 response for RedeliverEvent
+type RedeliverEventResponse415Headers struct {
+	XRequestID *string
+}
+
+// RedeliverEventResponse422Headers the declared response headers of an HTTP 422 response for RedeliverEvent
+type RedeliverEventResponse422Headers struct {
+	XRequestID *string
+}
+
+// RedeliverEventResponse500Headers the declared response headers of an HTTP 500 response for RedeliverEvent
+type RedeliverEventResponse500Headers struct {
+	XRequestID *string
+}
+
+type RedeliverEventResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookSent
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RedeliverEventResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RedeliverEventResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *RedeliverEventResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *RedeliverEventResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *RedeliverEventResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *RedeliverEventResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *RedeliverEventResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RedeliverEventResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RedeliverEventResponse) GetJSON200() *WebhookSent {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RedeliverEventResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RedeliverEventResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RedeliverEventResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RedeliverEventResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r RedeliverEventResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RedeliverEventResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RedeliverEventResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RedeliverEventResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RedeliverEventResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RedeliverEventResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RedeliverEventResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9262,6 +11270,994 @@ func (r SetSandboxFaultResponse) ContentType() string {
 	return ""
 }
 
+// ListWebhookEndpointsResponse200Headers the declared response headers of an HTTP 200 response for ListWebhookEndpoints
+type ListWebhookEndpointsResponse200Headers struct {
+	XRequestID *string
+}
+
+// ListWebhookEndpointsResponse401Headers the declared response headers of an HTTP 401 response for ListWebhookEndpoints
+type ListWebhookEndpointsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListWebhookEndpointsResponse404Headers the declared response headers of an HTTP 404 response for ListWebhookEndpoints
+type ListWebhookEndpointsResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListWebhookEndpointsResponse422Headers the declared response headers of an HTTP 422 response for ListWebhookEndpoints
+type ListWebhookEndpointsResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListWebhookEndpointsResponse500Headers the declared response headers of an HTTP 500 response for ListWebhookEndpoints
+type ListWebhookEndpointsResponse500Headers struct {
+	XRequestID *string
+}
+
+type ListWebhookEndpointsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpointList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListWebhookEndpointsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListWebhookEndpointsResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListWebhookEndpointsResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListWebhookEndpointsResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListWebhookEndpointsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhookEndpointsResponse) GetJSON200() *WebhookEndpointList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWebhookEndpointsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListWebhookEndpointsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListWebhookEndpointsResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListWebhookEndpointsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhookEndpointsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhookEndpointsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhookEndpointsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhookEndpointsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateWebhookEndpointResponse200Headers the declared response headers of an HTTP 200 response for CreateWebhookEndpoint
+type CreateWebhookEndpointResponse200Headers struct {
+	CacheControl       *string
+	IdempotentReplayed *string
+	XRequestID         *string
+}
+
+// CreateWebhookEndpointResponse401Headers the declared response headers of an HTTP 401 response for CreateWebhookEndpoint
+type CreateWebhookEndpointResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// CreateWebhookEndpointResponse403Headers the declared response headers of an HTTP 403 response for CreateWebhookEndpoint
+type CreateWebhookEndpointResponse403Headers struct {
+	XRequestID *string
+}
+
+// CreateWebhookEndpointResponse404Headers the declared response headers of an HTTP 404 response for CreateWebhookEndpoint
+type CreateWebhookEndpointResponse404Headers struct {
+	XRequestID *string
+}
+
+// CreateWebhookEndpointResponse409Headers the declared response headers of an HTTP 409 response for CreateWebhookEndpoint
+type CreateWebhookEndpointResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// CreateWebhookEndpointResponse415Headers the declared response headers of an HTTP 415 response for CreateWebhookEndpoint
+type CreateWebhookEndpointResponse415Headers struct {
+	XRequestID *string
+}
+
+// CreateWebhookEndpointResponse422Headers the declared response headers of an HTTP 422 response for CreateWebhookEndpoint
+type CreateWebhookEndpointResponse422Headers struct {
+	XRequestID *string
+}
+
+// CreateWebhookEndpointResponse500Headers the declared response headers of an HTTP 500 response for CreateWebhookEndpoint
+type CreateWebhookEndpointResponse500Headers struct {
+	XRequestID *string
+}
+
+type CreateWebhookEndpointResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpointWithSecret
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CreateWebhookEndpointResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateWebhookEndpointResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateWebhookEndpointResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreateWebhookEndpointResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateWebhookEndpointResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateWebhookEndpointResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateWebhookEndpointResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateWebhookEndpointResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateWebhookEndpointResponse) GetJSON200() *WebhookEndpointWithSecret {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateWebhookEndpointResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateWebhookEndpointResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateWebhookEndpointResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateWebhookEndpointResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateWebhookEndpointResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateWebhookEndpointResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateWebhookEndpointResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateWebhookEndpointResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateWebhookEndpointResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateWebhookEndpointResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateWebhookEndpointResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteWebhookEndpointResponse200Headers the declared response headers of an HTTP 200 response for DeleteWebhookEndpoint
+type DeleteWebhookEndpointResponse200Headers struct {
+	XRequestID *string
+}
+
+// DeleteWebhookEndpointResponse401Headers the declared response headers of an HTTP 401 response for DeleteWebhookEndpoint
+type DeleteWebhookEndpointResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// DeleteWebhookEndpointResponse403Headers the declared response headers of an HTTP 403 response for DeleteWebhookEndpoint
+type DeleteWebhookEndpointResponse403Headers struct {
+	XRequestID *string
+}
+
+// DeleteWebhookEndpointResponse404Headers the declared response headers of an HTTP 404 response for DeleteWebhookEndpoint
+type DeleteWebhookEndpointResponse404Headers struct {
+	XRequestID *string
+}
+
+// DeleteWebhookEndpointResponse422Headers the declared response headers of an HTTP 422 response for DeleteWebhookEndpoint
+type DeleteWebhookEndpointResponse422Headers struct {
+	XRequestID *string
+}
+
+// DeleteWebhookEndpointResponse500Headers the declared response headers of an HTTP 500 response for DeleteWebhookEndpoint
+type DeleteWebhookEndpointResponse500Headers struct {
+	XRequestID *string
+}
+
+type DeleteWebhookEndpointResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeletedWebhookEndpoint
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeleteWebhookEndpointResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteWebhookEndpointResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteWebhookEndpointResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteWebhookEndpointResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DeleteWebhookEndpointResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteWebhookEndpointResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteWebhookEndpointResponse) GetJSON200() *DeletedWebhookEndpoint {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteWebhookEndpointResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteWebhookEndpointResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteWebhookEndpointResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeleteWebhookEndpointResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteWebhookEndpointResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteWebhookEndpointResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteWebhookEndpointResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteWebhookEndpointResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteWebhookEndpointResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetWebhookEndpointResponse200Headers the declared response headers of an HTTP 200 response for GetWebhookEndpoint
+type GetWebhookEndpointResponse200Headers struct {
+	XRequestID *string
+}
+
+// GetWebhookEndpointResponse401Headers the declared response headers of an HTTP 401 response for GetWebhookEndpoint
+type GetWebhookEndpointResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetWebhookEndpointResponse404Headers the declared response headers of an HTTP 404 response for GetWebhookEndpoint
+type GetWebhookEndpointResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetWebhookEndpointResponse422Headers the declared response headers of an HTTP 422 response for GetWebhookEndpoint
+type GetWebhookEndpointResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetWebhookEndpointResponse500Headers the declared response headers of an HTTP 500 response for GetWebhookEndpoint
+type GetWebhookEndpointResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetWebhookEndpointResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpoint
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetWebhookEndpointResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetWebhookEndpointResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetWebhookEndpointResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetWebhookEndpointResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetWebhookEndpointResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetWebhookEndpointResponse) GetJSON200() *WebhookEndpoint {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetWebhookEndpointResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetWebhookEndpointResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetWebhookEndpointResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetWebhookEndpointResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetWebhookEndpointResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetWebhookEndpointResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetWebhookEndpointResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetWebhookEndpointResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateWebhookEndpointResponse200Headers the declared response headers of an HTTP 200 response for UpdateWebhookEndpoint
+type UpdateWebhookEndpointResponse200Headers struct {
+	XRequestID *string
+}
+
+// UpdateWebhookEndpointResponse401Headers the declared response headers of an HTTP 401 response for UpdateWebhookEndpoint
+type UpdateWebhookEndpointResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// UpdateWebhookEndpointResponse403Headers the declared response headers of an HTTP 403 response for UpdateWebhookEndpoint
+type UpdateWebhookEndpointResponse403Headers struct {
+	XRequestID *string
+}
+
+// UpdateWebhookEndpointResponse404Headers the declared response headers of an HTTP 404 response for UpdateWebhookEndpoint
+type UpdateWebhookEndpointResponse404Headers struct {
+	XRequestID *string
+}
+
+// UpdateWebhookEndpointResponse415Headers the declared response headers of an HTTP 415 response for UpdateWebhookEndpoint
+type UpdateWebhookEndpointResponse415Headers struct {
+	XRequestID *string
+}
+
+// UpdateWebhookEndpointResponse422Headers the declared response headers of an HTTP 422 response for UpdateWebhookEndpoint
+type UpdateWebhookEndpointResponse422Headers struct {
+	XRequestID *string
+}
+
+// UpdateWebhookEndpointResponse500Headers the declared response headers of an HTTP 500 response for UpdateWebhookEndpoint
+type UpdateWebhookEndpointResponse500Headers struct {
+	XRequestID *string
+}
+
+type UpdateWebhookEndpointResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpoint
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateWebhookEndpointResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateWebhookEndpointResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *UpdateWebhookEndpointResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *UpdateWebhookEndpointResponse404Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *UpdateWebhookEndpointResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *UpdateWebhookEndpointResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *UpdateWebhookEndpointResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateWebhookEndpointResponse) GetJSON200() *WebhookEndpoint {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateWebhookEndpointResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateWebhookEndpointResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateWebhookEndpointResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateWebhookEndpointResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateWebhookEndpointResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateWebhookEndpointResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateWebhookEndpointResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateWebhookEndpointResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateWebhookEndpointResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateWebhookEndpointResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListWebhookDeliveriesResponse200Headers the declared response headers of an HTTP 200 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse200Headers struct {
+	XRequestID *string
+}
+
+// ListWebhookDeliveriesResponse401Headers the declared response headers of an HTTP 401 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListWebhookDeliveriesResponse404Headers the declared response headers of an HTTP 404 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListWebhookDeliveriesResponse422Headers the declared response headers of an HTTP 422 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListWebhookDeliveriesResponse500Headers the declared response headers of an HTTP 500 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse500Headers struct {
+	XRequestID *string
+}
+
+type ListWebhookDeliveriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookAttemptList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListWebhookDeliveriesResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListWebhookDeliveriesResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListWebhookDeliveriesResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListWebhookDeliveriesResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListWebhookDeliveriesResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON200() *WebhookAttemptList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhookDeliveriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhookDeliveriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhookDeliveriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhookDeliveriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateWebhookEndpointSecretResponse200Headers the declared response headers of an HTTP 200 response for RotateWebhookEndpointSecret
+type RotateWebhookEndpointSecretResponse200Headers struct {
+	CacheControl       *string
+	IdempotentReplayed *string
+	XRequestID         *string
+}
+
+// RotateWebhookEndpointSecretResponse401Headers the declared response headers of an HTTP 401 response for RotateWebhookEndpointSecret
+type RotateWebhookEndpointSecretResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// RotateWebhookEndpointSecretResponse403Headers the declared response headers of an HTTP 403 response for RotateWebhookEndpointSecret
+type RotateWebhookEndpointSecretResponse403Headers struct {
+	XRequestID *string
+}
+
+// RotateWebhookEndpointSecretResponse404Headers the declared response headers of an HTTP 404 response for RotateWebhookEndpointSecret
+type RotateWebhookEndpointSecretResponse404Headers struct {
+	XRequestID *string
+}
+
+// RotateWebhookEndpointSecretResponse409Headers the declared response headers of an HTTP 409 response for RotateWebhookEndpointSecret
+type RotateWebhookEndpointSecretResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// RotateWebhookEndpointSecretResponse422Headers the declared response headers of an HTTP 422 response for RotateWebhookEndpointSecret
+type RotateWebhookEndpointSecretResponse422Headers struct {
+	XRequestID *string
+}
+
+// RotateWebhookEndpointSecretResponse500Headers the declared response headers of an HTTP 500 response for RotateWebhookEndpointSecret
+type RotateWebhookEndpointSecretResponse500Headers struct {
+	XRequestID *string
+}
+
+type RotateWebhookEndpointSecretResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpointWithSecret
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateWebhookEndpointSecretResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateWebhookEndpointSecretResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *RotateWebhookEndpointSecretResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *RotateWebhookEndpointSecretResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *RotateWebhookEndpointSecretResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *RotateWebhookEndpointSecretResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RotateWebhookEndpointSecretResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateWebhookEndpointSecretResponse) GetJSON200() *WebhookEndpointWithSecret {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RotateWebhookEndpointSecretResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RotateWebhookEndpointSecretResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RotateWebhookEndpointSecretResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RotateWebhookEndpointSecretResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RotateWebhookEndpointSecretResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RotateWebhookEndpointSecretResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateWebhookEndpointSecretResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateWebhookEndpointSecretResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateWebhookEndpointSecretResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateWebhookEndpointSecretResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TestWebhookEndpointResponse200Headers the declared response headers of an HTTP 200 response for TestWebhookEndpoint
+type TestWebhookEndpointResponse200Headers struct {
+	IdempotentReplayed *string
+	XRequestID         *string
+}
+
+// TestWebhookEndpointResponse401Headers the declared response headers of an HTTP 401 response for TestWebhookEndpoint
+type TestWebhookEndpointResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// TestWebhookEndpointResponse403Headers the declared response headers of an HTTP 403 response for TestWebhookEndpoint
+type TestWebhookEndpointResponse403Headers struct {
+	XRequestID *string
+}
+
+// TestWebhookEndpointResponse404Headers the declared response headers of an HTTP 404 response for TestWebhookEndpoint
+type TestWebhookEndpointResponse404Headers struct {
+	XRequestID *string
+}
+
+// TestWebhookEndpointResponse409Headers the declared response headers of an HTTP 409 response for TestWebhookEndpoint
+type TestWebhookEndpointResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// TestWebhookEndpointResponse422Headers the declared response headers of an HTTP 422 response for TestWebhookEndpoint
+type TestWebhookEndpointResponse422Headers struct {
+	XRequestID *string
+}
+
+// TestWebhookEndpointResponse500Headers the declared response headers of an HTTP 500 response for TestWebhookEndpoint
+type TestWebhookEndpointResponse500Headers struct {
+	XRequestID *string
+}
+
+type TestWebhookEndpointResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookSent
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestWebhookEndpointResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestWebhookEndpointResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestWebhookEndpointResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestWebhookEndpointResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestWebhookEndpointResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestWebhookEndpointResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestWebhookEndpointResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestWebhookEndpointResponse) GetJSON200() *WebhookSent {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestWebhookEndpointResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestWebhookEndpointResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestWebhookEndpointResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestWebhookEndpointResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestWebhookEndpointResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestWebhookEndpointResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r TestWebhookEndpointResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestWebhookEndpointResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestWebhookEndpointResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestWebhookEndpointResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UsageResponse200Headers the declared response headers of an HTTP 200 response for Usage
 type UsageResponse200Headers struct {
 	RateLimitLimit     *int
@@ -9594,6 +12590,74 @@ func (c *ClientWithResponses) CertificationRunWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseCertificationRunResponse(rsp)
+}
+
+// ListEventsWithResponse A project's events, newest first
+//
+// One event per state change, recorded in the change's own transaction: `certification_run.*`
+// (started, passed, failed, cancelled), `api_key.*` (created, rotated, revoked),
+// `webhook_endpoint.disabled`, `invoice.*` and `test.ping`. `data.object` is the resource as
+// the API shows it after the change. An API key (scope `events:read`) reads its own project's
+// events; a portal user names the project with `project_id`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/events (the `ListEvents` operationId).
+func (c *ClientWithResponses) ListEventsWithResponse(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*ListEventsResponse, error) {
+	rsp, err := c.ListEvents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListEventsResponse(rsp)
+}
+
+// GetEventWithResponse One event
+//
+// An API key reads its own project's events; a portal user any event of their organizations' projects.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/events/{event_id} (the `GetEvent` operationId).
+func (c *ClientWithResponses) GetEventWithResponse(ctx context.Context, eventId EventID, params *GetEventParams, reqEditors ...RequestEditorFn) (*GetEventResponse, error) {
+	rsp, err := c.GetEvent(ctx, eventId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetEventResponse(rsp)
+}
+
+// RedeliverEventWithBodyWithResponse Send an event to webhook endpoints again
+//
+// A new delivery per endpoint (the one named, or every enabled endpoint subscribed to the
+// event's type), with the event's id unchanged so that receivers deduplicate. Owners and
+// admins.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
+func (c *ClientWithResponses) RedeliverEventWithBodyWithResponse(ctx context.Context, eventId EventID, params *RedeliverEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RedeliverEventResponse, error) {
+	rsp, err := c.RedeliverEventWithBody(ctx, eventId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRedeliverEventResponse(rsp)
+}
+
+// RedeliverEventWithResponse Send an event to webhook endpoints again
+//
+// A new delivery per endpoint (the one named, or every enabled endpoint subscribed to the
+// event's type), with the event's id unchanged so that receivers deduplicate. Owners and
+// admins.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/events/{event_id}/redeliver (the `RedeliverEvent` operationId).
+func (c *ClientWithResponses) RedeliverEventWithResponse(ctx context.Context, eventId EventID, params *RedeliverEventParams, body RedeliverEventJSONRequestBody, reqEditors ...RequestEditorFn) (*RedeliverEventResponse, error) {
+	rsp, err := c.RedeliverEvent(ctx, eventId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRedeliverEventResponse(rsp)
 }
 
 // GenerateIRNWithBodyWithResponse Generate an invoice's IRN
@@ -10141,6 +13205,163 @@ func (c *ClientWithResponses) SetSandboxFaultWithResponse(ctx context.Context, p
 		return nil, err
 	}
 	return ParseSetSandboxFaultResponse(rsp)
+}
+
+// ListWebhookEndpointsWithResponse A project's webhook endpoints
+//
+// Without secrets.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints (the `ListWebhookEndpoints` operationId).
+func (c *ClientWithResponses) ListWebhookEndpointsWithResponse(ctx context.Context, projectId ProjectID, params *ListWebhookEndpointsParams, reqEditors ...RequestEditorFn) (*ListWebhookEndpointsResponse, error) {
+	rsp, err := c.ListWebhookEndpoints(ctx, projectId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhookEndpointsResponse(rsp)
+}
+
+// CreateWebhookEndpointWithBodyWithResponse Add a webhook endpoint to a project
+//
+// The answer holds the signing secret, shown this once. `url` must be https in production
+// projects (http is allowed in sandbox projects) and may not resolve to loopback, private,
+// link-local or metadata addresses unless the operator allows them. `event_types` defaults
+// to `["*"]`. At most 16 endpoints per project. Owners and admins.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints (the `CreateWebhookEndpoint` operationId).
+func (c *ClientWithResponses) CreateWebhookEndpointWithBodyWithResponse(ctx context.Context, projectId ProjectID, params *CreateWebhookEndpointParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookEndpointResponse, error) {
+	rsp, err := c.CreateWebhookEndpointWithBody(ctx, projectId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookEndpointResponse(rsp)
+}
+
+// CreateWebhookEndpointWithResponse Add a webhook endpoint to a project
+//
+// The answer holds the signing secret, shown this once. `url` must be https in production
+// projects (http is allowed in sandbox projects) and may not resolve to loopback, private,
+// link-local or metadata addresses unless the operator allows them. `event_types` defaults
+// to `["*"]`. At most 16 endpoints per project. Owners and admins.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints (the `CreateWebhookEndpoint` operationId).
+func (c *ClientWithResponses) CreateWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, params *CreateWebhookEndpointParams, body CreateWebhookEndpointJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookEndpointResponse, error) {
+	rsp, err := c.CreateWebhookEndpoint(ctx, projectId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookEndpointResponse(rsp)
+}
+
+// DeleteWebhookEndpointWithResponse Delete a webhook endpoint
+//
+// Nothing more is sent to it; deliveries under way stop; its delivery log stays.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `DeleteWebhookEndpoint` operationId).
+func (c *ClientWithResponses) DeleteWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, reqEditors ...RequestEditorFn) (*DeleteWebhookEndpointResponse, error) {
+	rsp, err := c.DeleteWebhookEndpoint(ctx, projectId, endpointId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteWebhookEndpointResponse(rsp)
+}
+
+// GetWebhookEndpointWithResponse One webhook endpoint
+//
+// Without its secret.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `GetWebhookEndpoint` operationId).
+func (c *ClientWithResponses) GetWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, reqEditors ...RequestEditorFn) (*GetWebhookEndpointResponse, error) {
+	rsp, err := c.GetWebhookEndpoint(ctx, projectId, endpointId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetWebhookEndpointResponse(rsp)
+}
+
+// UpdateWebhookEndpointWithBodyWithResponse Change a webhook endpoint
+//
+// URL, description, event types, enabled. Enabling a disabled endpoint clears why it was disabled.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `UpdateWebhookEndpoint` operationId).
+func (c *ClientWithResponses) UpdateWebhookEndpointWithBodyWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookEndpointResponse, error) {
+	rsp, err := c.UpdateWebhookEndpointWithBody(ctx, projectId, endpointId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateWebhookEndpointResponse(rsp)
+}
+
+// UpdateWebhookEndpointWithResponse Change a webhook endpoint
+//
+// URL, description, event types, enabled. Enabling a disabled endpoint clears why it was disabled.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id} (the `UpdateWebhookEndpoint` operationId).
+func (c *ClientWithResponses) UpdateWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, body UpdateWebhookEndpointJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookEndpointResponse, error) {
+	rsp, err := c.UpdateWebhookEndpoint(ctx, projectId, endpointId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateWebhookEndpointResponse(rsp)
+}
+
+// ListWebhookDeliveriesWithResponse The delivery log of a webhook endpoint
+//
+// Every attempt, newest first, with its HTTP status, latency and the first 1024 bytes of the answer.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/deliveries (the `ListWebhookDeliveries` operationId).
+func (c *ClientWithResponses) ListWebhookDeliveriesWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error) {
+	rsp, err := c.ListWebhookDeliveries(ctx, projectId, endpointId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhookDeliveriesResponse(rsp)
+}
+
+// RotateWebhookEndpointSecretWithResponse Give a webhook endpoint a new signing secret
+//
+// The new secret is in the answer, shown once. The old one keeps signing alongside (a second
+// `v1` in Einvoice-Signature) for `grace_seconds` (default 24 h).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/rotate-secret (the `RotateWebhookEndpointSecret` operationId).
+func (c *ClientWithResponses) RotateWebhookEndpointSecretWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *RotateWebhookEndpointSecretParams, reqEditors ...RequestEditorFn) (*RotateWebhookEndpointSecretResponse, error) {
+	rsp, err := c.RotateWebhookEndpointSecret(ctx, projectId, endpointId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateWebhookEndpointSecretResponse(rsp)
+}
+
+// TestWebhookEndpointWithResponse Send a test.ping event to a webhook endpoint
+//
+// Signed and logged like any delivery, to this endpoint only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/test (the `TestWebhookEndpoint` operationId).
+func (c *ClientWithResponses) TestWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *TestWebhookEndpointParams, reqEditors ...RequestEditorFn) (*TestWebhookEndpointResponse, error) {
+	rsp, err := c.TestWebhookEndpoint(ctx, projectId, endpointId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestWebhookEndpointResponse(rsp)
 }
 
 // UsageWithResponse The key's project usage per operation and day
@@ -11253,6 +14474,579 @@ func ParseCertificationRunResponse(rsp *http.Response) (*CertificationRunRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CertificationRunResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListEventsResponse parses an HTTP response from a ListEventsWithResponse call
+func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EventList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListEventsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListEventsResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListEventsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListEventsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetEventResponse parses an HTTP response from a GetEventWithResponse call
+func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Event
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetEventResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetEventResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetEventResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetEventResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetEventResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetEventResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetEventResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRedeliverEventResponse parses an HTTP response from a RedeliverEventWithResponse call
+func ParseRedeliverEventResponse(rsp *http.Response) (*RedeliverEventResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RedeliverEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookSent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RedeliverEventResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers RedeliverEventResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers RedeliverEventResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers RedeliverEventResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers RedeliverEventResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers RedeliverEventResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers RedeliverEventResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers RedeliverEventResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -14563,6 +18357,1144 @@ func ParseSetSandboxFaultResponse(rsp *http.Response) (*SetSandboxFaultResponse,
 			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListWebhookEndpointsResponse parses an HTTP response from a ListWebhookEndpointsWithResponse call
+func ParseListWebhookEndpointsResponse(rsp *http.Response) (*ListWebhookEndpointsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhookEndpointsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpointList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListWebhookEndpointsResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListWebhookEndpointsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListWebhookEndpointsResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListWebhookEndpointsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListWebhookEndpointsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateWebhookEndpointResponse parses an HTTP response from a CreateWebhookEndpointWithResponse call
+func ParseCreateWebhookEndpointResponse(rsp *http.Response) (*CreateWebhookEndpointResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateWebhookEndpointResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpointWithSecret
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CreateWebhookEndpointResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateWebhookEndpointResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateWebhookEndpointResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreateWebhookEndpointResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateWebhookEndpointResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateWebhookEndpointResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateWebhookEndpointResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateWebhookEndpointResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteWebhookEndpointResponse parses an HTTP response from a DeleteWebhookEndpointWithResponse call
+func ParseDeleteWebhookEndpointResponse(rsp *http.Response) (*DeleteWebhookEndpointResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteWebhookEndpointResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeletedWebhookEndpoint
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DeleteWebhookEndpointResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteWebhookEndpointResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteWebhookEndpointResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteWebhookEndpointResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers DeleteWebhookEndpointResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteWebhookEndpointResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetWebhookEndpointResponse parses an HTTP response from a GetWebhookEndpointWithResponse call
+func ParseGetWebhookEndpointResponse(rsp *http.Response) (*GetWebhookEndpointResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetWebhookEndpointResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpoint
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetWebhookEndpointResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetWebhookEndpointResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetWebhookEndpointResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetWebhookEndpointResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetWebhookEndpointResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateWebhookEndpointResponse parses an HTTP response from a UpdateWebhookEndpointWithResponse call
+func ParseUpdateWebhookEndpointResponse(rsp *http.Response) (*UpdateWebhookEndpointResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateWebhookEndpointResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpoint
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateWebhookEndpointResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers UpdateWebhookEndpointResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers UpdateWebhookEndpointResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers UpdateWebhookEndpointResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 415:
+		var headers UpdateWebhookEndpointResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers UpdateWebhookEndpointResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers UpdateWebhookEndpointResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListWebhookDeliveriesResponse parses an HTTP response from a ListWebhookDeliveriesWithResponse call
+func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliveriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhookDeliveriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookAttemptList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListWebhookDeliveriesResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListWebhookDeliveriesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListWebhookDeliveriesResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListWebhookDeliveriesResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListWebhookDeliveriesResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateWebhookEndpointSecretResponse parses an HTTP response from a RotateWebhookEndpointSecretWithResponse call
+func ParseRotateWebhookEndpointSecretResponse(rsp *http.Response) (*RotateWebhookEndpointSecretResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateWebhookEndpointSecretResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpointWithSecret
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateWebhookEndpointSecretResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers RotateWebhookEndpointSecretResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers RotateWebhookEndpointSecretResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers RotateWebhookEndpointSecretResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers RotateWebhookEndpointSecretResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers RotateWebhookEndpointSecretResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers RotateWebhookEndpointSecretResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestWebhookEndpointResponse parses an HTTP response from a TestWebhookEndpointWithResponse call
+func ParseTestWebhookEndpointResponse(rsp *http.Response) (*TestWebhookEndpointResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestWebhookEndpointResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookSent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestWebhookEndpointResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestWebhookEndpointResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestWebhookEndpointResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestWebhookEndpointResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestWebhookEndpointResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestWebhookEndpointResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestWebhookEndpointResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	}
 
 	return response, nil

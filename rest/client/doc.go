@@ -45,6 +45,7 @@
 //
 // # Webhooks
 //
-// The API has no webhooks yet, so the package has no signature check for
-// them; it will verify their signatures when they exist.
+// VerifyWebhook checks the Einvoice-Signature header of a webhook delivery
+// against the raw body and the endpoint's signing secret, and refuses a
+// timestamp older than 5 minutes (see the README's "Events and webhooks").
 package einvoice

@@ -1,0 +1,124 @@
+package model
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// Event types. Each names the resource and what happened to it; the
+// event's data is the resource as the API shows it after the change.
+const (
+	EventCertificationRunStarted   = "certification_run.started"
+	EventCertificationRunPassed    = "certification_run.passed"
+	EventCertificationRunFailed    = "certification_run.failed"
+	EventCertificationRunCancelled = "certification_run.cancelled"
+	EventAPIKeyCreated             = "api_key.created"
+	EventAPIKeyRotated             = "api_key.rotated"
+	EventAPIKeyRevoked             = "api_key.revoked"
+	EventWebhookEndpointDisabled   = "webhook_endpoint.disabled"
+	// EventTestPing is sent by POST .../webhook-endpoints/{id}/test to one
+	// endpoint; it is recorded like any event but dispatched to that
+	// endpoint only.
+	EventTestPing = "test.ping"
+)
+
+// Invoice lifecycle events, appended by the invoice state transitions.
+const (
+	EventInvoiceSubmitted      = "invoice.submitted"
+	EventInvoiceAccepted       = "invoice.accepted"
+	EventInvoiceRejected       = "invoice.rejected"
+	EventInvoiceOutcomeUnknown = "invoice.outcome_unknown"
+	EventInvoiceDeadlineAtRisk = "invoice.deadline_at_risk"
+	EventInvoiceDeadlineMissed = "invoice.deadline_missed"
+	EventInvoicePaymentUpdated = "invoice.payment_updated"
+	EventInvoiceStatusChanged  = "invoice.status_changed"
+)
+
+// EventTypes lists every type an endpoint may subscribe to, in order.
+var EventTypes = []string{
+	EventCertificationRunStarted, EventCertificationRunPassed, EventCertificationRunFailed, EventCertificationRunCancelled,
+	EventInvoiceSubmitted, EventInvoiceAccepted, EventInvoiceRejected, EventInvoiceOutcomeUnknown,
+	EventInvoiceDeadlineAtRisk, EventInvoiceDeadlineMissed, EventInvoicePaymentUpdated, EventInvoiceStatusChanged,
+	EventAPIKeyCreated, EventAPIKeyRotated, EventAPIKeyRevoked,
+	EventWebhookEndpointDisabled,
+}
+
+// Event is one state change of a project's resource, recorded in the
+// transaction of the change. DispatchedAt is the outbox mark: nil until
+// the event's deliveries exist and their workflows are started.
+type Event struct {
+	bun.BaseModel `bun:"table:events"`
+
+	ID             uuid.UUID       `bun:"id,pk"`
+	ProjectID      uuid.UUID       `bun:"project_id"`
+	OrganizationID uuid.UUID       `bun:"organization_id"`
+	Type           string          `bun:"type"`
+	Data           json.RawMessage `bun:"data,type:jsonb"`
+	CreatedAt      time.Time       `bun:"created_at"`
+	DispatchedAt   *time.Time      `bun:"dispatched_at"`
+}
+
+// WebhookEndpoint is where a project's events are POSTed. Secrets are
+// sealed at rest.
+type WebhookEndpoint struct {
+	bun.BaseModel `bun:"table:webhook_endpoints"`
+
+	ID                  uuid.UUID  `bun:"id,pk"`
+	ProjectID           uuid.UUID  `bun:"project_id"`
+	URL                 string     `bun:"url"`
+	Description         string     `bun:"description"`
+	EventTypes          string     `bun:"event_types"` // space-separated; "*" for every type
+	Enabled             bool       `bun:"enabled"`
+	DisabledReason      *string    `bun:"disabled_reason"`
+	SecretEnc           []byte     `bun:"secret_enc"`
+	SecretLast4         string     `bun:"secret_last4"`
+	PrevSecretEnc       []byte     `bun:"prev_secret_enc,nullzero"`
+	PrevSecretExpiresAt *time.Time `bun:"prev_secret_expires_at"`
+	FailingSince        *time.Time `bun:"failing_since"`
+	CreatedAt           time.Time  `bun:"created_at"`
+	UpdatedAt           time.Time  `bun:"updated_at"`
+	DeletedAt           *time.Time `bun:"deleted_at"`
+}
+
+// Delivery statuses.
+const (
+	DeliveryPending   = "pending"
+	DeliverySucceeded = "succeeded"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookDelivery is one event's delivery to one endpoint.
+type WebhookDelivery struct {
+	bun.BaseModel `bun:"table:webhook_deliveries"`
+
+	ID         uuid.UUID  `bun:"id,pk"`
+	EventID    uuid.UUID  `bun:"event_id"`
+	EndpointID uuid.UUID  `bun:"endpoint_id"`
+	ProjectID  uuid.UUID  `bun:"project_id"`
+	Status     string     `bun:"status"`
+	Attempts   int        `bun:"attempts"`
+	CreatedAt  time.Time  `bun:"created_at"`
+	StartedAt  *time.Time `bun:"started_at"`
+	FinishedAt *time.Time `bun:"finished_at"`
+}
+
+// WebhookAttempt is one HTTP attempt of a delivery.
+type WebhookAttempt struct {
+	bun.BaseModel `bun:"table:webhook_attempts"`
+
+	ID           uuid.UUID `bun:"id,pk"`
+	DeliveryID   uuid.UUID `bun:"delivery_id"`
+	EndpointID   uuid.UUID `bun:"endpoint_id"`
+	EventID      uuid.UUID `bun:"event_id"`
+	EventType    string    `bun:"event_type"`
+	Attempt      int       `bun:"attempt"`
+	Succeeded    bool      `bun:"succeeded"`
+	HTTPStatus   *int      `bun:"http_status"`
+	LatencyMS    int64     `bun:"latency_ms"`
+	ResponseBody string    `bun:"response_body"`
+	Error        string    `bun:"error"`
+	CreatedAt    time.Time `bun:"created_at"`
+}
