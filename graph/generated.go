@@ -280,6 +280,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		ClearSandboxFaults          func(childComplexity int, projectID string, kind *string, endpoint *string) int
 		CreateAPIKey                func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
 		CreateOrganization          func(childComplexity int, input portal.OrganizationInput) int
 		CreateProject               func(childComplexity int, input gqlmodel.CreateProjectInput) int
@@ -294,6 +295,7 @@ type ComplexityRoot struct {
 		RevokeAPIKey                func(childComplexity int, projectID string, keyID string) int
 		RotateAPIKey                func(childComplexity int, projectID string, keyID string, graceSeconds *int) int
 		RotateWebhookEndpointSecret func(childComplexity int, projectID string, endpointID string, graceSeconds *int) int
+		SetSandboxFault             func(childComplexity int, projectID string, input model.SandboxFault) int
 		Signup                      func(childComplexity int, input auth.SignupInput) int
 		StartCertificationRun       func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
 		SubmitInvoice               func(childComplexity int, input gqlmodel.SubmitInvoiceInput) int
@@ -382,6 +384,7 @@ type ComplexityRoot struct {
 		Organization     func(childComplexity int, id string) int
 		Project          func(childComplexity int, id string) int
 		RenderInvoice    func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
+		SandboxFaults    func(childComplexity int, projectID string) int
 		ValidateInvoice  func(childComplexity int, projectID string, input invoices.ValidateInput) int
 	}
 
@@ -389,6 +392,16 @@ type ComplexityRoot struct {
 		ID        func(childComplexity int) int
 		RevokedAt func(childComplexity int) int
 		Status    func(childComplexity int) int
+	}
+
+	SandboxFault struct {
+		Endpoint   func(childComplexity int) int
+		EndsAt     func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		Rate       func(childComplexity int) int
+		RetryAfter func(childComplexity int) int
+		StartsAt   func(childComplexity int) int
+		Status     func(childComplexity int) int
 	}
 
 	SubmittedInvoice struct {
@@ -549,6 +562,8 @@ type MutationResolver interface {
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error)
 	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*portal.ProjectView, error)
 	UpdateProjectAuthority(ctx context.Context, projectID string, input portal.AuthorityInput) (*portal.ProjectView, error)
+	SetSandboxFault(ctx context.Context, projectID string, input model.SandboxFault) (*model.SandboxFault, error)
+	ClearSandboxFaults(ctx context.Context, projectID string, kind *string, endpoint *string) (int, error)
 	RefreshSession(ctx context.Context) (*auth.AuthPayload, error)
 	EndSession(ctx context.Context) (*gqlmodel.EndSessionPayload, error)
 	SubmitInvoice(ctx context.Context, input gqlmodel.SubmitInvoiceInput) (*submissions.View, error)
@@ -584,6 +599,7 @@ type QueryResolver interface {
 	CertificationRun(ctx context.Context, id string) (*runs.View, error)
 	Organization(ctx context.Context, id string) (*portal.OrganizationView, error)
 	Project(ctx context.Context, id string) (*portal.ProjectView, error)
+	SandboxFaults(ctx context.Context, projectID string) ([]*model.SandboxFault, error)
 	Invoice(ctx context.Context, id string) (*submissions.View, error)
 	Me(ctx context.Context) (*auth.UserView, error)
 	ValidateInvoice(ctx context.Context, projectID string, input invoices.ValidateInput) (*model.ValidationReport, error)
@@ -1452,6 +1468,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LogoutPayload.RevokedAt(childComplexity), true
 
+	case "Mutation.clearSandboxFaults":
+		if e.ComplexityRoot.Mutation.ClearSandboxFaults == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_clearSandboxFaults_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ClearSandboxFaults(childComplexity, args["projectId"].(string), args["kind"].(*string), args["endpoint"].(*string)), true
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -1591,6 +1618,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateWebhookEndpointSecret(childComplexity, args["projectId"].(string), args["endpointId"].(string), args["graceSeconds"].(*int)), true
+	case "Mutation.setSandboxFault":
+		if e.ComplexityRoot.Mutation.SetSandboxFault == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setSandboxFault_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetSandboxFault(childComplexity, args["projectId"].(string), args["input"].(model.SandboxFault)), true
 	case "Mutation.signup":
 		if e.ComplexityRoot.Mutation.Signup == nil {
 			break
@@ -2055,6 +2093,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RenderInvoice(childComplexity, args["projectId"].(string), args["input"].(invoices.RenderInput), args["pdf"].(*bool)), true
+	case "Query.sandboxFaults":
+		if e.ComplexityRoot.Query.SandboxFaults == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sandboxFaults_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SandboxFaults(childComplexity, args["projectId"].(string)), true
 	case "Query.validateInvoice":
 		if e.ComplexityRoot.Query.ValidateInvoice == nil {
 			break
@@ -2085,6 +2134,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevokedApiKey.Status(childComplexity), true
+
+	case "SandboxFault.endpoint":
+		if e.ComplexityRoot.SandboxFault.Endpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.Endpoint(childComplexity), true
+	case "SandboxFault.endsAt":
+		if e.ComplexityRoot.SandboxFault.EndsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.EndsAt(childComplexity), true
+	case "SandboxFault.kind":
+		if e.ComplexityRoot.SandboxFault.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.Kind(childComplexity), true
+	case "SandboxFault.rate":
+		if e.ComplexityRoot.SandboxFault.Rate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.Rate(childComplexity), true
+	case "SandboxFault.retryAfter":
+		if e.ComplexityRoot.SandboxFault.RetryAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.RetryAfter(childComplexity), true
+	case "SandboxFault.startsAt":
+		if e.ComplexityRoot.SandboxFault.StartsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.StartsAt(childComplexity), true
+	case "SandboxFault.status":
+		if e.ComplexityRoot.SandboxFault.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SandboxFault.Status(childComplexity), true
 
 	case "SubmittedInvoice.billingReference":
 		if e.ComplexityRoot.SubmittedInvoice.BillingReference == nil {
@@ -2626,6 +2718,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputInvoiceQrCodeInput,
 		ec.unmarshalInputLoginInput,
 		ec.unmarshalInputRenderInvoiceInput,
+		ec.unmarshalInputSandboxFaultInput,
 		ec.unmarshalInputSignupInput,
 		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputSubmitInvoiceInput,
@@ -2724,7 +2817,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -2741,6 +2834,7 @@ var sources = []*ast.Source{
 	{Name: "certification.graphqls", Input: sourceData("certification.graphqls"), BuiltIn: false},
 	{Name: "organization.graphqls", Input: sourceData("organization.graphqls"), BuiltIn: false},
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
+	{Name: "sandboxfault.graphqls", Input: sourceData("sandboxfault.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "session.graphqls", Input: sourceData("session.graphqls"), BuiltIn: false},
 	{Name: "submission.graphqls", Input: sourceData("submission.graphqls"), BuiltIn: false},
@@ -3335,6 +3429,26 @@ func (ec *executionContext) childFields_RevokedApiKey(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type RevokedApiKey", field.Name)
 }
 
+func (ec *executionContext) childFields_SandboxFault(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SandboxFault_kind(ctx, field)
+	case "endpoint":
+		return ec.fieldContext_SandboxFault_endpoint(ctx, field)
+	case "status":
+		return ec.fieldContext_SandboxFault_status(ctx, field)
+	case "rate":
+		return ec.fieldContext_SandboxFault_rate(ctx, field)
+	case "retryAfter":
+		return ec.fieldContext_SandboxFault_retryAfter(ctx, field)
+	case "startsAt":
+		return ec.fieldContext_SandboxFault_startsAt(ctx, field)
+	case "endsAt":
+		return ec.fieldContext_SandboxFault_endsAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SandboxFault", field.Name)
+}
+
 func (ec *executionContext) childFields_SubmittedInvoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -3705,6 +3819,36 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Mutation_clearSandboxFaults_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "endpoint",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["endpoint"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3920,6 +4064,28 @@ func (ec *executionContext) field_Mutation_rotateWebhookEndpointSecret_args(ctx 
 		return nil, err
 	}
 	args["graceSeconds"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setSandboxFault_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SandboxFault, error) {
+			return ec.unmarshalNSandboxFaultInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐSandboxFault(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -4388,6 +4554,20 @@ func (ec *executionContext) field_Query_renderInvoice_args(ctx context.Context, 
 		return nil, err
 	}
 	args["pdf"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sandboxFaults_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
 	return args, nil
 }
 
@@ -8139,6 +8319,94 @@ func (ec *executionContext) fieldContext_Mutation_updateProjectAuthority(ctx con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setSandboxFault(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setSandboxFault(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetSandboxFault(ctx, fc.Args["projectId"].(string), fc.Args["input"].(model.SandboxFault))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SandboxFault) graphql.Marshaler {
+			return ec.marshalNSandboxFault2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐSandboxFault(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setSandboxFault(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxFault(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setSandboxFault_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_clearSandboxFaults(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_clearSandboxFaults(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ClearSandboxFaults(ctx, fc.Args["projectId"].(string), fc.Args["kind"].(*string), fc.Args["endpoint"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_clearSandboxFaults(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_clearSandboxFaults_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_refreshSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10068,6 +10336,50 @@ func (ec *executionContext) fieldContext_Query_project(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_sandboxFaults(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sandboxFaults(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SandboxFaults(ctx, fc.Args["projectId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SandboxFault) graphql.Marshaler {
+			return ec.marshalNSandboxFault2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐSandboxFaultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sandboxFaults(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SandboxFault(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sandboxFaults_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_invoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10419,6 +10731,167 @@ func (ec *executionContext) _RevokedApiKey_revokedAt(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_RevokedApiKey_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevokedApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SandboxFault_kind(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SandboxFault_endpoint(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_endpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Endpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_endpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SandboxFault_status(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalOInt2int(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SandboxFault_rate(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_rate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_rate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SandboxFault_retryAfter(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_retryAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RetryAfter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_retryAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SandboxFault_startsAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_startsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_startsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SandboxFault_endsAt(ctx context.Context, field graphql.CollectedField, obj *model.SandboxFault) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SandboxFault_endsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SandboxFault_endsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SandboxFault", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _SubmittedInvoice_id(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
@@ -13983,6 +14456,84 @@ func (ec *executionContext) unmarshalInputRenderInvoiceInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSandboxFaultInput(ctx context.Context, obj any) (model.SandboxFault, error) {
+	var it model.SandboxFault
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["endpoint"]; !present {
+		asMap["endpoint"] = ""
+	}
+	if _, present := asMap["status"]; !present {
+		asMap["status"] = 0
+	}
+	if _, present := asMap["rate"]; !present {
+		asMap["rate"] = ""
+	}
+	if _, present := asMap["retryAfter"]; !present {
+		asMap["retryAfter"] = 0
+	}
+
+	fieldsInOrder := [...]string{"kind", "endpoint", "status", "rate", "retryAfter", "duration"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "endpoint":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpoint"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Endpoint = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "rate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rate"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rate = data
+		case "retryAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("retryAfter"))
+			data, err := ec.unmarshalOInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RetryAfter = data
+		case "duration":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("duration"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Duration = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSignupInput(ctx context.Context, obj any) (auth.SignupInput, error) {
 	var it auth.SignupInput
 	if obj == nil {
@@ -16177,6 +16728,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "setSandboxFault":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setSandboxFault(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "clearSandboxFaults":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_clearSandboxFaults(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "refreshSession":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_refreshSession(ctx, field)
@@ -17240,6 +17805,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "sandboxFaults":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sandboxFaults(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "invoice":
 			field := field
 
@@ -17410,6 +17997,74 @@ func (ec *executionContext) _RevokedApiKey(ctx context.Context, sel ast.Selectio
 		case "revokedAt":
 			out.Values[i] = ec._RevokedApiKey_revokedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sandboxFaultImplementors = []string{"SandboxFault"}
+
+func (ec *executionContext) _SandboxFault(ctx context.Context, sel ast.SelectionSet, obj *model.SandboxFault) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sandboxFaultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SandboxFault")
+		case "kind":
+			out.Values[i] = ec._SandboxFault_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endpoint":
+			out.Values[i] = ec._SandboxFault_endpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SandboxFault_status(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rate":
+			out.Values[i] = ec._SandboxFault_rate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "retryAfter":
+			out.Values[i] = ec._SandboxFault_retryAfter(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startsAt":
+			out.Values[i] = ec._SandboxFault_startsAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endsAt":
+			out.Values[i] = ec._SandboxFault_endsAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -19862,6 +20517,37 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNSandboxFault2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐSandboxFaultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SandboxFault) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSandboxFault2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐSandboxFault(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSandboxFault2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐSandboxFault(ctx context.Context, sel ast.SelectionSet, v *model.SandboxFault) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SandboxFault(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSandboxFaultInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐSandboxFault(ctx context.Context, v any) (model.SandboxFault, error) {
+	res, err := ec.unmarshalInputSandboxFaultInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNSignupInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋauthᚐSignupInput(ctx context.Context, v any) (auth.SignupInput, error) {
 	res, err := ec.unmarshalInputSignupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -20425,6 +21111,18 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	_ = sel
 	_ = ctx
 	res := graphql.MarshalID(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOInt2int(ctx context.Context, v any) (int, error) {
+	res, err := graphql.UnmarshalInt(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalInt(v)
 	return res
 }
 

@@ -28,6 +28,8 @@ const (
 	ActionKeyRevoke          = "key.revoke"
 	ActionAuthorityUpdate    = "authority.update"
 	ActionCertificationStart = "certification.start"
+	ActionSandboxFaultSet    = "sandbox_fault.set"
+	ActionSandboxFaultClear  = "sandbox_fault.clear"
 	ActionWebhookCreate      = "webhook_endpoint.create"
 	ActionWebhookUpdate      = "webhook_endpoint.update"
 	ActionWebhookDelete      = "webhook_endpoint.delete"

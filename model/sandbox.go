@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -48,3 +49,33 @@ func redactedMark(secret string) string {
 	}
 	return "[REDACTED]"
 }
+
+// SandboxFault is an outage or a throttle of a sandbox business's endpoints
+// at the NRS sandbox stand-in, for rehearsing NRS failures. Requests give
+// Kind, Endpoint, Status (outage), Rate (throttle), RetryAfter and
+// Duration; answers give StartsAt and EndsAt instead of Duration.
+type SandboxFault struct {
+	// Kind is "outage" or "throttle".
+	Kind string `json:"kind"`
+	// Endpoint is an MBS endpoint name (invoice_sign, transmit, ...); ""
+	// for every endpoint.
+	Endpoint string `json:"endpoint"`
+	// Status is an outage's HTTP status: 502, 503 (default) or 504.
+	Status int `json:"status,omitempty"`
+	// Rate is a throttle's allowance, COUNT/PERIOD (10/m).
+	Rate string `json:"rate,omitempty"`
+	// RetryAfter is sent as Retry-After, in seconds (0 to 3600).
+	RetryAfter int `json:"retry_after,omitempty"`
+	// Duration is how long the fault lasts from now (1s to 168h); requests
+	// only.
+	Duration string `json:"duration,omitempty"`
+	// StartsAt and EndsAt bound the fault; answers only.
+	StartsAt *time.Time `json:"starts_at,omitempty"`
+	EndsAt   *time.Time `json:"ends_at,omitempty"`
+}
+
+// Kinds of SandboxFault.
+const (
+	SandboxFaultOutage   = "outage"
+	SandboxFaultThrottle = "throttle"
+)

@@ -256,6 +256,7 @@ func (a *api) requireKey(scope model.Scope, op string) func(http.Handler) http.H
 				a.writeError(w, r, err)
 				return
 			}
+			a.nrsStatus(w, r, k)
 			inner.ServeHTTP(w, r.WithContext(model.WithPrincipal(r.Context(), k)))
 			// Only a successful call is metered: not one refused by the
 			// rate limits, invalid, or failed.
@@ -264,6 +265,32 @@ func (a *api) requireKey(scope model.Scope, op string) func(http.Handler) http.H
 			}
 		})
 	}
+}
+
+// NRSStatusHeader is the response header of invoice routes while NRS (in
+// the key's environment) is not ok: "degraded" or "down".
+const NRSStatusHeader = "NRS-Status"
+
+// nrsStatus sets NRS-Status on the answers of invoice routes while the
+// circuit breakers of the key's environment say NRS is not ok. It reads a
+// value kept in memory: no query.
+func (a *api) nrsStatus(w http.ResponseWriter, r *http.Request, k *model.Principal) {
+	if a.opts.NRSHealth == nil || !isInvoiceRoute(r.URL.Path) {
+		return
+	}
+	if h := a.opts.NRSHealth(k.Environment); h != "" && h != model.AuthorityOK {
+		w.Header().Set(NRSStatusHeader, h)
+	}
+}
+
+// isInvoiceRoute tells the invoice routes (/api/v2/invoices/..., and v1's).
+func isInvoiceRoute(path string) bool {
+	for _, p := range []string{"/api/v2/invoices/", "/api/v1/invoices/"} {
+		if strings.HasPrefix(path, p) || path == strings.TrimSuffix(p, "/") {
+			return true
+		}
+	}
+	return false
 }
 
 // keyFrom returns the API key of the request, or nil.

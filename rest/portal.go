@@ -4,6 +4,9 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/audit"
@@ -212,4 +215,62 @@ func (a *api) usage(w http.ResponseWriter, r *http.Request) error {
 	k := keyFrom(r)
 	out, err := a.app.Usage.Report(r.Context(), k, k.ProjectID, usage.Input{From: q.Get("from"), To: q.Get("to"), KeyID: q.Get("key_id")})
 	return reply(w, "query", out, err)
+}
+
+// sandboxFaultLimit bounds each user's fault changes and reads of one
+// project: they reach the NRS sandbox stand-in.
+var sandboxFaultLimit = Limit{Count: 60, Period: time.Minute}
+
+func (a *api) limitSandboxFaults(w http.ResponseWriter, r *http.Request) bool {
+	u := userFrom(r)
+	return a.allow(w, r, "sandbox-faults:"+u.UserID.String()+":"+chi.URLParam(r, "project_id"), sandboxFaultLimit)
+}
+
+func (a *api) setSandboxFault(w http.ResponseWriter, r *http.Request) error {
+	projectID, err := pathUUID(r, "project_id")
+	if err != nil {
+		return err
+	}
+	var in model.SandboxFault
+	if err := decodeJSON(r, &in, nil); err != nil {
+		return err
+	}
+	if !a.limitSandboxFaults(w, r) {
+		return nil
+	}
+	out, err := a.app.Portal.SetSandboxFault(r.Context(), userFrom(r), projectID, in)
+	return reply(w, "body", out, err)
+}
+
+func (a *api) listSandboxFaults(w http.ResponseWriter, r *http.Request) error {
+	projectID, err := pathUUID(r, "project_id")
+	if err != nil {
+		return err
+	}
+	if !a.limitSandboxFaults(w, r) {
+		return nil
+	}
+	out, err := a.app.Portal.SandboxFaults(r.Context(), userFrom(r), projectID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"items": out})
+	return nil
+}
+
+func (a *api) clearSandboxFaults(w http.ResponseWriter, r *http.Request) error {
+	projectID, err := pathUUID(r, "project_id")
+	if err != nil {
+		return err
+	}
+	if !a.limitSandboxFaults(w, r) {
+		return nil
+	}
+	q := r.URL.Query()
+	n, err := a.app.Portal.ClearSandboxFaults(r.Context(), userFrom(r), projectID, q.Get("kind"), q.Get("endpoint"))
+	if err != nil {
+		return at("query", err)
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"cleared": n})
+	return nil
 }

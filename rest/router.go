@@ -33,6 +33,11 @@ type Options struct {
 	// ReadinessChecks are extra checks /ready requires to pass, by name,
 	// besides the database and its migrations (the api adds Temporal).
 	ReadinessChecks map[string]func(context.Context) error
+	// NRSHealth, when set, says how NRS answers in an environment (ok,
+	// degraded or down, from the circuit breakers): /health shows it as
+	// checks.nrs_sandbox and checks.nrs_production, and invoice routes
+	// answer with NRS-Status while it is not ok.
+	NRSHealth func(model.Environment) string
 	// GraphQL, when set, is served at /graphql behind optional bearer
 	// authentication (the same token check as the portal routes).
 	GraphQL http.Handler
@@ -155,6 +160,9 @@ func (a *api) v2(r chi.Router) {
 		r.Get("/projects", a.adapt(a.listProjects))
 		r.Patch("/projects/{project_id}", a.adapt(a.updateProject))
 		r.Put("/projects/{project_id}/authority", a.adapt(a.updateAuthority))
+		r.Post("/projects/{project_id}/sandbox/faults", a.adapt(a.setSandboxFault))
+		r.Get("/projects/{project_id}/sandbox/faults", a.adapt(a.listSandboxFaults))
+		r.Delete("/projects/{project_id}/sandbox/faults", a.adapt(a.clearSandboxFaults))
 		r.Post("/projects/{project_id}/keys", a.adapt(a.createKey))
 		r.Get("/projects/{project_id}/keys", a.adapt(a.listKeys))
 		r.Post("/projects/{project_id}/keys/{key_id}/rotate", a.adapt(a.rotateKey))
@@ -187,6 +195,10 @@ func (a *api) health(w http.ResponseWriter, r *http.Request) error {
 			checks[name] = "ok"
 		}
 		cancel()
+	}
+	if a.opts.NRSHealth != nil {
+		checks["nrs_sandbox"] = a.opts.NRSHealth(model.EnvironmentSandbox)
+		checks["nrs_production"] = a.opts.NRSHealth(model.EnvironmentProduction)
 	}
 	status := "ok"
 	for _, v := range checks {

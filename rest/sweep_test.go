@@ -16,7 +16,9 @@ import (
 // every field. Nothing may answer 5xx, and every 422 must be in the
 // contract's shape.
 func TestMalformedRequestSweep(t *testing.T) {
-	s := newServer(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	// With the NRS sandbox stand-in in process: the sandbox fault routes
+	// reach it (without one they answer 503 by design).
+	s, _ := withStandIn(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
 	tn := s.tenant("acme")
 	ops := routedOperations(t, s.h)
 	bodies := []any{

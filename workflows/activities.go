@@ -89,6 +89,12 @@ const (
 // the operator configured, over a client that follows no redirect either.
 // Every client of one builder shares its connections.
 func MBSClients(policy egress.Policy) func(c *authority.Credentials) (*mbs.Client, error) {
+	return MBSClientsWith(policy, nil)
+}
+
+// MBSClientsWith is MBSClients whose clients also share the circuit
+// breakers and paces of breakers (nil: none), per environment and endpoint.
+func MBSClientsWith(policy egress.Policy, breakers *mbs.Breakers) func(c *authority.Credentials) (*mbs.Client, error) {
 	guarded := policy.Client()
 	operator := &http.Client{Transport: egress.Policy{AllowPrivate: true}.Transport(), CheckRedirect: egress.NoRedirects}
 	return func(c *authority.Credentials) (*mbs.Client, error) {
@@ -99,7 +105,8 @@ func MBSClients(policy egress.Policy) func(c *authority.Credentials) (*mbs.Clien
 		return mbs.New(mbs.Config{
 			BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret, HTTPClient: hc,
 			Timeout: mbsTimeout, UserAgent: "einvoice-certification",
-			Retry: mbs.RetryPolicy{MaxAttempts: mbsAttempts, InitialBackoff: mbsBackoff, MaxBackoff: mbsMaxBackoff, MaxRetryAfter: mbsMaxRetryAfter},
+			Retry:       mbs.RetryPolicy{MaxAttempts: mbsAttempts, InitialBackoff: mbsBackoff, MaxBackoff: mbsMaxBackoff, MaxRetryAfter: mbsMaxRetryAfter},
+			Environment: string(c.Environment), Breakers: breakers,
 		})
 	}
 }

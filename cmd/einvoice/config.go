@@ -25,6 +25,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
+	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // config is everything a server process needs, from flags (dev) or the
@@ -82,6 +83,9 @@ type config struct {
 	// loses no count (EINVOICE_USAGE_JOURNAL_DIR; a directory on the
 	// api's own disk, kept across restarts).
 	UsageJournalDir string
+	// Breakers are the process's circuit breakers of NRS
+	// (EINVOICE_NRS_BREAKER_*), shared by every MBS client it builds.
+	Breakers *mbs.Breakers
 	// Webhooks configures webhook deliveries: EINVOICE_WEBHOOK_ALLOW_PRIVATE
 	// (endpoints on special-purpose addresses), EINVOICE_WEBHOOK_ALLOW_HTTP
 	// (plain http for production projects). The subcommand sets Engine.
@@ -278,6 +282,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.Idempotency, err = idempotencyFromEnv(getenv); err != nil {
+		return nil, err
+	}
+	if c.Breakers, err = breakersFromEnv(getenv); err != nil {
 		return nil, err
 	}
 	if c.Egress, err = egressFromEnv(getenv, false); err != nil {

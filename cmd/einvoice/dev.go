@@ -69,6 +69,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	// Development runs authorities on this host: special-purpose addresses
 	// are allowed unless EINVOICE_EGRESS_ALLOW_PRIVATE=false.
+	if c.Breakers, err = breakersFromEnv(getenv); err != nil {
+		return err
+	}
 	if c.Egress, err = egressFromEnv(getenv, true); err != nil {
 		return err
 	}
@@ -152,7 +155,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
-	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Webhooks: a.svc.Deliveries, Logger: log, MBS: workflows.MBSClients(c.Egress),
+	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Webhooks: a.svc.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
 		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0), Metrics: invoiceMetrics})
 	if err != nil {
 		return err

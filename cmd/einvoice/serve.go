@@ -19,6 +19,8 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	application "github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/nrshealth"
+	modelportal "github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -100,8 +102,26 @@ func appConfig(c *config, log *slog.Logger) (application.Config, error) {
 		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Submissions: c.Submissions, Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
 		UsageJournalDir: c.UsageJournalDir,
-		Webhooks:        c.Webhooks,
+		NRSHealth:       nrsLocal(c), SandboxFaults: sandboxFaults(c),
+		Webhooks: c.Webhooks,
 	}, nil
+}
+
+// sandboxFaults is the stand-in's fault switch when the process reaches it
+// (in process, or through its admin endpoint).
+func sandboxFaults(c *config) modelportal.SandboxFaults {
+	if f, ok := c.SandboxRegistrar.(modelportal.SandboxFaults); ok {
+		return f
+	}
+	return nil
+}
+
+// nrsLocal reads the process's circuit breakers, if it has any.
+func nrsLocal(c *config) nrshealth.Local {
+	if c.Breakers == nil {
+		return nil
+	}
+	return breakersHealth(c.Breakers)
 }
 
 // buildApp opens the database, migrates it when asked and wires the
@@ -138,10 +158,20 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	opts.GraphQL = graph.NewHandler(svc, gopts)
 	opts.Portal = portal.Handler()
 	a := &app{store: st, svc: svc}
+	opts.NRSHealth = svc.NRSHealth.Health
+	opts.Collectors = append(opts.Collectors, nrsHealthGauge(svc.NRSHealth.Health))
+	if c.Breakers != nil {
+		opts.Collectors = append(opts.Collectors, c.Breakers)
+	}
 	c.Ops.routerOptions(&opts, limits, &a.metrics)
 	a.handler = rest.New(svc, opts)
 	stopBackground := background(ctx, svc, log)
+	hctx, stopHealth := context.WithCancel(ctx)
+	healthDone := make(chan struct{})
+	go func() { defer close(healthDone); svc.NRSHealth.Run(hctx) }()
 	a.stopOps = func() {
+		stopHealth()
+		<-healthDone
 		stopBackground()
 		closeLimits()
 	}

@@ -62,7 +62,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer steps.Close()
-	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClients(c.Egress),
+	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
 		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0)})
 	if err != nil {
 		return err
@@ -79,6 +79,12 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	defer func() { stopDispatch(); <-dispatched }()
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
 		"task_queue", workflows.TaskQueue, "version", version, "database", st.Dialect())
+	// The worker's view of NRS (its circuit breakers) is shared through the
+	// database, so that the API's /health shows it.
+	hctx, stopHealth := context.WithCancel(ctx)
+	healthDone := make(chan struct{})
+	go func() { defer close(healthDone); steps.NRSHealth.Run(hctx) }()
+	defer func() { stopHealth(); <-healthDone }()
 	stop := make(chan any)
 	go func() {
 		<-ctx.Done()

@@ -70,7 +70,8 @@ func TestDevRunsTemporalWorkerAndSandbox(t *testing.T) {
 	}
 	_ = json.NewDecoder(res.Body).Decode(&health)
 	res.Body.Close()
-	if health.Checks["temporal"] != "ok" || health.Checks["database"] != "ok" {
+	if health.Checks["temporal"] != "ok" || health.Checks["database"] != "ok" ||
+		health.Checks["nrs_sandbox"] != "ok" || health.Checks["nrs_production"] != "ok" {
 		t.Fatalf("health: %+v", health)
 	}
 	// Readiness: the database, its migrations and Temporal's namespace.

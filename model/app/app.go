@@ -28,6 +28,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/nrshealth"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/secret"
@@ -92,6 +93,10 @@ type Config struct {
 	// SandboxRegistrar, when set, is told about every sandbox project, so
 	// that the NRS sandbox stand-in accepts the project's credentials.
 	SandboxRegistrar portal.SandboxRegistrar
+	// SandboxFaults, when set, switches the stand-in's outages and
+	// throttles of sandbox projects (the stand-in in process, or its admin
+	// client); cmd/einvoice sets it from SandboxRegistrar when that can.
+	SandboxFaults portal.SandboxFaults
 	// Runs starts and describes the workflows of certification runs; nil
 	// makes starting a run answer unavailable.
 	Runs runs.Starter
@@ -112,6 +117,11 @@ type Config struct {
 	// Quotas bound the organizations, projects, keys and concurrent
 	// certification runs of an account; zero fields take the defaults.
 	Quotas Quotas
+	// NRSHealth reads this process's circuit breakers of NRS (nil: the
+	// process does not call NRS); NRSHealthInterval is how often the view
+	// is shared with the other processes (default 5 s).
+	NRSHealth         nrshealth.Local
+	NRSHealthInterval time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives background errors; default slog.Default().
@@ -198,6 +208,8 @@ type App struct {
 	Idempotency *idempotency.Service
 	// Authority says how each project reaches its tax authority.
 	Authority *authority.Directory
+	// NRSHealth shares how NRS answers between processes (run its Run).
+	NRSHealth *nrshealth.Service
 	// Events lists the events of projects.
 	Events *events.Service
 	// Webhooks holds webhook endpoints, their delivery log, test pings and
@@ -234,13 +246,14 @@ func New(st *store.Store, cfg Config) (*App, error) {
 		return nil, err
 	}
 	trail := access.Trail{Key: cfg.AuditKey, Now: cfg.Now}
-	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps, Deliveries: w.Deliveries, st: st, w: w}
+	a := &App{Authority: w.Authority, CodeLists: w.CodeLists, Invoices: w.invoices, Steps: w.Steps, Deliveries: w.Deliveries,
+		NRSHealth: w.NRSHealth, st: st, w: w}
 	a.SubmissionSteps = w.Submissions
 	a.Submissions = submissions.New(st, w.submissionsConfig(), w.invoices)
 	a.Portal = portal.New(st, portal.Config{
 		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
 		ProjectsPerOrganization: cfg.Quotas.ProjectsPerOrganization, SandboxRegistrar: cfg.SandboxRegistrar,
-		Now: cfg.Now, Logger: cfg.Logger,
+		SandboxFaults: cfg.SandboxFaults, Now: cfg.Now, Logger: cfg.Logger,
 	})
 	a.Auth, err = auth.New(st, auth.Config{
 		JWTSecret: cfg.JWTSecret, TokenTTL: cfg.TokenTTL, Hasher: cfg.Hasher, PasswordParams: cfg.PasswordParams,
@@ -321,6 +334,8 @@ type Worker struct {
 	Deliveries *webhooks.Deliveries
 	Authority  *authority.Directory
 	CodeLists  *codelists.Service
+	// NRSHealth publishes the worker's view of NRS (run its Run).
+	NRSHealth *nrshealth.Service
 
 	invoices *invoices.Service
 	cfg      Config
@@ -355,6 +370,8 @@ func newWorker(st *store.Store, cfg Config) (*Worker, error) {
 	w.invoices = invoices.New(st, invoices.Config{Authority: dir, Now: cfg.Now})
 	w.Steps = runs.NewSteps(st, w.runsConfig(access.Trail{}, 0), w.invoices, w.CodeLists)
 	w.Submissions = submissions.NewSteps(st, w.submissionsConfig(), w.invoices)
+	w.NRSHealth = nrshealth.New(st, nrshealth.Config{Local: cfg.NRSHealth, Interval: cfg.NRSHealthInterval,
+		Now: cfg.Now, Logger: cfg.Logger})
 	if w.Deliveries, err = webhooks.NewDeliveries(st, w.webhooksConfig()); err != nil {
 		return nil, err
 	}

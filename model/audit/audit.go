@@ -68,6 +68,7 @@ var actions = []string{
 	model.ActionSignup, model.ActionLogin, model.ActionLoginFailed, model.ActionLogout, model.ActionOrganizationCreate,
 	model.ActionProjectCreate, model.ActionProjectUpdate, model.ActionKeyCreate, model.ActionKeyRotate, model.ActionKeyRevoke,
 	model.ActionAuthorityUpdate, model.ActionCertificationStart, model.ActionSessionReuse,
+	model.ActionSandboxFaultSet, model.ActionSandboxFaultClear,
 	model.ActionWebhookCreate, model.ActionWebhookUpdate, model.ActionWebhookDelete, model.ActionWebhookRotate,
 	model.ActionWebhookTest, model.ActionWebhookDisable, model.ActionEventRedeliver,
 }

@@ -35,6 +35,9 @@ type Config struct {
 	// it is committed (and again when its authority settings change), so
 	// that the NRS sandbox stand-in accepts the project's credentials.
 	SandboxRegistrar SandboxRegistrar
+	// SandboxFaults, when set, switches the stand-in's faults of sandbox
+	// projects' businesses (SetSandboxFault and the like).
+	SandboxFaults SandboxFaults
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives failures to register sandbox projects; default

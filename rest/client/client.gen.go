@@ -45,6 +45,8 @@ const (
 	OrganizationCreate          AuditAction = "organization.create"
 	ProjectCreate               AuditAction = "project.create"
 	ProjectUpdate               AuditAction = "project.update"
+	SandboxFaultClear           AuditAction = "sandbox_fault.clear"
+	SandboxFaultSet             AuditAction = "sandbox_fault.set"
 	Signup                      AuditAction = "signup"
 	WebhookEndpointCreate       AuditAction = "webhook_endpoint.create"
 	WebhookEndpointDelete       AuditAction = "webhook_endpoint.delete"
@@ -80,6 +82,10 @@ func (e AuditAction) Valid() bool {
 	case ProjectCreate:
 		return true
 	case ProjectUpdate:
+		return true
+	case SandboxFaultClear:
+		return true
+	case SandboxFaultSet:
 		return true
 	case Signup:
 		return true
@@ -264,6 +270,8 @@ func (e EventObject) Valid() bool {
 
 // Defines values for HealthChecks.
 const (
+	HealthChecksDegraded    HealthChecks = "degraded"
+	HealthChecksDown        HealthChecks = "down"
 	HealthChecksOk          HealthChecks = "ok"
 	HealthChecksUnavailable HealthChecks = "unavailable"
 )
@@ -271,6 +279,10 @@ const (
 // Valid indicates whether the value is a known member of the HealthChecks enum.
 func (e HealthChecks) Valid() bool {
 	switch e {
+	case HealthChecksDegraded:
+		return true
+	case HealthChecksDown:
+		return true
 	case HealthChecksOk:
 		return true
 	case HealthChecksUnavailable:
@@ -667,6 +679,66 @@ func (e RevokedKeyStatus) Valid() bool {
 	}
 }
 
+// Defines values for SandboxFaultKind.
+const (
+	SandboxFaultKindOutage   SandboxFaultKind = "outage"
+	SandboxFaultKindThrottle SandboxFaultKind = "throttle"
+)
+
+// Valid indicates whether the value is a known member of the SandboxFaultKind enum.
+func (e SandboxFaultKind) Valid() bool {
+	switch e {
+	case SandboxFaultKindOutage:
+		return true
+	case SandboxFaultKindThrottle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SandboxFaultRequestKind.
+const (
+	SandboxFaultRequestKindOutage   SandboxFaultRequestKind = "outage"
+	SandboxFaultRequestKindThrottle SandboxFaultRequestKind = "throttle"
+)
+
+// Valid indicates whether the value is a known member of the SandboxFaultRequestKind enum.
+func (e SandboxFaultRequestKind) Valid() bool {
+	switch e {
+	case SandboxFaultRequestKindOutage:
+		return true
+	case SandboxFaultRequestKindThrottle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SandboxFaultRequestStatus.
+const (
+	N0   SandboxFaultRequestStatus = 0
+	N502 SandboxFaultRequestStatus = 502
+	N503 SandboxFaultRequestStatus = 503
+	N504 SandboxFaultRequestStatus = 504
+)
+
+// Valid indicates whether the value is a known member of the SandboxFaultRequestStatus enum.
+func (e SandboxFaultRequestStatus) Valid() bool {
+	switch e {
+	case N0:
+		return true
+	case N502:
+		return true
+	case N503:
+		return true
+	case N504:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Scope.
 const (
 	ScopeCertificationRead Scope = "certification:read"
@@ -829,6 +901,24 @@ func (e RenderInvoiceParamsFormat) Valid() bool {
 	case Json:
 		return true
 	case Pdf:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ClearSandboxFaultsParamsKind.
+const (
+	ClearSandboxFaultsParamsKindOutage   ClearSandboxFaultsParamsKind = "outage"
+	ClearSandboxFaultsParamsKindThrottle ClearSandboxFaultsParamsKind = "throttle"
+)
+
+// Valid indicates whether the value is a known member of the ClearSandboxFaultsParamsKind enum.
+func (e ClearSandboxFaultsParamsKind) Valid() bool {
+	switch e {
+	case ClearSandboxFaultsParamsKindOutage:
+		return true
+	case ClearSandboxFaultsParamsKindThrottle:
 		return true
 	default:
 		return false
@@ -1046,7 +1136,7 @@ type EventList struct {
 
 // Health defines model for Health.
 type Health struct {
-	// Checks Examples: {"database":"ok","temporal":"ok"}
+	// Checks Examples: {"database":"ok","nrs_production":"degraded","nrs_sandbox":"ok","temporal":"ok"}
 	Checks  map[string]HealthChecks `json:"checks"`
 	Status  HealthStatus            `json:"status"`
 	Version string                  `json:"version"`
@@ -1920,6 +2010,59 @@ type RevokedKey struct {
 // RevokedKeyStatus defines model for RevokedKey.Status.
 type RevokedKeyStatus string
 
+// SandboxFault defines model for SandboxFault.
+type SandboxFault struct {
+	Endpoint   string           `json:"endpoint"`
+	EndsAt     *time.Time       `json:"ends_at,omitempty"`
+	Kind       SandboxFaultKind `json:"kind"`
+	Rate       *string          `json:"rate,omitempty"`
+	RetryAfter *int             `json:"retry_after,omitempty"`
+	StartsAt   *time.Time       `json:"starts_at,omitempty"`
+	Status     *int             `json:"status,omitempty"`
+}
+
+// SandboxFaultKind defines model for SandboxFault.Kind.
+type SandboxFaultKind string
+
+// SandboxFaultList defines model for SandboxFaultList.
+type SandboxFaultList struct {
+	Items []SandboxFault `json:"items"`
+}
+
+// SandboxFaultRequest defines model for SandboxFaultRequest.
+type SandboxFaultRequest struct {
+	// Duration How long from now, 1s to 168h.
+	//
+	// Examples: 6h
+	Duration string `json:"duration"`
+
+	// Endpoint Empty (default) for every endpoint that takes credentials, or one of authenticate,
+	// entity_get, entity_search, invoice_confirm, invoice_download, invoice_search,
+	// invoice_sign, invoice_update, invoice_validate, irn_validate, party_create,
+	// party_search, qr_verify, transmit, transmit_confirm_receipt, transmit_lookup,
+	// transmit_lookup_party, transmit_lookup_tin, transmit_pull,
+	// transmit_self_health_check, verify_tin.
+	Endpoint *string                 `json:"endpoint,omitempty"`
+	Kind     SandboxFaultRequestKind `json:"kind"`
+
+	// Rate A throttle's allowance, COUNT/PERIOD (10/m, 1/2s); required for a throttle.
+	//
+	// Examples: 10/m
+	Rate *string `json:"rate,omitempty"`
+
+	// RetryAfter Seconds sent as Retry-After.
+	RetryAfter *int `json:"retry_after,omitempty"`
+
+	// Status An outage's HTTP status; 0 or absent means 503.
+	Status *SandboxFaultRequestStatus `json:"status,omitempty"`
+}
+
+// SandboxFaultRequestKind defines model for SandboxFaultRequest.Kind.
+type SandboxFaultRequestKind string
+
+// SandboxFaultRequestStatus An outage's HTTP status; 0 or absent means 503.
+type SandboxFaultRequestStatus int
+
 // SchemaVersion The authority's invoice schema version (NRS: `1.0` or `1.1`). Absent, null or empty means
 // 1.1. The default is stated here rather than on the request's property, so that generated
 // types keep the field optional.
@@ -2523,6 +2666,26 @@ type RotateKeyParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ClearSandboxFaultsParams defines parameters for ClearSandboxFaults.
+type ClearSandboxFaultsParams struct {
+	Kind *ClearSandboxFaultsParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
+
+	// Endpoint An endpoint name; needs kind.
+	Endpoint *string `form:"endpoint,omitempty" json:"endpoint,omitempty"`
+}
+
+// ClearSandboxFaultsParamsKind defines parameters for ClearSandboxFaults.
+type ClearSandboxFaultsParamsKind string
+
+// SetSandboxFaultParams defines parameters for SetSandboxFault.
+type SetSandboxFaultParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListWebhookEndpointsParams defines parameters for ListWebhookEndpoints.
 type ListWebhookEndpointsParams struct {
 	// Limit Page size.
@@ -2629,6 +2792,9 @@ type UpdateAuthorityJSONRequestBody = AuthorityRequest
 
 // CreateKeyJSONRequestBody defines body for CreateKey for application/json ContentType.
 type CreateKeyJSONRequestBody = KeyRequest
+
+// SetSandboxFaultJSONRequestBody defines body for SetSandboxFault for application/json ContentType.
+type SetSandboxFaultJSONRequestBody = SandboxFaultRequest
 
 // CreateWebhookEndpointJSONRequestBody defines body for CreateWebhookEndpoint for application/json ContentType.
 type CreateWebhookEndpointJSONRequestBody = WebhookEndpointRequest
@@ -3438,6 +3604,51 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v2/projects/{project_id}/keys/{key_id}/rotate (the `RotateKey` operationId).
 	RotateKey(ctx context.Context, projectId ProjectID, keyId KeyID, params *RotateKeyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ClearSandboxFaults End faults of a sandbox project
+	//
+	// Owners and admins. Without `kind`, every fault ends; with it, those of that kind (on one
+	// endpoint with `endpoint`). Audited as `sandbox_fault.clear`.
+	//
+	// Corresponds with DELETE /api/v2/projects/{project_id}/sandbox/faults (the `ClearSandboxFaults` operationId).
+	ClearSandboxFaults(ctx context.Context, projectId ProjectID, params *ClearSandboxFaultsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSandboxFaults The faults in force of a sandbox project
+	//
+	// Any member of the project's organization.
+	//
+	// Corresponds with GET /api/v2/projects/{project_id}/sandbox/faults (the `ListSandboxFaults` operationId).
+	ListSandboxFaults(ctx context.Context, projectId ProjectID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetSandboxFaultWithBody Switch on an outage or a throttle of a sandbox project at the NRS sandbox
+	//
+	// Owners and admins of a sandbox project (a production project is a 409) switch on a fault of
+	// the project's business at the NRS sandbox stand-in, to rehearse NRS failing: an outage
+	// (every endpoint, or one, answers 502, 503 or 504) or a throttle (past `rate`, 429 with
+	// `Retry-After`), for `duration`. A fault of the same kind and endpoint is replaced. While it
+	// lasts, einvoice's circuit breakers and pacing react as they would to NRS (see `/health` and
+	// the `NRS-Status` header). Audited as `sandbox_fault.set`. At most 60 requests a minute per
+	// user and project to these routes (429). 503 when this API does not reach the stand-in.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
+	SetSandboxFaultWithBody(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetSandboxFault Switch on an outage or a throttle of a sandbox project at the NRS sandbox
+	//
+	// Owners and admins of a sandbox project (a production project is a 409) switch on a fault of
+	// the project's business at the NRS sandbox stand-in, to rehearse NRS failing: an outage
+	// (every endpoint, or one, answers 502, 503 or 504) or a throttle (past `rate`, 429 with
+	// `Retry-After`), for `duration`. A fault of the same kind and endpoint is replaced. While it
+	// lasts, einvoice's circuit breakers and pacing react as they would to NRS (see `/health` and
+	// the `NRS-Status` header). Audited as `sandbox_fault.set`. At most 60 requests a minute per
+	// user and project to these routes (429). 503 when this API does not reach the stand-in.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
+	SetSandboxFault(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, body SetSandboxFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListWebhookEndpoints A project's webhook endpoints
 	//
 	// Without secrets.
@@ -3532,7 +3743,11 @@ type ClientInterface interface {
 
 	// Health Health of the process and its dependencies
 	//
-	// 200 while the process can serve; a failing dependency shows in `checks` and turns `status` to `degraded`.
+	// 200 while the process can serve; a failing dependency shows in `checks` and turns `status` to
+	// `degraded`. `checks.nrs_sandbox` and `checks.nrs_production` say how NRS answers in each
+	// environment, from the circuit breakers of every process that calls it: `ok`, `degraded`
+	// (an endpoint's breaker is open or probing, or NRS asked to slow down with 429) or `down`
+	// (every endpoint called lately has its breaker open).
 	//
 	// Corresponds with GET /health (the `Health` operationId).
 	Health(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4590,6 +4805,91 @@ func (c *RawClient) RotateKey(ctx context.Context, projectId ProjectID, keyId Ke
 	return c.Client.Do(req)
 }
 
+// ClearSandboxFaults End faults of a sandbox project
+//
+// Owners and admins. Without `kind`, every fault ends; with it, those of that kind (on one
+// endpoint with `endpoint`). Audited as `sandbox_fault.clear`.
+//
+// Corresponds with DELETE /api/v2/projects/{project_id}/sandbox/faults (the `ClearSandboxFaults` operationId).
+func (c *RawClient) ClearSandboxFaults(ctx context.Context, projectId ProjectID, params *ClearSandboxFaultsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewClearSandboxFaultsRequest(c.Server, projectId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSandboxFaults The faults in force of a sandbox project
+//
+// Any member of the project's organization.
+//
+// Corresponds with GET /api/v2/projects/{project_id}/sandbox/faults (the `ListSandboxFaults` operationId).
+func (c *RawClient) ListSandboxFaults(ctx context.Context, projectId ProjectID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSandboxFaultsRequest(c.Server, projectId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetSandboxFaultWithBody Switch on an outage or a throttle of a sandbox project at the NRS sandbox
+//
+// Owners and admins of a sandbox project (a production project is a 409) switch on a fault of
+// the project's business at the NRS sandbox stand-in, to rehearse NRS failing: an outage
+// (every endpoint, or one, answers 502, 503 or 504) or a throttle (past `rate`, 429 with
+// `Retry-After`), for `duration`. A fault of the same kind and endpoint is replaced. While it
+// lasts, einvoice's circuit breakers and pacing react as they would to NRS (see `/health` and
+// the `NRS-Status` header). Audited as `sandbox_fault.set`. At most 60 requests a minute per
+// user and project to these routes (429). 503 when this API does not reach the stand-in.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
+func (c *RawClient) SetSandboxFaultWithBody(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetSandboxFaultRequestWithBody(c.Server, projectId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetSandboxFault Switch on an outage or a throttle of a sandbox project at the NRS sandbox
+//
+// Owners and admins of a sandbox project (a production project is a 409) switch on a fault of
+// the project's business at the NRS sandbox stand-in, to rehearse NRS failing: an outage
+// (every endpoint, or one, answers 502, 503 or 504) or a throttle (past `rate`, 429 with
+// `Retry-After`), for `duration`. A fault of the same kind and endpoint is replaced. While it
+// lasts, einvoice's circuit breakers and pacing react as they would to NRS (see `/health` and
+// the `NRS-Status` header). Audited as `sandbox_fault.set`. At most 60 requests a minute per
+// user and project to these routes (429). 503 when this API does not reach the stand-in.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
+func (c *RawClient) SetSandboxFault(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, body SetSandboxFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetSandboxFaultRequest(c.Server, projectId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListWebhookEndpoints A project's webhook endpoints
 //
 // Without secrets.
@@ -4794,7 +5094,11 @@ func (c *RawClient) Usage(ctx context.Context, params *UsageParams, reqEditors .
 
 // Health Health of the process and its dependencies
 //
-// 200 while the process can serve; a failing dependency shows in `checks` and turns `status` to `degraded`.
+// 200 while the process can serve; a failing dependency shows in `checks` and turns `status` to
+// `degraded`. `checks.nrs_sandbox` and `checks.nrs_production` say how NRS answers in each
+// environment, from the circuit breakers of every process that calls it: `ok`, `degraded`
+// (an endpoint's breaker is open or probing, or NRS asked to slow down with 429) or `down`
+// (every endpoint called lately has its breaker open).
 //
 // Corresponds with GET /health (the `Health` operationId).
 func (c *RawClient) Health(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6868,6 +7172,175 @@ func NewRotateKeyRequest(server string, projectId ProjectID, keyId KeyID, params
 	return req, nil
 }
 
+// NewClearSandboxFaultsRequest constructs an http.Request for the ClearSandboxFaults method
+func NewClearSandboxFaultsRequest(server string, projectId ProjectID, params *ClearSandboxFaultsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/sandbox/faults", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Kind != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "kind", *params.Kind, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Endpoint != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "endpoint", *params.Endpoint, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSandboxFaultsRequest constructs an http.Request for the ListSandboxFaults method
+func NewListSandboxFaultsRequest(server string, projectId ProjectID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/sandbox/faults", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetSandboxFaultRequest calls the generic SetSandboxFault builder with application/json body
+func NewSetSandboxFaultRequest(server string, projectId ProjectID, params *SetSandboxFaultParams, body SetSandboxFaultJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetSandboxFaultRequestWithBody(server, projectId, params, "application/json", bodyReader)
+}
+
+// NewSetSandboxFaultRequestWithBody constructs an http.Request for the SetSandboxFault method, with any body, and a specified content type
+func NewSetSandboxFaultRequestWithBody(server string, projectId ProjectID, params *SetSandboxFaultParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/projects/%s/sandbox/faults", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListWebhookEndpointsRequest constructs an http.Request for the ListWebhookEndpoints method
 func NewListWebhookEndpointsRequest(server string, projectId ProjectID, params *ListWebhookEndpointsParams) (*http.Request, error) {
 	var err error
@@ -8124,6 +8597,55 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v2/projects/{project_id}/keys/{key_id}/rotate (the `RotateKey` operationId).
 	RotateKeyWithResponse(ctx context.Context, projectId ProjectID, keyId KeyID, params *RotateKeyParams, reqEditors ...RequestEditorFn) (*RotateKeyResponse, error)
 
+	// ClearSandboxFaultsWithResponse End faults of a sandbox project
+	//
+	// Owners and admins. Without `kind`, every fault ends; with it, those of that kind (on one
+	// endpoint with `endpoint`). Audited as `sandbox_fault.clear`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v2/projects/{project_id}/sandbox/faults (the `ClearSandboxFaults` operationId).
+	ClearSandboxFaultsWithResponse(ctx context.Context, projectId ProjectID, params *ClearSandboxFaultsParams, reqEditors ...RequestEditorFn) (*ClearSandboxFaultsResponse, error)
+
+	// ListSandboxFaultsWithResponse The faults in force of a sandbox project
+	//
+	// Any member of the project's organization.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/projects/{project_id}/sandbox/faults (the `ListSandboxFaults` operationId).
+	ListSandboxFaultsWithResponse(ctx context.Context, projectId ProjectID, reqEditors ...RequestEditorFn) (*ListSandboxFaultsResponse, error)
+
+	// SetSandboxFaultWithBodyWithResponse Switch on an outage or a throttle of a sandbox project at the NRS sandbox
+	//
+	// Owners and admins of a sandbox project (a production project is a 409) switch on a fault of
+	// the project's business at the NRS sandbox stand-in, to rehearse NRS failing: an outage
+	// (every endpoint, or one, answers 502, 503 or 504) or a throttle (past `rate`, 429 with
+	// `Retry-After`), for `duration`. A fault of the same kind and endpoint is replaced. While it
+	// lasts, einvoice's circuit breakers and pacing react as they would to NRS (see `/health` and
+	// the `NRS-Status` header). Audited as `sandbox_fault.set`. At most 60 requests a minute per
+	// user and project to these routes (429). 503 when this API does not reach the stand-in.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
+	SetSandboxFaultWithBodyWithResponse(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetSandboxFaultResponse, error)
+
+	// SetSandboxFaultWithResponse Switch on an outage or a throttle of a sandbox project at the NRS sandbox
+	//
+	// Owners and admins of a sandbox project (a production project is a 409) switch on a fault of
+	// the project's business at the NRS sandbox stand-in, to rehearse NRS failing: an outage
+	// (every endpoint, or one, answers 502, 503 or 504) or a throttle (past `rate`, 429 with
+	// `Retry-After`), for `duration`. A fault of the same kind and endpoint is replaced. While it
+	// lasts, einvoice's circuit breakers and pacing react as they would to NRS (see `/health` and
+	// the `NRS-Status` header). Audited as `sandbox_fault.set`. At most 60 requests a minute per
+	// user and project to these routes (429). 503 when this API does not reach the stand-in.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
+	SetSandboxFaultWithResponse(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, body SetSandboxFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSandboxFaultResponse, error)
+
 	// ListWebhookEndpointsWithResponse A project's webhook endpoints
 	//
 	// Without secrets.
@@ -8232,7 +8754,11 @@ type ClientWithResponsesInterface interface {
 
 	// HealthWithResponse Health of the process and its dependencies
 	//
-	// 200 while the process can serve; a failing dependency shows in `checks` and turns `status` to `degraded`.
+	// 200 while the process can serve; a failing dependency shows in `checks` and turns `status` to
+	// `degraded`. `checks.nrs_sandbox` and `checks.nrs_production` say how NRS answers in each
+	// environment, from the circuit breakers of every process that calls it: `ok`, `degraded`
+	// (an endpoint's breaker is open or probing, or NRS asked to slow down with 429) or `down`
+	// (every endpoint called lately has its breaker open).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12716,6 +13242,495 @@ func (r RotateKeyResponse) ContentType() string {
 	return ""
 }
 
+// ClearSandboxFaultsResponse200Headers the declared response headers of an HTTP 200 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse200Headers struct {
+	XRequestID *string
+}
+
+// ClearSandboxFaultsResponse401Headers the declared response headers of an HTTP 401 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ClearSandboxFaultsResponse403Headers the declared response headers of an HTTP 403 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse403Headers struct {
+	XRequestID *string
+}
+
+// ClearSandboxFaultsResponse404Headers the declared response headers of an HTTP 404 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse404Headers struct {
+	XRequestID *string
+}
+
+// ClearSandboxFaultsResponse409Headers the declared response headers of an HTTP 409 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// ClearSandboxFaultsResponse422Headers the declared response headers of an HTTP 422 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse422Headers struct {
+	XRequestID *string
+}
+
+// ClearSandboxFaultsResponse429Headers the declared response headers of an HTTP 429 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ClearSandboxFaultsResponse500Headers the declared response headers of an HTTP 500 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse500Headers struct {
+	XRequestID *string
+}
+
+// ClearSandboxFaultsResponse503Headers the declared response headers of an HTTP 503 response for ClearSandboxFaults
+type ClearSandboxFaultsResponse503Headers struct {
+	XRequestID *string
+}
+
+type ClearSandboxFaultsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Cleared int `json:"cleared"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ClearSandboxFaultsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ClearSandboxFaultsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ClearSandboxFaultsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ClearSandboxFaultsResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ClearSandboxFaultsResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ClearSandboxFaultsResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ClearSandboxFaultsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ClearSandboxFaultsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ClearSandboxFaultsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON200() *struct {
+	Cleared int `json:"cleared"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ClearSandboxFaultsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ClearSandboxFaultsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ClearSandboxFaultsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ClearSandboxFaultsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ClearSandboxFaultsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSandboxFaultsResponse200Headers the declared response headers of an HTTP 200 response for ListSandboxFaults
+type ListSandboxFaultsResponse200Headers struct {
+	XRequestID *string
+}
+
+// ListSandboxFaultsResponse401Headers the declared response headers of an HTTP 401 response for ListSandboxFaults
+type ListSandboxFaultsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListSandboxFaultsResponse404Headers the declared response headers of an HTTP 404 response for ListSandboxFaults
+type ListSandboxFaultsResponse404Headers struct {
+	XRequestID *string
+}
+
+// ListSandboxFaultsResponse409Headers the declared response headers of an HTTP 409 response for ListSandboxFaults
+type ListSandboxFaultsResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// ListSandboxFaultsResponse429Headers the declared response headers of an HTTP 429 response for ListSandboxFaults
+type ListSandboxFaultsResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ListSandboxFaultsResponse500Headers the declared response headers of an HTTP 500 response for ListSandboxFaults
+type ListSandboxFaultsResponse500Headers struct {
+	XRequestID *string
+}
+
+// ListSandboxFaultsResponse503Headers the declared response headers of an HTTP 503 response for ListSandboxFaults
+type ListSandboxFaultsResponse503Headers struct {
+	XRequestID *string
+}
+
+type ListSandboxFaultsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SandboxFaultList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSandboxFaultsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListSandboxFaultsResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListSandboxFaultsResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ListSandboxFaultsResponse409Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSandboxFaultsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListSandboxFaultsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSandboxFaultsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSandboxFaultsResponse) GetJSON200() *SandboxFaultList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSandboxFaultsResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSandboxFaultsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ListSandboxFaultsResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSandboxFaultsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSandboxFaultsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSandboxFaultsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSandboxFaultsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSandboxFaultsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSandboxFaultsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSandboxFaultsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetSandboxFaultResponse200Headers the declared response headers of an HTTP 200 response for SetSandboxFault
+type SetSandboxFaultResponse200Headers struct {
+	IdempotentReplayed *string
+	XRequestID         *string
+}
+
+// SetSandboxFaultResponse401Headers the declared response headers of an HTTP 401 response for SetSandboxFault
+type SetSandboxFaultResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// SetSandboxFaultResponse403Headers the declared response headers of an HTTP 403 response for SetSandboxFault
+type SetSandboxFaultResponse403Headers struct {
+	XRequestID *string
+}
+
+// SetSandboxFaultResponse404Headers the declared response headers of an HTTP 404 response for SetSandboxFault
+type SetSandboxFaultResponse404Headers struct {
+	XRequestID *string
+}
+
+// SetSandboxFaultResponse409Headers the declared response headers of an HTTP 409 response for SetSandboxFault
+type SetSandboxFaultResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// SetSandboxFaultResponse415Headers the declared response headers of an HTTP 415 response for SetSandboxFault
+type SetSandboxFaultResponse415Headers struct {
+	XRequestID *string
+}
+
+// SetSandboxFaultResponse422Headers the declared response headers of an HTTP 422 response for SetSandboxFault
+type SetSandboxFaultResponse422Headers struct {
+	XRequestID *string
+}
+
+// SetSandboxFaultResponse429Headers the declared response headers of an HTTP 429 response for SetSandboxFault
+type SetSandboxFaultResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// SetSandboxFaultResponse500Headers the declared response headers of an HTTP 500 response for SetSandboxFault
+type SetSandboxFaultResponse500Headers struct {
+	XRequestID *string
+}
+
+// SetSandboxFaultResponse503Headers the declared response headers of an HTTP 503 response for SetSandboxFault
+type SetSandboxFaultResponse503Headers struct {
+	XRequestID *string
+}
+
+type SetSandboxFaultResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SandboxFault
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetSandboxFaultResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetSandboxFaultResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SetSandboxFaultResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SetSandboxFaultResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SetSandboxFaultResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *SetSandboxFaultResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *SetSandboxFaultResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetSandboxFaultResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SetSandboxFaultResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetSandboxFaultResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON200() *SandboxFault {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetSandboxFaultResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetSandboxFaultResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetSandboxFaultResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetSandboxFaultResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetSandboxFaultResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListWebhookEndpointsResponse200Headers the declared response headers of an HTTP 200 response for ListWebhookEndpoints
 type ListWebhookEndpointsResponse200Headers struct {
 	XRequestID *string
@@ -14819,6 +15834,79 @@ func (c *ClientWithResponses) RotateKeyWithResponse(ctx context.Context, project
 	return ParseRotateKeyResponse(rsp)
 }
 
+// ClearSandboxFaultsWithResponse End faults of a sandbox project
+//
+// Owners and admins. Without `kind`, every fault ends; with it, those of that kind (on one
+// endpoint with `endpoint`). Audited as `sandbox_fault.clear`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v2/projects/{project_id}/sandbox/faults (the `ClearSandboxFaults` operationId).
+func (c *ClientWithResponses) ClearSandboxFaultsWithResponse(ctx context.Context, projectId ProjectID, params *ClearSandboxFaultsParams, reqEditors ...RequestEditorFn) (*ClearSandboxFaultsResponse, error) {
+	rsp, err := c.ClearSandboxFaults(ctx, projectId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseClearSandboxFaultsResponse(rsp)
+}
+
+// ListSandboxFaultsWithResponse The faults in force of a sandbox project
+//
+// Any member of the project's organization.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/projects/{project_id}/sandbox/faults (the `ListSandboxFaults` operationId).
+func (c *ClientWithResponses) ListSandboxFaultsWithResponse(ctx context.Context, projectId ProjectID, reqEditors ...RequestEditorFn) (*ListSandboxFaultsResponse, error) {
+	rsp, err := c.ListSandboxFaults(ctx, projectId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSandboxFaultsResponse(rsp)
+}
+
+// SetSandboxFaultWithBodyWithResponse Switch on an outage or a throttle of a sandbox project at the NRS sandbox
+//
+// Owners and admins of a sandbox project (a production project is a 409) switch on a fault of
+// the project's business at the NRS sandbox stand-in, to rehearse NRS failing: an outage
+// (every endpoint, or one, answers 502, 503 or 504) or a throttle (past `rate`, 429 with
+// `Retry-After`), for `duration`. A fault of the same kind and endpoint is replaced. While it
+// lasts, einvoice's circuit breakers and pacing react as they would to NRS (see `/health` and
+// the `NRS-Status` header). Audited as `sandbox_fault.set`. At most 60 requests a minute per
+// user and project to these routes (429). 503 when this API does not reach the stand-in.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
+func (c *ClientWithResponses) SetSandboxFaultWithBodyWithResponse(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetSandboxFaultResponse, error) {
+	rsp, err := c.SetSandboxFaultWithBody(ctx, projectId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetSandboxFaultResponse(rsp)
+}
+
+// SetSandboxFaultWithResponse Switch on an outage or a throttle of a sandbox project at the NRS sandbox
+//
+// Owners and admins of a sandbox project (a production project is a 409) switch on a fault of
+// the project's business at the NRS sandbox stand-in, to rehearse NRS failing: an outage
+// (every endpoint, or one, answers 502, 503 or 504) or a throttle (past `rate`, 429 with
+// `Retry-After`), for `duration`. A fault of the same kind and endpoint is replaced. While it
+// lasts, einvoice's circuit breakers and pacing react as they would to NRS (see `/health` and
+// the `NRS-Status` header). Audited as `sandbox_fault.set`. At most 60 requests a minute per
+// user and project to these routes (429). 503 when this API does not reach the stand-in.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/projects/{project_id}/sandbox/faults (the `SetSandboxFault` operationId).
+func (c *ClientWithResponses) SetSandboxFaultWithResponse(ctx context.Context, projectId ProjectID, params *SetSandboxFaultParams, body SetSandboxFaultJSONRequestBody, reqEditors ...RequestEditorFn) (*SetSandboxFaultResponse, error) {
+	rsp, err := c.SetSandboxFault(ctx, projectId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetSandboxFaultResponse(rsp)
+}
+
 // ListWebhookEndpointsWithResponse A project's webhook endpoints
 //
 // Without secrets.
@@ -14993,7 +16081,11 @@ func (c *ClientWithResponses) UsageWithResponse(ctx context.Context, params *Usa
 
 // HealthWithResponse Health of the process and its dependencies
 //
-// 200 while the process can serve; a failing dependency shows in `checks` and turns `status` to `degraded`.
+// 200 while the process can serve; a failing dependency shows in `checks` and turns `status` to
+// `degraded`. `checks.nrs_sandbox` and `checks.nrs_production` say how NRS answers in each
+// environment, from the circuit breakers of every process that calls it: `ok`, `degraded`
+// (an endpoint's breaker is open or probing, or NRS asked to slow down with 429) or `down`
+// (every endpoint called lately has its breaker open).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -20947,6 +22039,649 @@ func ParseRotateKeyResponse(rsp *http.Response) (*RotateKeyResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseClearSandboxFaultsResponse parses an HTTP response from a ClearSandboxFaultsWithResponse call
+func ParseClearSandboxFaultsResponse(rsp *http.Response) (*ClearSandboxFaultsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ClearSandboxFaultsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Cleared int `json:"cleared"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ClearSandboxFaultsResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ClearSandboxFaultsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ClearSandboxFaultsResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ClearSandboxFaultsResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ClearSandboxFaultsResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers ClearSandboxFaultsResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ClearSandboxFaultsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ClearSandboxFaultsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ClearSandboxFaultsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSandboxFaultsResponse parses an HTTP response from a ListSandboxFaultsWithResponse call
+func ParseListSandboxFaultsResponse(rsp *http.Response) (*ListSandboxFaultsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSandboxFaultsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SandboxFaultList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSandboxFaultsResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListSandboxFaultsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListSandboxFaultsResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ListSandboxFaultsResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSandboxFaultsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListSandboxFaultsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListSandboxFaultsResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetSandboxFaultResponse parses an HTTP response from a SetSandboxFaultWithResponse call
+func ParseSetSandboxFaultResponse(rsp *http.Response) (*SetSandboxFaultResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetSandboxFaultResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SandboxFault
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetSandboxFaultResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetSandboxFaultResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SetSandboxFaultResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers SetSandboxFaultResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers SetSandboxFaultResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers SetSandboxFaultResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers SetSandboxFaultResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetSandboxFaultResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SetSandboxFaultResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetSandboxFaultResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -46,9 +46,25 @@ func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, b *busi
 // authenticate checks the request's credentials and takes a place among the
 // business's requests in flight; call release when done.
 func (h *Handler) authenticate(r *http.Request) (b *business, release func(), err error) {
+	if b, err = h.businessOf(r); err != nil {
+		return nil, nil, err
+	}
+	if err := h.applyFaults(r.Context(), b, endpointOf(r)); err != nil {
+		return nil, nil, err
+	}
+	release, err = h.admit(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, release, nil
+}
+
+// businessOf finds the business of the request's x-api-key and
+// x-api-secret (MBS's 400 "unable to validate api key" otherwise).
+func (h *Handler) businessOf(r *http.Request) (b *business, err error) {
 	key, secret := r.Header.Get("x-api-key"), r.Header.Get("x-api-secret")
 	if key == "" || secret == "" || len(key) > 512 || len(secret) > 512 {
-		return nil, nil, errBadKey
+		return nil, errBadKey
 	}
 	b, err = h.db.Businesses().ByAPIKey(r.Context(), key)
 	want := unknownHash
@@ -57,20 +73,25 @@ func (h *Handler) authenticate(r *http.Request) (b *business, release func(), er
 		want = b.APISecretHash
 	case errors.Is(err, sandboxdb.ErrNotFound):
 	default:
-		return nil, nil, err
+		return nil, err
 	}
 	got := secretHash(secret)
 	if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 || b == nil {
-		return nil, nil, errBadKey
+		return nil, errBadKey
 	}
+	return b, nil
+}
+
+// admit applies the business's rate and concurrency limits.
+func (h *Handler) admit(b *business) (release func(), err error) {
 	if wait, allowed := h.limits.allowBusiness(b.BusinessID, h.opts.Now()); !allowed {
-		return nil, nil, tooMany("this business sends requests faster than the sandbox's limit of "+h.opts.BusinessRate.String(), wait)
+		return nil, tooMany("this business sends requests faster than the sandbox's limit of "+h.opts.BusinessRate.String(), wait)
 	}
 	release, entered := h.limits.enter(b.BusinessID)
 	if !entered {
-		return nil, nil, tooMany("this business has "+strconv.Itoa(h.opts.MaxConcurrent)+" requests in flight, the sandbox's limit", 0)
+		return nil, tooMany("this business has "+strconv.Itoa(h.opts.MaxConcurrent)+" requests in flight, the sandbox's limit", 0)
 	}
-	return b, release, nil
+	return release, nil
 }
 
 // admin guards an admin endpoint with the admin token. Without a token

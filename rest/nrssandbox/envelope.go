@@ -193,7 +193,11 @@ func (h *Handler) route(handler string, fn handlerFunc) http.HandlerFunc {
 			return
 		}
 		var e *apiError
+		var gw *gatewayError
 		switch {
+		case errors.As(err, &gw):
+			writeGateway(w, gw)
+			return
 		case errors.As(err, &e):
 		case r.Context().Err() != nil:
 			// The caller went away (an SBXSLOW wait was cut short): nobody

@@ -82,6 +82,7 @@ type limiter struct {
 	mu       sync.Mutex
 	ips      map[string]*bucket
 	biz      map[string]*bucket
+	throttle map[string]*bucket
 	inFlight map[string]int
 }
 
@@ -92,7 +93,7 @@ type bucket struct {
 
 func newLimiter(business, ip RateLimit, maxInFlight int) *limiter {
 	return &limiter{business: business, ip: ip, maxInFlight: maxInFlight,
-		ips: map[string]*bucket{}, biz: map[string]*bucket{}, inFlight: map[string]int{}}
+		ips: map[string]*bucket{}, biz: map[string]*bucket{}, throttle: map[string]*bucket{}, inFlight: map[string]int{}}
 }
 
 // allowIP takes one token of an address's bucket; when none is left it
@@ -104,6 +105,12 @@ func (l *limiter) allowIP(addr string, now time.Time) (time.Duration, bool) {
 // allowBusiness takes one token of a business's bucket.
 func (l *limiter) allowBusiness(id string, now time.Time) (time.Duration, bool) {
 	return l.allow(l.biz, l.business, id, now)
+}
+
+// allowThrottle takes one token of a throttle fault's bucket (key names the
+// business, the fault and its allowance).
+func (l *limiter) allowThrottle(key string, lim RateLimit, now time.Time) (time.Duration, bool) {
+	return l.allow(l.throttle, lim, key, now)
 }
 
 func (l *limiter) allow(m map[string]*bucket, lim RateLimit, key string, now time.Time) (time.Duration, bool) {

@@ -24,7 +24,9 @@
 // are rate-limited by IP before authentication.
 //
 // Extras MBS does not have, documented as such: the admin endpoints
-// (/sandbox/businesses), QR verification (POST /api/v1/invoice/qr/verify) and
+// (/sandbox/businesses), faults (outages and throttles of a business's
+// endpoints for a while, /sandbox/faults and
+// /sandbox/businesses/{id}/faults), QR verification (POST /api/v1/invoice/qr/verify) and
 // invoice references with reserved prefixes (SBXSIGNFAIL, SBXSLOW, SBXRETRY,
 // SBXDOWN, SBXDUP) that force failures so that clients can rehearse them,
 // and (SBXLOSTRST, SBXLOSTLATE, SBXLOST5XX) that commit a sign, transmit or
@@ -241,6 +243,12 @@ func (h *Handler) routes() http.Handler {
 	r.Post("/api/v1/invoice/qr/verify", inv(h.verifyQR))
 	r.Post("/sandbox/businesses", h.route(HandlerAdmin, h.admin(h.registerBusiness)))
 	r.Get("/sandbox/businesses", h.route(HandlerAdmin, h.admin(h.listBusinesses)))
+	r.Post("/sandbox/businesses/{business_id}/faults", h.route(HandlerAdmin, h.admin(h.adminSetFault)))
+	r.Get("/sandbox/businesses/{business_id}/faults", h.route(HandlerAdmin, h.admin(h.adminListFaults)))
+	r.Delete("/sandbox/businesses/{business_id}/faults", h.route(HandlerAdmin, h.admin(h.adminClearFaults)))
+	r.Post("/sandbox/faults", h.route(HandlerAdmin, h.ownFaults(h.setFaultFor)))
+	r.Get("/sandbox/faults", h.route(HandlerAdmin, h.ownFaults(h.listFaultsFor)))
+	r.Delete("/sandbox/faults", h.route(HandlerAdmin, h.ownFaults(h.clearFaultsFor)))
 	return r
 }
 

@@ -67,8 +67,23 @@ func (c *Client) do(ctx context.Context, r request) ([]byte, Call, error) {
 		return body, call, nil
 	}
 	for {
+		var release func(outcome)
+		if c.breakers != nil {
+			if e := c.admit(ctx, r, &call); e != nil {
+				return finish(nil, e)
+			}
+			var wait time.Duration
+			var ok bool
+			if release, wait, ok = c.breakers.allow(c.env, r.op); !ok {
+				return finish(nil, &Error{Operation: r.op, Method: r.method, Path: r.path, BreakerOpen: true,
+					Environment: c.env, RetryAfter: wait})
+			}
+		}
 		call.Attempts++
 		body, status, header, err := c.attempt(ctx, r)
+		if release != nil {
+			release(outcomeOf(status, err, ctx.Err() != nil))
+		}
 		call.HTTPStatus = status
 		if err == nil && status >= 200 && status < 300 {
 			call.Partial = header.Get(PartialListHeader) == "partial"
@@ -89,10 +104,17 @@ func (c *Client) do(ctx context.Context, r request) ([]byte, Call, error) {
 			c.fillFromBody(e, body)
 			e.RetryAfter, hasRetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
 		}
+		wait := c.backoff(call.Attempts)
+		if status == http.StatusTooManyRequests && c.breakers != nil {
+			pace := wait
+			if hasRetryAfter {
+				pace = e.RetryAfter
+			}
+			c.breakers.throttle(c.env, c.creds, r.op, pace)
+		}
 		if e.Canceled || call.Attempts >= c.retry.MaxAttempts || !c.shouldRetry(e) {
 			return finish(nil, e)
 		}
-		wait := c.backoff(call.Attempts)
 		if hasRetryAfter {
 			if e.RetryAfter > c.retry.MaxRetryAfter {
 				return finish(nil, e)
@@ -108,6 +130,29 @@ func (c *Client) do(ctx context.Context, r request) ([]byte, Call, error) {
 		}
 		call.Waited += wait
 	}
+}
+
+// admit waits out the pace a 429 set for the client's credentials and the
+// operation, or fails when that wait is longer than MaxRetryAfter or than
+// the caller's deadline allows (Error.Paced, with RetryAfter).
+func (c *Client) admit(ctx context.Context, r request, call *Call) *Error {
+	wait := c.breakers.paceWait(c.env, c.creds, r.op)
+	if wait <= 0 {
+		return nil
+	}
+	paced := &Error{Operation: r.op, Method: r.method, Path: r.path, Paced: true, Environment: c.env, RetryAfter: wait}
+	if wait > c.retry.MaxRetryAfter {
+		return paced
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		return paced
+	}
+	if err := c.sleep(ctx, wait); err != nil {
+		paced.Canceled = true
+		return paced
+	}
+	call.Waited += wait
+	return nil
 }
 
 func (c *Client) shouldRetry(e *Error) bool {

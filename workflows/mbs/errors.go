@@ -45,6 +45,15 @@ type Error struct {
 	// time; Canceled when the caller's context was cancelled.
 	Timeout  bool
 	Canceled bool
+	// BreakerOpen is set when the call was not sent because the circuit
+	// breaker of its environment and operation is open; RetryAfter says
+	// when it probes. Paced is set when it was not sent because a 429's
+	// Retry-After still holds calls back for longer than the client waits;
+	// RetryAfter says how long. Environment names the breaker's
+	// environment.
+	BreakerOpen bool
+	Paced       bool
+	Environment string
 	// Err is the transport cause, when there is one.
 	Err error
 }
@@ -82,6 +91,11 @@ func (e *Error) Error() string {
 			b.WriteString(e.ID)
 			b.WriteByte(']')
 		}
+	case e.BreakerOpen:
+		fmt.Fprintf(&b, "not sent: the circuit breaker of %s %s is open (NRS failing); it probes in %s",
+			e.Environment, e.Operation, e.RetryAfter.Round(time.Second))
+	case e.Paced:
+		fmt.Fprintf(&b, "not sent: NRS asked to slow down (429); next call in %s", e.RetryAfter.Round(time.Second))
 	case e.Timeout:
 		b.WriteString("timeout")
 	case e.Canceled:
@@ -104,12 +118,15 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Retryable reports whether trying again later may succeed: an answer of
-// 429 or 5xx, a timeout or a connection error. Errors of 4xx, a cancelled
+// 429 or 5xx, a timeout or a connection error, a call held back by an open
+// circuit breaker or a 429's pace. Errors of 4xx, a cancelled
 // context and unreadable answers are final.
 func (e *Error) Retryable() bool {
 	switch {
 	case e.Canceled:
 		return false
+	case e.BreakerOpen, e.Paced:
+		return true
 	case e.HTTPStatus != 0:
 		return retryableStatus(e.HTTPStatus)
 	case e.Timeout:

@@ -135,6 +135,12 @@ type Config struct {
 	// Logger receives one debug record per attempt (operation, method, path,
 	// status, duration), never headers or bodies; default none.
 	Logger *slog.Logger
+	// Environment names the deployment for the circuit breakers ("sandbox"
+	// or "production").
+	Environment string
+	// Breakers, when set, holds the process's circuit breakers and paces
+	// (breaker.go): share one across every client of a process.
+	Breakers *Breakers
 	// Sleep waits between attempts; default a timer that returns early with
 	// ctx.Err() when ctx ends. Tests replace it to observe the waits.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -178,6 +184,9 @@ type Client struct {
 	log      *slog.Logger
 	sleep    func(ctx context.Context, d time.Duration) error
 	redact   *strings.Replacer
+	env      string
+	creds    string
+	breakers *Breakers
 }
 
 // New checks the configuration and builds a Client.
@@ -204,7 +213,10 @@ func New(cfg Config) (*Client, error) {
 		agent:    cfg.UserAgent,
 		log:      cfg.Logger,
 		sleep:    cfg.Sleep,
+		env:      cfg.Environment,
+		breakers: cfg.Breakers,
 	}
+	c.creds = credsKey(strings.TrimRight(u.String(), "/"), cfg.APIKey)
 	for op, d := range cfg.Timeouts {
 		if d > 0 {
 			c.timeouts[op] = d

@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS nrs_sandbox_faults;
