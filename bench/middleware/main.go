@@ -140,7 +140,7 @@ func fullRouter(ctx context.Context, dsn string) (http.Handler, []byte, string, 
 	if err != nil {
 		return nil, nil, "", nil, err
 	}
-	if _, err := st.MigrateUp(ctx); err != nil {
+	if _, err := st.Migrations().Up(ctx); err != nil {
 		return nil, nil, "", nil, err
 	}
 	key := make([]byte, 32)
