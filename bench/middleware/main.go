@@ -19,8 +19,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	_ "net/http/pprof" // served on -pprof only
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
