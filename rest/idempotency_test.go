@@ -38,7 +38,7 @@ func sharedStores(t testing.TB, d storetest.Dialect, n int) []*store.Store {
 		}
 		t.Cleanup(func() { st.Close() })
 		if i == 0 {
-			if _, err := st.MigrateUp(context.Background()); err != nil {
+			if _, err := st.Migrations().Up(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}

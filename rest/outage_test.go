@@ -37,7 +37,7 @@ func TestDatabaseOutageAnswers503(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if _, err := st.MigrateUp(ctx); err != nil {
+	if _, err := st.Migrations().Up(ctx); err != nil {
 		t.Fatal(err)
 	}
 	s := newServerOn(t, st, nil)

@@ -19,8 +19,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	_ "net/http/pprof" // served on -pprof only
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -140,7 +140,7 @@ func fullRouter(ctx context.Context, dsn string) (http.Handler, []byte, string, 
 	if err != nil {
 		return nil, nil, "", nil, err
 	}
-	if _, err := st.MigrateUp(ctx); err != nil {
+	if _, err := st.Migrations().Up(ctx); err != nil {
 		return nil, nil, "", nil, err
 	}
 	key := make([]byte, 32)

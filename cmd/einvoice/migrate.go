@@ -42,7 +42,7 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 				return errors.New("this upgrade keys the audit chain and re-chains its entries: set EINVOICE_AUDIT_KEY, or EINVOICE_ENCRYPTION_KEY, as the api has it")
 			}
 		}
-		names, err := st.MigrateUp(ctx)
+		names, err := st.Migrations().Up(ctx)
 		if err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 			fmt.Fprintf(stdout, "re-chained %d audit entries under the audit key\n", n)
 		}
 	case "down":
-		names, err := st.MigrateDown(ctx)
+		names, err := st.Migrations().Down(ctx)
 		if err != nil {
 			return err
 		}
@@ -71,7 +71,7 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 			fmt.Fprintln(stdout, "rolled back", n)
 		}
 	case "status":
-		list, err := st.MigrateStatus(ctx)
+		list, err := st.Migrations().Status(ctx)
 		if err != nil {
 			return err
 		}

@@ -65,7 +65,7 @@ func TestRefreshCodesCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.MigrateUp(ctx); err != nil {
+	if _, err := st.Migrations().Up(ctx); err != nil {
 		t.Fatal(err)
 	}
 	box, _ := secret.NewBox(key)

@@ -67,7 +67,7 @@ func openStore(ctx context.Context, c *config, log *slog.Logger) (*store.Store, 
 	if !c.AutoMigrate {
 		return st, nil
 	}
-	applied, err := st.MigrateUp(ctx)
+	applied, err := st.Migrations().Up(ctx)
 	if err != nil {
 		_ = st.Close()
 		return nil, err

@@ -312,7 +312,7 @@ func (a *App) Ready(ctx context.Context) map[string]string {
 		checks["database"], checks["migrations"] = "unavailable", "unavailable"
 		return checks
 	}
-	n, err := a.st.PendingMigrations(ctx)
+	n, err := a.st.Migrations().Pending(ctx)
 	switch {
 	case err != nil:
 		checks["migrations"] = "unavailable"

@@ -204,7 +204,7 @@ func TestIdempotencyConcurrentClaims(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { st.Close() })
-				if _, err := st.MigrateUp(ctx); err != nil {
+				if _, err := st.Migrations().Up(ctx); err != nil {
 					t.Fatal(err)
 				}
 				svcs = append(svcs, newServiceOn(t, st, nil))

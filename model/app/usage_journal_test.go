@@ -146,7 +146,7 @@ func openMigratedAt(t *testing.T, dsn string) *store.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if _, err := st.MigrateUp(context.Background()); err != nil {
+	if _, err := st.Migrations().Up(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return st

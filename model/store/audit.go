@@ -356,7 +356,7 @@ const AuditKeyingMigration = "20261205000003"
 // re-chain audit entries: AuditKeyingMigration is pending and entries exist
 // already.
 func (s *Store) AuditRechainPending(ctx context.Context) (bool, error) {
-	list, err := s.MigrateStatus(ctx)
+	list, err := s.Migrations().Status(ctx)
 	if err != nil {
 		return false, err
 	}

@@ -141,9 +141,16 @@ func (s *Store) migrator() (*migrate.Migrator, error) {
 	return migrate.NewMigrator(s.db, m, migrate.WithMarkAppliedOnSuccess(true)), nil
 }
 
-// MigrateUp applies every pending migration and returns their names.
-func (s *Store) MigrateUp(ctx context.Context) ([]string, error) {
-	m, err := s.migrator()
+// Migrations is the schema's migrator over the dialect's embedded
+// migrations: Up, Down, Pending and Status.
+type Migrations struct{ s *Store }
+
+// Migrations returns the schema's migrator.
+func (s *Store) Migrations() Migrations { return Migrations{s} }
+
+// Up applies every pending migration and returns their names.
+func (r Migrations) Up(ctx context.Context) ([]string, error) {
+	m, err := r.s.migrator()
 	if err != nil {
 		return nil, err
 	}
@@ -161,9 +168,9 @@ func (s *Store) MigrateUp(ctx context.Context) ([]string, error) {
 	return names(group), nil
 }
 
-// MigrateDown rolls back the last group of migrations and returns their names.
-func (s *Store) MigrateDown(ctx context.Context) ([]string, error) {
-	m, err := s.migrator()
+// Down rolls back the last group of migrations and returns their names.
+func (r Migrations) Down(ctx context.Context) ([]string, error) {
+	m, err := r.s.migrator()
 	if err != nil {
 		return nil, err
 	}
@@ -215,10 +222,10 @@ type MigrationStatus struct {
 	Applied bool
 }
 
-// PendingMigrations counts the migrations this build knows that the
+// Pending counts the migrations this build knows that the
 // database has not applied, without changing anything (for readiness).
-func (s *Store) PendingMigrations(ctx context.Context) (int, error) {
-	m, err := s.migrator()
+func (r Migrations) Pending(ctx context.Context) (int, error) {
+	m, err := r.s.migrator()
 	if err != nil {
 		return 0, err
 	}
@@ -232,9 +239,9 @@ func (s *Store) PendingMigrations(ctx context.Context) (int, error) {
 	return len(ms.Unapplied()), nil
 }
 
-// MigrateStatus reports the state of every migration.
-func (s *Store) MigrateStatus(ctx context.Context) ([]MigrationStatus, error) {
-	m, err := s.migrator()
+// Status reports the state of every migration.
+func (r Migrations) Status(ctx context.Context) ([]MigrationStatus, error) {
+	m, err := r.s.migrator()
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func TestMigrateDownAndUp(t *testing.T) {
 		t.Run(d.Name, func(t *testing.T) {
 			st := d.Open(t)
 			ctx := context.Background()
-			status, err := st.MigrateStatus(ctx)
+			status, err := st.Migrations().Status(ctx)
 			if err != nil || len(status) == 0 {
 				t.Fatalf("status: %v %v", status, err)
 			}
@@ -82,13 +82,13 @@ func TestMigrateDownAndUp(t *testing.T) {
 					t.Errorf("%s not applied", m.Name)
 				}
 			}
-			if _, err := st.MigrateDown(ctx); err != nil {
+			if _, err := st.Migrations().Down(ctx); err != nil {
 				t.Fatalf("down: %v", err)
 			}
 			if _, err := st.Users().ByEmail(ctx, "a@example.com"); err == nil || model.ErrorCodeOf(err) == model.CodeNotFound {
 				t.Fatalf("users table should be gone after down, got %v", err)
 			}
-			applied, err := st.MigrateUp(ctx)
+			applied, err := st.Migrations().Up(ctx)
 			if err != nil || len(applied) == 0 {
 				t.Fatalf("up again: %v %v", applied, err)
 			}

@@ -107,7 +107,7 @@ func openMigrated(t testing.TB, dsn string) *store.Store {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if _, err := st.MigrateUp(ctx); err != nil {
+	if _, err := st.Migrations().Up(ctx); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
 	return st
