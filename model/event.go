@@ -25,23 +25,32 @@ const (
 	EventTestPing = "test.ping"
 )
 
-// Invoice lifecycle events, appended by the invoice state transitions.
+// Invoice lifecycle events: one per state the invoice enters (appended by
+// the invoice state transitions), its payment status updates and its
+// submission deadline warnings. The data is the invoice as the API shows it.
 const (
-	EventInvoiceSubmitted      = "invoice.submitted"
-	EventInvoiceAccepted       = "invoice.accepted"
+	EventInvoiceQueued         = "invoice.queued"
+	EventInvoiceSubmitting     = "invoice.submitting"
+	EventInvoiceSigned         = "invoice.signed"
+	EventInvoiceTransmitted    = "invoice.transmitted"
+	EventInvoiceConfirmed      = "invoice.confirmed"
 	EventInvoiceRejected       = "invoice.rejected"
 	EventInvoiceOutcomeUnknown = "invoice.outcome_unknown"
+	EventInvoicePaymentUpdated = "invoice.payment_updated"
 	EventInvoiceDeadlineAtRisk = "invoice.deadline_at_risk"
 	EventInvoiceDeadlineMissed = "invoice.deadline_missed"
-	EventInvoicePaymentUpdated = "invoice.payment_updated"
-	EventInvoiceStatusChanged  = "invoice.status_changed"
 )
+
+// InvoiceStateEvent is the event type of an invoice entering state s
+// ("invoice." + s).
+func InvoiceStateEvent(s InvoiceStatus) string { return "invoice." + string(s) }
 
 // EventTypes lists every type an endpoint may subscribe to, in order.
 var EventTypes = []string{
 	EventCertificationRunStarted, EventCertificationRunPassed, EventCertificationRunFailed, EventCertificationRunCancelled,
-	EventInvoiceSubmitted, EventInvoiceAccepted, EventInvoiceRejected, EventInvoiceOutcomeUnknown,
-	EventInvoiceDeadlineAtRisk, EventInvoiceDeadlineMissed, EventInvoicePaymentUpdated, EventInvoiceStatusChanged,
+	EventInvoiceQueued, EventInvoiceSubmitting, EventInvoiceSigned, EventInvoiceTransmitted, EventInvoiceConfirmed,
+	EventInvoiceRejected, EventInvoiceOutcomeUnknown, EventInvoicePaymentUpdated,
+	EventInvoiceDeadlineAtRisk, EventInvoiceDeadlineMissed,
 	EventAPIKeyCreated, EventAPIKeyRotated, EventAPIKeyRevoked,
 	EventWebhookEndpointDisabled,
 }

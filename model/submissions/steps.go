@@ -156,10 +156,13 @@ func (s *Steps) SetPaymentStatus(ctx context.Context, id uuid.UUID, ex *Exchange
 				return err
 			}
 		}
+		inv.UpdatedAt = s.now()
 		if status != "" {
 			inv.PaymentStatus = status
+			if err := publish(ctx, tx, inv, model.EventInvoicePaymentUpdated, inv.UpdatedAt); err != nil {
+				return err
+			}
 		}
-		inv.UpdatedAt = s.now()
 		return tx.Submissions().Save(ctx, inv)
 	})
 }

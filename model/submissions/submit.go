@@ -129,6 +129,9 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 			Message: "submitted (payload hash " + inv.PayloadHash + ")"}); err != nil {
 			return err
 		}
+		if err := publish(ctx, tx, inv, model.EventInvoiceQueued, inv.CreatedAt); err != nil {
+			return err
+		}
 		return tx.Submissions().Save(ctx, inv)
 	})
 	if model.ErrorCodeOf(err) == model.CodeConflict {

@@ -3,8 +3,10 @@ package submissions
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
 
@@ -92,7 +94,18 @@ func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.Submi
 			return false, err
 		}
 	}
+	if err := publish(ctx, tx, inv, model.InvoiceStateEvent(to), now); err != nil {
+		return false, err
+	}
 	return true, tx.Submissions().Save(ctx, inv)
+}
+
+// publish records the project event typ (delivered to its webhooks) with
+// the invoice as the API shows it after the change, in tx, the change's
+// transaction.
+func publish(ctx context.Context, tx *store.Store, inv *model.SubmittedInvoice, typ string, at time.Time) error {
+	return events.Append(ctx, tx, events.Source{ProjectID: inv.ProjectID, OrganizationID: inv.OrganizationID},
+		typ, view(inv), at)
 }
 
 // appendEvent numbers ev as inv's next event and inserts it; the caller

@@ -3166,7 +3166,9 @@ type ClientInterface interface {
 	//
 	// One event per state change, recorded in the change's own transaction: `certification_run.*`
 	// (started, passed, failed, cancelled), `api_key.*` (created, rotated, revoked),
-	// `webhook_endpoint.disabled`, `invoice.*` and `test.ping`. `data.object` is the resource as
+	// `webhook_endpoint.disabled`, `invoice.*` (queued, submitting, signed, transmitted, confirmed,
+	// rejected, outcome_unknown: one per state the invoice enters; payment_updated;
+	// deadline_at_risk, deadline_missed) and `test.ping`. `data.object` is the resource as
 	// the API shows it after the change. An API key (scope `events:read`) reads its own project's
 	// events; a portal user names the project with `project_id`.
 	//
@@ -3955,7 +3957,9 @@ func (c *RawClient) CertificationRun(ctx context.Context, runId openapi_types.UU
 //
 // One event per state change, recorded in the change's own transaction: `certification_run.*`
 // (started, passed, failed, cancelled), `api_key.*` (created, rotated, revoked),
-// `webhook_endpoint.disabled`, `invoice.*` and `test.ping`. `data.object` is the resource as
+// `webhook_endpoint.disabled`, `invoice.*` (queued, submitting, signed, transmitted, confirmed,
+// rejected, outcome_unknown: one per state the invoice enters; payment_updated;
+// deadline_at_risk, deadline_missed) and `test.ping`. `data.object` is the resource as
 // the API shows it after the change. An API key (scope `events:read`) reads its own project's
 // events; a portal user names the project with `project_id`.
 //
@@ -8125,7 +8129,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// One event per state change, recorded in the change's own transaction: `certification_run.*`
 	// (started, passed, failed, cancelled), `api_key.*` (created, rotated, revoked),
-	// `webhook_endpoint.disabled`, `invoice.*` and `test.ping`. `data.object` is the resource as
+	// `webhook_endpoint.disabled`, `invoice.*` (queued, submitting, signed, transmitted, confirmed,
+	// rejected, outcome_unknown: one per state the invoice enters; payment_updated;
+	// deadline_at_risk, deadline_missed) and `test.ping`. `data.object` is the resource as
 	// the API shows it after the change. An API key (scope `events:read`) reads its own project's
 	// events; a portal user names the project with `project_id`.
 	//
@@ -15114,7 +15120,9 @@ func (c *ClientWithResponses) CertificationRunWithResponse(ctx context.Context, 
 //
 // One event per state change, recorded in the change's own transaction: `certification_run.*`
 // (started, passed, failed, cancelled), `api_key.*` (created, rotated, revoked),
-// `webhook_endpoint.disabled`, `invoice.*` and `test.ping`. `data.object` is the resource as
+// `webhook_endpoint.disabled`, `invoice.*` (queued, submitting, signed, transmitted, confirmed,
+// rejected, outcome_unknown: one per state the invoice enters; payment_updated;
+// deadline_at_risk, deadline_missed) and `test.ping`. `data.object` is the resource as
 // the API shows it after the change. An API key (scope `events:read`) reads its own project's
 // events; a portal user names the project with `project_id`.
 //
