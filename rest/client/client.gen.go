@@ -2135,7 +2135,7 @@ type SubmittedInvoice struct {
 	PendingCall *SubmittedInvoicePendingCall `json:"pending_call"`
 	ProjectId   openapi_types.UUID           `json:"project_id"`
 
-	// QrCodeData The QR payload
+	// QrCodeData The QR payload, once confirmed.
 	QrCodeData *string    `json:"qr_code_data"`
 	SignedAt   *time.Time `json:"signed_at"`
 

@@ -62,7 +62,7 @@ async function main(base: string): Promise<void> {
   const key = must("create key", await api.POST("/api/v2/projects/{project_id}/keys", {
     headers: portal, params: { path: { project_id: project.id } }, body: { key_name: "ts flow" },
   }));
-  if (key.scopes.length !== 8) fail(`create key: every scope expected, got ${key.scopes.join(" ")}`);
+  if (key.scopes.length !== 11) fail(`create key: every scope expected, got ${key.scopes.join(" ")}`);
   let k = { "X-Client-Id": key.client_id, "X-Client-Secret": key.client_secret };
 
   const report = must("validate", await api.POST("/api/v2/invoices/schema/validate", {

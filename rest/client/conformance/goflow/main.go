@@ -99,7 +99,7 @@ func run(ctx context.Context, base, fixtures string) error {
 		return err
 	}
 	key := kr.JSON200
-	if len(key.Scopes) != 8 || key.ClientSecret == "" {
+	if len(key.Scopes) != 11 || key.ClientSecret == "" {
 		return fmt.Errorf("create key: every scope and a secret expected: %s", kr.Body)
 	}
 	k := apiKey(key.ClientId, key.ClientSecret)
