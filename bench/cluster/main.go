@@ -100,14 +100,17 @@ func run(o options) error {
 
 	c := newCluster(o, proxied.String())
 	defer c.stopAll()
-	// Interrupted, stop the processes this program started.
-	sig, stopSig := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stopSig()
+	// Interrupted, stop the processes this program started. (Only a signal
+	// does: the end of run, which cancels ctx, does not.)
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigc)
 	go func() {
-		<-sig.Done()
-		if ctx.Err() == nil {
+		select {
+		case <-sigc:
 			c.stopAll()
 			os.Exit(1)
+		case <-ctx.Done():
 		}
 	}()
 	began := time.Now()
