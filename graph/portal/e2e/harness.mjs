@@ -1,7 +1,8 @@
 // Test harness: a real `einvoice dev` on a temporary data dir and Debian's
 // Chromium driven by playwright-core (never a downloaded browser).
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,9 +14,52 @@ export const repo = resolve(here, '../../..');
 const require = createRequire(import.meta.url);
 export const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-const port = Number(process.env.PORTAL_TEST_PORT ?? 18610);
+/** free says whether nothing listens on 127.0.0.1:port. */
+function free(port) {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
 
-/** startServer builds the binary (unless EINVOICE_BIN names one) and runs `einvoice dev`. */
+/**
+ * ports answers the base of three consecutive free ports: the HTTP address,
+ * Temporal's frontend and its Web UI. PORTAL_TEST_PORT names the base (an
+ * error when one of them is taken); unset, a free triple is found.
+ */
+export async function ports() {
+  const named = process.env.PORTAL_TEST_PORT;
+  if (named) {
+    const base = Number(named);
+    for (const p of [base, base + 1, base + 2]) {
+      if (!(await free(p))) {
+        throw new Error(`port ${p} (PORTAL_TEST_PORT=${named}) is already in use: another einvoice dev or test run holds it; stop it or name another port`);
+      }
+    }
+    return base;
+  }
+  for (let i = 0; i < 50; i++) {
+    const base = 20000 + Math.floor(Math.random() * 12000);
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
+  }
+  throw new Error('no three consecutive free ports found for einvoice dev');
+}
+
+const running = new Set();
+// A test process that dies never leaves its server behind, to answer the
+// next run on the same port in its place.
+process.on('exit', () => {
+  for (const p of running) p.kill('SIGKILL');
+});
+
+/**
+ * startServer builds the binary (unless EINVOICE_BIN names one) and runs
+ * `einvoice dev` on a temporary data dir. It is healthy only when the
+ * process it started answers: the health check must come from this
+ * process (still running, its database created in its own data dir), never
+ * from another server on the same port.
+ */
 export async function startServer(env = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'einvoice-portal-'));
   let bin = process.env.EINVOICE_BIN;
@@ -23,39 +67,59 @@ export async function startServer(env = {}) {
     bin = join(dir, 'einvoice');
     execFileSync('go', ['build', '-o', bin, './cmd/einvoice'], { cwd: repo, stdio: 'inherit' });
   }
+  const port = await ports();
   const base = `http://127.0.0.1:${port}`;
+  const db = join(dir, 'data', 'einvoice.db');
   const proc = spawn(
     bin,
     ['dev', '--addr', `127.0.0.1:${port}`, '--data-dir', join(dir, 'data'), '--temporal-addr', `127.0.0.1:${port + 1}`,
       '--temporal-ui-addr', `127.0.0.1:${port + 2}`, '--log-level', 'warn'],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
   );
+  running.add(proc);
   let log = '';
   proc.stderr.on('data', (b) => {
     log += b;
     if (log.length > 200_000) log = log.slice(-100_000);
   });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`einvoice dev exited: ${log}`);
-    try {
-      const r = await fetch(`${base}/health`);
-      const h = await r.json();
-      if (h.checks?.temporal === 'ok') break;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`einvoice dev did not become healthy: ${log}`);
-    await new Promise((r) => setTimeout(r, 500));
+  const exited = new Promise((r) => proc.once('exit', r));
+  const stop = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM');
+      const killer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    running.delete(proc);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Starting Temporal on a loaded machine takes a while: wait for the
+    // process's own health, as long as it runs, up to 4 minutes.
+    const deadline = Date.now() + 240_000;
+    for (;;) {
+      if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`einvoice dev exited (${proc.exitCode ?? proc.signalCode}): ${log}`);
+      try {
+        const r = await fetch(`${base}/health`, { signal: AbortSignal.timeout(5000) });
+        const h = await r.json();
+        if (h.checks?.temporal === 'ok' && existsSync(db) && proc.exitCode === null) break;
+      } catch {}
+      if (Date.now() > deadline) throw new Error(`einvoice dev did not become healthy in 4 minutes: ${log}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
   }
   return {
     base,
+    port,
     /** The SQLite database of this server (for tests that tamper with it behind the service's back). */
-    db: join(dir, 'data', 'einvoice.db'),
+    db,
     log: () => log,
-    async stop() {
-      proc.kill('SIGTERM');
-      await new Promise((r) => (proc.exitCode !== null ? r() : proc.once('exit', r)));
-      rmSync(dir, { recursive: true, force: true });
-    },
+    /** alive says whether the server is still running (a step that fails asks, to say why). */
+    alive: () => proc.exitCode === null && proc.signalCode === null,
+    stop,
   };
 }
 

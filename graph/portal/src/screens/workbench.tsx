@@ -218,7 +218,16 @@ export function Workbench() {
         {pdf && (
           <section class="panel" aria-labelledby="wb-pdf">
             <h2 id="wb-pdf">PDF preview</h2>
-            <iframe src={pdf} title="Invoice PDF preview" class="pdf" data-testid="pdf" />
+            <iframe
+              key={pdf}
+              src={pdf}
+              title="Invoice PDF preview"
+              class="pdf"
+              data-testid="pdf"
+              onLoad={(e) => {
+                (e.currentTarget as HTMLIFrameElement).dataset.loaded = 'true';
+              }}
+            />
             <p>
               <a href={pdf} download="invoice.pdf">
                 Download the PDF
