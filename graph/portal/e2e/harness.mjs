@@ -24,15 +24,16 @@ function free(port) {
 }
 
 /**
- * ports answers the base of three consecutive free ports: the HTTP address,
- * Temporal's frontend and its Web UI. PORTAL_TEST_PORT names the base (an
- * error when one of them is taken); unset, a free triple is found.
+ * ports answers the base of four consecutive free ports: the HTTP address,
+ * Temporal's frontend, its Web UI and the tests' webhook receiver.
+ * PORTAL_TEST_PORT names the base (an error when one of them is taken);
+ * unset, four free ones are found.
  */
 export async function ports() {
   const named = process.env.PORTAL_TEST_PORT;
   if (named) {
     const base = Number(named);
-    for (const p of [base, base + 1, base + 2]) {
+    for (const p of [base, base + 1, base + 2, base + 3]) {
       if (!(await free(p))) {
         throw new Error(`port ${p} (PORTAL_TEST_PORT=${named}) is already in use: another einvoice dev or test run holds it; stop it or name another port`);
       }
@@ -41,9 +42,9 @@ export async function ports() {
   }
   for (let i = 0; i < 50; i++) {
     const base = 20000 + Math.floor(Math.random() * 12000);
-    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2))) return base;
+    if ((await free(base)) && (await free(base + 1)) && (await free(base + 2)) && (await free(base + 3))) return base;
   }
-  throw new Error('no three consecutive free ports found for einvoice dev');
+  throw new Error('no four consecutive free ports found for einvoice dev');
 }
 
 const running = new Set();
@@ -114,6 +115,8 @@ export async function startServer(env = {}) {
   return {
     base,
     port,
+    /** A free port beside the server's, for a webhook receiver of the tests. */
+    receiverPort: port + 3,
     /** The SQLite database of this server (for tests that tamper with it behind the service's back). */
     db,
     log: () => log,

@@ -5,6 +5,8 @@
 import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, launch, axe, desktop, phone, screenshotsDir, docsShotsDir, repo } from './harness.mjs';
@@ -190,6 +192,177 @@ test('the REST API with the copied secret moves the usage chart', { needs: [KEY]
   assert.equal(await page.getByTestId('usage-chart').locator('rect').count() >= 2, true);
   await page.getByRole('rowheader', { name: 'irn.generate' }).waitFor();
   await screen('usage');
+});
+
+/** template is the repository's B2B certification template made ready to submit for a business (as workflows.SamplePayload does). */
+function template(businessId, issueDate) {
+  const doc = JSON.parse(readFileSync(join(repo, 'workflows', 'templates', 'b2b.json'), 'utf8'));
+  delete doc.irn;
+  doc.business_id = businessId;
+  doc.issue_date = issueDate;
+  doc.payment_status = 'PENDING';
+  const due = new Date(Date.parse(issueDate) + 30 * 86400_000).toISOString().slice(0, 10);
+  if ('due_date' in doc) doc.due_date = due;
+  for (const m of doc.payment_means ?? []) if ('payment_due_date' in m) m.payment_due_date = due;
+  return doc;
+}
+
+/** refreshUntil clicks the screen's Refresh button, each time once the previous answer is in, until ok() holds (up to limitMs). */
+async function refreshUntil(ok, what, limitMs = 120_000) {
+  const deadline = Date.now() + limitMs;
+  while (!(await ok())) {
+    assert.ok(Date.now() < deadline, `${what} within ${limitMs / 1000} s`);
+    const refresh = page.getByRole('button', { name: 'Refresh' });
+    await refresh.and(page.locator(':enabled')).waitFor();
+    const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && r.request().method() === 'POST');
+    await refresh.click();
+    await answered;
+    await page.getByRole('button', { name: 'Refresh' }).and(page.locator(':enabled')).waitFor();
+  }
+}
+
+const INVOICES = 'an invoice submitted with the key shows in the list, filters, and reaches confirmed in its timeline';
+test(INVOICES, { needs: [KEY] }, async () => {
+  await page.goto(state.projectURL);
+  const businessId = (await page.locator('dt:text-is("Business id") + dd code').textContent()).trim();
+  assert.match(businessId, /^[0-9a-f-]{36}$/);
+  await page.goto(state.projectURL + '/invoices');
+  await page.getByText('No invoices yet').waitFor();
+
+  const headers = { 'X-Client-Id': state.clientId, 'X-Client-Secret': state.secret, 'Content-Type': 'application/json' };
+  const today = new Date().toISOString().slice(0, 10);
+  const r = await fetch(`${server.base}/api/v2/invoices`, {
+    method: 'POST', headers,
+    body: JSON.stringify({ invoice_type: 'B2B', invoice_reference: 'PORTAL0001', payload: template(businessId, today) }),
+  });
+  const submitted = await r.json();
+  assert.equal(r.status, 202, JSON.stringify(submitted));
+  state.invoice = submitted;
+
+  await page.getByRole('button', { name: 'Clear' }).click();
+  const table = page.getByTestId('invoices-table');
+  const link = table.getByRole('link', { name: submitted.irn });
+  await link.waitFor();
+  // The API's filters: a matching IRN keeps it, another type finds nothing.
+  await page.getByLabel('IRN').fill(submitted.irn);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await link.waitFor();
+  assert.equal(await table.locator('tbody tr').count(), 1);
+  await page.getByLabel('Type').selectOption('B2C');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('No invoice matches these filters').waitFor();
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await link.click();
+
+  await page.waitForURL(new RegExp(`/invoices/${submitted.id}$`));
+  // Followed live (the invoiceUpdated subscription) to confirmed.
+  await page.getByTestId('invoice-status').getByText('confirmed', { exact: true }).waitFor({ timeout: 240_000 });
+  const timeline = page.getByTestId('timeline');
+  for (const s of ['queued', 'submitting', 'signed', 'transmitted', 'confirmed']) {
+    assert.ok((await timeline.locator('li[data-kind=state]').getByText(s, { exact: true }).count()) >= 1, `the timeline shows the state ${s}`);
+  }
+  const exchanges = timeline.locator('li[data-kind=exchange]');
+  assert.ok((await exchanges.count()) >= 3, 'the exchanges with NRS show');
+  await exchanges.first().locator('summary').click();
+  await exchanges.first().getByRole('heading', { name: /Request body|Response body/ }).first().waitFor();
+  assert.notEqual((await page.getByTestId('qr-data').textContent()).trim(), '', 'the confirmed QR data shows');
+  await screen('invoice');
+
+  await page.getByRole('link', { name: 'All invoices' }).click();
+  await table.getByRole('row', { name: new RegExp(submitted.irn) }).getByText('confirmed').waitFor();
+  await screen('invoices');
+});
+
+const WEBHOOKS = 'a webhook endpoint: the secret once, a test event delivered and signed, redelivered from the log';
+test(WEBHOOKS, { needs: [KEY] }, async () => {
+  // The receiver: a loopback address, which development servers allow as
+  // a webhook target (production ones refuse every private address).
+  const received = [];
+  const receiver = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('thanks');
+    });
+  });
+  await new Promise((resolve, reject) => receiver.once('error', reject).listen(server.receiverPort, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${server.receiverPort}/hooks`;
+    await page.goto(state.projectURL + '/webhooks');
+    await page.getByText('No webhook endpoints yet').waitFor();
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByLabel('Description').fill('ERP receiver');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secretEl = page.getByTestId('webhook-secret');
+    await secretEl.waitFor();
+    const secret = (await secretEl.textContent()).trim();
+    assert.match(secret, /^whsec_/);
+    await page.getByText('It is shown only this once').waitFor();
+    await page.getByRole('button', { name: 'Copy signing secret' }).click();
+    await page.getByText('Copied').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+    await screen('webhooks-secret');
+    await page.getByRole('button', { name: 'I have stored the secret' }).click();
+    const row = page.getByTestId('endpoints-table').getByRole('row', { name: new RegExp(url) });
+    await row.waitFor();
+    assert.equal(await page.getByText(secret).count(), 0, 'the secret must not stay on the page');
+    assert.match(await row.textContent(), new RegExp(`…${secret.slice(-4)}`));
+
+    await page.getByRole('button', { name: `Send a test event to ${url}` }).click();
+    await page.getByText(/Sent a test\.ping event/).waitFor();
+    await page.getByRole('link', { name: `Deliveries of ${url}` }).click();
+    await page.getByTestId('endpoint-url').waitFor();
+    const attempts = page.getByTestId('deliveries-table').locator('tbody tr');
+    const succeeded = () => attempts.filter({ hasText: 'test.ping' }).filter({ hasText: 'succeeded' });
+    await refreshUntil(async () => (await succeeded().count()) >= 1, 'the test event delivered');
+    assert.match(await succeeded().first().textContent(), /HTTP 200/);
+
+    // The receiver got it, signed with the secret the screen showed once.
+    const ping = received.find((d) => d.headers['einvoice-event-type'] === 'test.ping');
+    assert.ok(ping, `the receiver got the test event: ${received.map((d) => d.headers['einvoice-event-type'])}`);
+    const sig = String(ping.headers['einvoice-signature']);
+    const t = /t=(\d+)/.exec(sig)?.[1];
+    const mac = createHmac('sha256', secret).update(`${t}.`).update(ping.body).digest('hex');
+    assert.ok(sig.split(',').includes(`v1=${mac}`), `signature ${sig} verifies with the secret shown`);
+
+    // Redelivery of the event from the log: a new delivery of the same event.
+    const eventId = ping.headers['einvoice-event-id'];
+    const before = received.length;
+    await page.getByRole('button', { name: `Redeliver test.ping ${eventId.slice(0, 8)}` }).first().click();
+    await page.getByText(/Sent test\.ping again/).waitFor();
+    await refreshUntil(async () => (await succeeded().count()) >= 2, 'the redelivery attempted');
+    assert.ok(received.slice(before).some((d) => d.headers['einvoice-event-id'] === eventId), 'the redelivery carries the same event id');
+    await screen('webhook-deliveries');
+
+    // Disable and enable again.
+    await page.getByRole('link', { name: 'All endpoints' }).click();
+    await page.getByRole('button', { name: `Disable ${url}` }).click();
+    await row.getByText('disabled', { exact: true }).waitFor();
+    await page.getByRole('button', { name: `Enable ${url}` }).click();
+    await row.getByText('enabled', { exact: true }).waitFor();
+  } finally {
+    await new Promise((r) => receiver.close(r));
+  }
+});
+
+test('sandbox faults: an outage switched on and ended', { needs: [KEY] }, async () => {
+  await page.goto(state.projectURL + '/sandbox');
+  await page.getByText('No fault in force').waitFor();
+  await page.getByLabel('Kind').selectOption('outage');
+  await page.getByLabel('Endpoint').fill('transmit');
+  await page.getByLabel('For how long').fill('forever');
+  await page.getByRole('button', { name: 'Switch on the outage' }).click();
+  // A problem shows at its field.
+  await page.locator('.field.invalid', { has: page.getByLabel('For how long') }).locator('.field-error').waitFor();
+  await page.getByLabel('For how long').fill('10m');
+  await page.getByRole('button', { name: 'Switch on the outage' }).click();
+  const faults = page.getByTestId('faults-table');
+  await faults.getByRole('row', { name: /outage/ }).getByText('transmit').waitFor();
+  await screen('sandbox-faults');
+  await page.getByRole('button', { name: 'End the outage of transmit' }).click();
+  await page.getByText('Ended 1 fault').waitFor();
+  await page.getByText('No fault in force').waitFor();
 });
 
 test(CERT, { needs: [KEY] }, async () => {

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { LocationProvider, Route, Router, lazy, useLocation } from 'preact-iso';
 import { anonymous, closeSubscriptions, request } from './api/client';
 import { useLoad } from './api/hooks';
 import { EndSessionDoc, LogoutDoc, OrgsDoc } from './api/ops';
@@ -18,6 +18,13 @@ import { Usage } from './screens/usage';
 import { Audit } from './screens/audit';
 import { Workbench } from './screens/workbench';
 import { NotFound } from './screens/notfound';
+
+// Screens loaded on demand, so the first page does not wait for them.
+const Invoices = lazy(() => import('./screens/invoices').then((m) => m.Invoices));
+const InvoiceDetail = lazy(() => import('./screens/invoices').then((m) => m.InvoiceDetail));
+const Webhooks = lazy(() => import('./screens/webhooks').then((m) => m.Webhooks));
+const WebhookDeliveries = lazy(() => import('./screens/webhooks').then((m) => m.WebhookDeliveries));
+const SandboxFaults = lazy(() => import('./screens/faults').then((m) => m.SandboxFaults));
 
 const publicPaths = ['/login', '/signup'];
 
@@ -74,6 +81,11 @@ function Shell() {
         <Route path="/projects/:projectId/certification/:runId" component={RunDetail} />
         <Route path="/projects/:projectId/usage" component={Usage} />
         <Route path="/projects/:projectId/workbench" component={Workbench} />
+        <Route path="/projects/:projectId/invoices" component={Invoices} />
+        <Route path="/projects/:projectId/invoices/:invoiceId" component={InvoiceDetail} />
+        <Route path="/projects/:projectId/webhooks" component={Webhooks} />
+        <Route path="/projects/:projectId/webhooks/:endpointId" component={WebhookDeliveries} />
+        <Route path="/projects/:projectId/sandbox" component={SandboxFaults} />
         <Route default component={NotFound} />
       </Router>
     </Layout>

@@ -12,6 +12,9 @@ export const projectSections: Section[] = [
   { path: '/certification', label: 'Certification' },
   { path: '/usage', label: 'Usage' },
   { path: '/workbench', label: 'Workbench' },
+  { path: '/invoices', label: 'Invoices' },
+  { path: '/webhooks', label: 'Webhooks' },
+  { path: '/sandbox', label: 'Sandbox faults' },
 ];
 
 export const orgSections: Section[] = [

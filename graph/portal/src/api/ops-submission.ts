@@ -1,0 +1,129 @@
+// The GraphQL operations of the screens loaded on demand (submitted
+// invoices, webhook endpoints, sandbox faults), typed by GraphQL Code
+// Generator like ops.ts; kept apart so the initial bundle does not carry them.
+import { graphql } from '../gql';
+
+export const InvoicesDoc = graphql(`
+  query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
+    project(id: $id) {
+      id name environment
+      invoices(first: $first, after: $after, filter: $filter) {
+        edges {
+          node { id irn status invoiceType invoiceTypeCode issueDate customerTin paymentStatus createdAt updatedAt confirmedAt }
+        }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const InvoiceDoc = graphql(`
+  query Invoice($id: ID!) {
+    invoice(id: $id) {
+      id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
+      paymentStatus qrCodeData pendingCall nrsError { id message }
+      createdAt updatedAt signedAt transmittedAt confirmedAt
+      events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
+    }
+  }
+`);
+
+export const InvoiceUpdatedDoc = graphql(`
+  subscription InvoiceUpdated($id: ID!) {
+    invoiceUpdated(id: $id) {
+      id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
+      paymentStatus qrCodeData pendingCall nrsError { id message }
+      createdAt updatedAt signedAt transmittedAt confirmedAt
+      events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
+    }
+  }
+`);
+
+export const EndpointsDoc = graphql(`
+  query WebhookEndpoints($id: ID!) {
+    project(id: $id) {
+      id name environment
+      webhookEndpoints(first: 50) {
+        edges {
+          node { id url description eventTypes enabled disabledReason secretLast4 previousSecretExpiresAt failingSince createdAt updatedAt }
+        }
+      }
+    }
+  }
+`);
+
+export const EndpointDeliveriesDoc = graphql(`
+  query WebhookDeliveries($id: ID!, $first: Int) {
+    project(id: $id) {
+      id name
+      webhookEndpoints(first: 50) {
+        edges {
+          node {
+            id url description eventTypes enabled disabledReason secretLast4 previousSecretExpiresAt failingSince
+            deliveries(first: $first) {
+              edges { node { id deliveryId eventId eventType attempt status httpStatus latencyMs responseBody error createdAt } }
+              pageInfo { hasNextPage endCursor }
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const CreateEndpointDoc = graphql(`
+  mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
+    createWebhookEndpoint(input: $input) { secret endpoint { id url secretLast4 } }
+  }
+`);
+
+export const UpdateEndpointDoc = graphql(`
+  mutation UpdateWebhookEndpoint($input: UpdateWebhookEndpointInput!) {
+    updateWebhookEndpoint(input: $input) { id enabled disabledReason }
+  }
+`);
+
+export const DeleteEndpointDoc = graphql(`
+  mutation DeleteWebhookEndpoint($projectId: ID!, $endpointId: ID!) {
+    deleteWebhookEndpoint(projectId: $projectId, endpointId: $endpointId) { id deleted }
+  }
+`);
+
+export const RotateEndpointDoc = graphql(`
+  mutation RotateWebhookEndpointSecret($projectId: ID!, $endpointId: ID!, $graceSeconds: Int) {
+    rotateWebhookEndpointSecret(projectId: $projectId, endpointId: $endpointId, graceSeconds: $graceSeconds) {
+      secret endpoint { id url secretLast4 previousSecretExpiresAt }
+    }
+  }
+`);
+
+export const TestEndpointDoc = graphql(`
+  mutation TestWebhookEndpoint($projectId: ID!, $endpointId: ID!) {
+    testWebhookEndpoint(projectId: $projectId, endpointId: $endpointId) { eventId deliveries { deliveryId endpointId } }
+  }
+`);
+
+export const RedeliverDoc = graphql(`
+  mutation RedeliverEvent($eventId: ID!, $endpointId: ID) {
+    redeliverEvent(eventId: $eventId, endpointId: $endpointId) { eventId deliveries { deliveryId endpointId } }
+  }
+`);
+
+export const SandboxFaultsDoc = graphql(`
+  query SandboxFaults($id: ID!) {
+    project(id: $id) { id name environment }
+    sandboxFaults(projectId: $id) { kind endpoint status rate retryAfter startsAt endsAt }
+  }
+`);
+
+export const SetSandboxFaultDoc = graphql(`
+  mutation SetSandboxFault($projectId: ID!, $input: SandboxFaultInput!) {
+    setSandboxFault(projectId: $projectId, input: $input) { kind endpoint status rate retryAfter startsAt endsAt }
+  }
+`);
+
+export const ClearSandboxFaultsDoc = graphql(`
+  mutation ClearSandboxFaults($projectId: ID!, $kind: String, $endpoint: String) {
+    clearSandboxFaults(projectId: $projectId, kind: $kind, endpoint: $endpoint)
+  }
+`);

@@ -1,0 +1,354 @@
+// Submitted invoices: the project's list with the API's filters, and one
+// invoice with its timeline of states and exchanges with NRS, followed live
+// until it is final.
+import { useEffect, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { request, subscribe } from '../api/client';
+import { ApiError } from '../api/errors';
+import { useLoad } from '../api/hooks';
+import { InvoiceDoc, InvoiceUpdatedDoc, InvoicesDoc } from '../api/ops-submission';
+import type { InvoiceFilter, InvoiceQuery, InvoiceStatus } from '../gql/graphql';
+import { Badge, CopyButton, Empty, ErrorBox, Field, Loading, Page, SelectField, formatTime } from '../ui/kit';
+import { ProjectTabs } from './frame';
+
+const statuses: InvoiceStatus[] = ['QUEUED', 'SUBMITTING', 'SIGNED', 'TRANSMITTED', 'CONFIRMED', 'REJECTED', 'OUTCOME_UNKNOWN'];
+const finalStatus = (s: string) => s === 'CONFIRMED' || s === 'REJECTED';
+
+export const statusTone = (s: string) =>
+  s === 'CONFIRMED' ? 'ok' : s === 'REJECTED' ? 'bad' : s === 'OUTCOME_UNKNOWN' ? 'warn' : 'info';
+
+export function StatusBadge(props: { status: string }) {
+  return <Badge tone={statusTone(props.status)}>{props.status.toLowerCase().replace('_', ' ')}</Badge>;
+}
+
+const PAGE = 25;
+
+/** filterFrom reads the filter form: empty fields do not filter; created times are the browser's local time. */
+function filterFrom(form: HTMLFormElement): InvoiceFilter {
+  const f = new FormData(form);
+  const s = (k: string) => {
+    const v = String(f.get(k) ?? '').trim();
+    return v === '' ? null : v;
+  };
+  const time = (k: string) => {
+    const v = s(k);
+    if (!v) return null;
+    const d = new Date(v);
+    return Number.isNaN(d.getTime()) ? v : d.toISOString();
+  };
+  return {
+    status: s('status') as InvoiceStatus | null,
+    invoiceType: s('invoiceType'),
+    irn: s('irn'),
+    customerTin: s('customerTin'),
+    issueDateFrom: s('issueDateFrom'),
+    issueDateTo: s('issueDateTo'),
+    createdFrom: time('createdFrom'),
+    createdTo: time('createdTo'),
+  };
+}
+
+export function Invoices() {
+  const { params } = useRoute();
+  const id = params.projectId;
+  const [filter, setFilter] = useState<InvoiceFilter>({});
+  const [pages, setPages] = useState<string[]>([]);
+  const cursor = pages[pages.length - 1];
+  const data = useLoad(() => request(InvoicesDoc, { id, first: PAGE, after: cursor ?? null, filter }), [id, cursor, filter]);
+  const p = data.data?.project;
+  const rows = p?.invoices.edges ?? [];
+  const filtered = Object.values(filter).some((v) => v != null);
+  const fe = fieldErrorsOf(data.error);
+  return (
+    <Page title={p ? `${p.name}: invoices` : 'Invoices'}>
+      <ProjectTabs projectId={id} project={p?.name} />
+      <p class="lead">
+        Invoices submitted to NRS with <code>POST /api/v2/invoices</code>, newest first. Open one to follow its states and exchanges with NRS.
+      </p>
+      <form
+        class="filters panel"
+        aria-label="Invoice filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter(filterFrom(e.currentTarget as HTMLFormElement));
+          setPages([]);
+        }}
+        onReset={() => {
+          setFilter({});
+          setPages([]);
+        }}
+      >
+        <SelectField label="Status" name="status" error={fe.status}>
+          <option value="">Any status</option>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {s.toLowerCase().replace('_', ' ')}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Type" name="invoiceType" error={fe.invoiceType}>
+          <option value="">Any type</option>
+          <option value="B2B">B2B</option>
+          <option value="B2C">B2C</option>
+          <option value="B2G">B2G</option>
+        </SelectField>
+        <Field label="IRN" name="irn" error={fe.irn} autoComplete="off" />
+        <Field label="Customer TIN" name="customerTin" error={fe.customerTin} autoComplete="off" />
+        <Field label="Issued from" name="issueDateFrom" type="date" error={fe.issueDateFrom} />
+        <Field label="Issued to" name="issueDateTo" type="date" error={fe.issueDateTo} />
+        <Field label="Created from" name="createdFrom" type="datetime-local" error={fe.createdFrom} />
+        <Field label="Created before" name="createdTo" type="datetime-local" error={fe.createdTo} />
+        <div class="buttons">
+          <button type="submit">Apply filters</button>
+          <button type="reset" class="secondary">
+            Clear
+          </button>
+        </div>
+      </form>
+      {data.loading && <Loading label="Loading invoices…" />}
+      <ErrorBox error={data.error} retry={data.reload} />
+      {p && !data.loading && rows.length === 0 && (
+        <Empty>
+          {filtered
+            ? 'No invoice matches these filters.'
+            : 'No invoices yet. Submit one with POST /api/v2/invoices and an API key with the invoices:submit scope.'}
+        </Empty>
+      )}
+      {rows.length > 0 && (
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Invoices">
+          <table data-testid="invoices-table">
+            <caption class="sr-only">Submitted invoices</caption>
+            <thead>
+              <tr>
+                <th scope="col">IRN</th>
+                <th scope="col">Status</th>
+                <th scope="col">Type</th>
+                <th scope="col">Issued</th>
+                <th scope="col">Customer TIN</th>
+                <th scope="col">Payment</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ node: inv }) => (
+                <tr key={inv.id}>
+                  <th scope="row">
+                    <a href={`/projects/${id}/invoices/${inv.id}`}>
+                      <code>{inv.irn}</code>
+                    </a>
+                  </th>
+                  <td>
+                    <StatusBadge status={inv.status} />
+                  </td>
+                  <td>
+                    {inv.invoiceType} <span class="muted small">{inv.invoiceTypeCode}</span>
+                  </td>
+                  <td>{inv.issueDate}</td>
+                  <td>{inv.customerTin ?? '—'}</td>
+                  <td>{inv.paymentStatus ?? '—'}</td>
+                  <td>{formatTime(inv.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="pager">
+        {pages.length > 0 && (
+          <button type="button" class="secondary" onClick={() => setPages(pages.slice(0, -1))}>
+            Newer invoices
+          </button>
+        )}
+        {p?.invoices.pageInfo.hasNextPage && (
+          <button type="button" class="secondary" onClick={() => setPages([...pages, p.invoices.pageInfo.endCursor!])}>
+            Older invoices
+          </button>
+        )}
+      </div>
+    </Page>
+  );
+}
+
+/** fieldErrorsOf maps the filter's problems (filter.<field>) to their fields. */
+function fieldErrorsOf(e: unknown): Record<string, string> {
+  return e instanceof ApiError ? e.fieldErrors(['filter']) : {};
+}
+
+type Invoice = InvoiceQuery['invoice'];
+
+export function InvoiceDetail() {
+  const { params } = useRoute();
+  const { projectId, invoiceId } = params;
+  const [inv, setInv] = useState<Invoice>();
+  const [error, setError] = useState<unknown>();
+  const [live, setLive] = useState(false);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    setError(undefined);
+    request(InvoiceDoc, { id: invoiceId }).then(
+      (d) => {
+        setInv(d.invoice);
+        if (finalStatus(d.invoice.status)) return;
+        setLive(true);
+        stop = subscribe(
+          InvoiceUpdatedDoc,
+          { id: invoiceId },
+          (msg) => setInv(msg.invoiceUpdated),
+          (err) => {
+            setLive(false);
+            if (err) setError(err);
+          },
+        );
+      },
+      setError,
+    );
+    return () => {
+      stop?.();
+      setLive(false);
+    };
+  }, [invoiceId, tick]);
+  return (
+    <Page title={inv ? `Invoice ${inv.irn}` : 'Invoice'}>
+      <ProjectTabs projectId={projectId} />
+      <p>
+        <a href={`/projects/${projectId}/invoices`}>All invoices</a>
+      </p>
+      {!inv && !error && <Loading label="Loading the invoice…" />}
+      <ErrorBox error={error} retry={() => setTick((t) => t + 1)} />
+      {inv && (
+        <>
+          <dl class="facts">
+            <dt>Status</dt>
+            <dd>
+              <span data-testid="invoice-status">
+                <StatusBadge status={inv.status} />
+              </span>{' '}
+              {live && (
+                <span class="muted small" role="status">
+                  live
+                </span>
+              )}
+              {inv.pendingCall && <div class="small">Settling the lost answer of {inv.pendingCall}.</div>}
+            </dd>
+            {inv.nrsError && (
+              <>
+                <dt>NRS refused it</dt>
+                <dd>
+                  <code>{inv.nrsError.id}</code> {inv.nrsError.message}
+                </dd>
+              </>
+            )}
+            <dt>IRN</dt>
+            <dd>
+              <code>{inv.irn}</code>
+            </dd>
+            <dt>Type</dt>
+            <dd>
+              {inv.invoiceType} (code {inv.invoiceTypeCode})
+            </dd>
+            <dt>Issue date</dt>
+            <dd>{inv.issueDate}</dd>
+            <dt>Customer TIN</dt>
+            <dd>{inv.customerTin ?? '—'}</dd>
+            {inv.billingReference && (
+              <>
+                <dt>Corrects</dt>
+                <dd>
+                  <code>{inv.billingReference}</code>
+                </dd>
+              </>
+            )}
+            <dt>Payment status</dt>
+            <dd data-testid="payment-status">{inv.paymentStatus ?? 'not reported'}</dd>
+            <dt>Payload SHA-256</dt>
+            <dd>
+              <code class="wrap small">{inv.payloadHash}</code>
+            </dd>
+            <dt>Created</dt>
+            <dd>{formatTime(inv.createdAt)}</dd>
+            <dt>Signed</dt>
+            <dd>{formatTime(inv.signedAt)}</dd>
+            <dt>Transmitted</dt>
+            <dd>{formatTime(inv.transmittedAt)}</dd>
+            <dt>Confirmed</dt>
+            <dd>{formatTime(inv.confirmedAt)}</dd>
+          </dl>
+          {inv.qrCodeData && (
+            <section class="panel" aria-labelledby="inv-qr">
+              <h2 id="inv-qr">QR code data</h2>
+              <p class="small">The payload NRS confirmed, to print as the invoice's QR code.</p>
+              <code class="wrap small" data-testid="qr-data">
+                {inv.qrCodeData}
+              </code>{' '}
+              <CopyButton text={inv.qrCodeData} label="Copy QR data" />
+            </section>
+          )}
+          <p class="hint">
+            The PDF as cleared (with its IRN and confirmed QR code) is served to API keys with the <code>invoices:read</code> scope:{' '}
+            <code class="wrap">GET /api/v2/invoices/{inv.id}/pdf</code>.
+          </p>
+          <h2>Timeline</h2>
+          {inv.events.length === 0 && <Empty>Nothing has happened to this invoice yet.</Empty>}
+          <ol class="steps timeline" aria-live="polite" data-testid="timeline">
+            {inv.events.map((ev) => (
+              <li key={ev.seq} class={`step ${ev.kind}`} data-kind={ev.kind}>
+                {ev.kind === 'state' ? (
+                  <p class="event-line">
+                    <span class="muted small">{formatTime(ev.createdAt)}</span>{' '}
+                    {ev.fromStatus && (
+                      <>
+                        <StatusBadge status={ev.fromStatus} /> <span aria-label="to">→</span>{' '}
+                      </>
+                    )}
+                    {ev.toStatus && <StatusBadge status={ev.toStatus} />} {ev.message && <span class="small">{ev.message}</span>}
+                  </p>
+                ) : (
+                  <details>
+                    <summary>
+                      <span class="muted small">{formatTime(ev.createdAt)}</span> <strong>{ev.operation ?? ev.kind}</strong>
+                      {ev.attempt != null && <span class="small"> attempt {ev.attempt}</span>}
+                      {ev.httpStatus != null && (
+                        <>
+                          {' '}
+                          <Badge tone={ev.httpStatus < 300 ? 'ok' : ev.httpStatus < 500 ? 'bad' : 'warn'}>HTTP {ev.httpStatus}</Badge>
+                        </>
+                      )}
+                      {ev.latencyMs != null && <span class="muted small"> {ev.latencyMs} ms</span>}
+                    </summary>
+                    {ev.message && <p class="small">{ev.message}</p>}
+                    {ev.nrsErrorId && (
+                      <p class="small">
+                        NRS error <code>{ev.nrsErrorId}</code>
+                      </p>
+                    )}
+                    <Body label="Request" text={ev.requestBody} />
+                    <Body label="Response" text={ev.responseBody} />
+                  </details>
+                )}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </Page>
+  );
+}
+
+function Body(props: { label: string; text?: string | null }) {
+  if (!props.text) return null;
+  let shown = props.text;
+  try {
+    shown = JSON.stringify(JSON.parse(props.text), null, 2);
+  } catch {
+    // Not JSON: shown as sent.
+  }
+  return (
+    <div class="body">
+      <h3 class="small">{props.label} body</h3>
+      <pre class="json-body" tabIndex={0} aria-label={`${props.label} body`}>
+        {shown}
+      </pre>
+    </div>
+  );
+}
