@@ -346,25 +346,6 @@ test(WEBHOOKS, { needs: [KEY] }, async () => {
   }
 });
 
-test('sandbox faults: an outage switched on and ended', { needs: [KEY] }, async () => {
-  await page.goto(state.projectURL + '/sandbox');
-  await page.getByText('No fault in force').waitFor();
-  await page.getByLabel('Kind').selectOption('outage');
-  await page.getByLabel('Endpoint').fill('transmit');
-  await page.getByLabel('For how long').fill('forever');
-  await page.getByRole('button', { name: 'Switch on the outage' }).click();
-  // A problem shows at its field.
-  await page.locator('.field.invalid', { has: page.getByLabel('For how long') }).locator('.field-error').waitFor();
-  await page.getByLabel('For how long').fill('10m');
-  await page.getByRole('button', { name: 'Switch on the outage' }).click();
-  const faults = page.getByTestId('faults-table');
-  await faults.getByRole('row', { name: /outage/ }).getByText('transmit').waitFor();
-  await screen('sandbox-faults');
-  await page.getByRole('button', { name: 'End the outage of transmit' }).click();
-  await page.getByText('Ended 1 fault').waitFor();
-  await page.getByText('No fault in force').waitFor();
-});
-
 test(CERT, { needs: [KEY] }, async () => {
   const sockets = [];
   page.on('websocket', (ws) => sockets.push(ws.url()));
@@ -442,6 +423,25 @@ test('the invoice workbench: problems in place, IRN and QR, PDF preview', { need
     return !!f && f.dataset.loaded === 'true';
   });
   await screen('workbench');
+});
+
+test('sandbox faults: an outage switched on and ended', { needs: [KEY] }, async () => {
+  await page.goto(state.projectURL + '/sandbox');
+  await page.getByText('No fault in force').waitFor();
+  await page.getByLabel('Kind').selectOption('outage');
+  await page.getByLabel('Endpoint').fill('transmit');
+  await page.getByLabel('For how long').fill('forever');
+  await page.getByRole('button', { name: 'Switch on the outage' }).click();
+  // A problem shows at its field.
+  await page.locator('.field.invalid', { has: page.getByLabel('For how long') }).locator('.field-error').waitFor();
+  await page.getByLabel('For how long').fill('10m');
+  await page.getByRole('button', { name: 'Switch on the outage' }).click();
+  const faults = page.getByTestId('faults-table');
+  await faults.getByRole('row', { name: /outage/ }).getByText('transmit').waitFor();
+  await screen('sandbox-faults');
+  await page.getByRole('button', { name: 'End the outage of transmit' }).click();
+  await page.getByText('Ended 1 fault').waitFor();
+  await page.getByText('No fault in force').waitFor();
 });
 
 test('a production project: the authority form shows each problem at its field', { needs: [SIGNUP] }, async () => {

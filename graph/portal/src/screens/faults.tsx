@@ -146,8 +146,8 @@ export function SandboxFaults() {
             ) : (
               <Field label="Allowance" name="rate" required autoComplete="off" error={fe.rate} hint="COUNT/PERIOD, such as 10/m or 1/2s." />
             )}
-            <Field label="Retry-After (seconds)" name="retryAfter" type="number" min={0} max={3600} value="0" error={fe.retryAfter} />
-            <Field label="For how long" name="duration" required value="10m" autoComplete="off" error={fe.duration} hint="1s to 168h, such as 90s or 6h." />
+            <Field label="Retry-After (seconds)" name="retryAfter" type="number" min={0} max={3600} defaultValue="0" error={fe.retryAfter} />
+            <Field label="For how long" name="duration" required defaultValue="10m" autoComplete="off" error={fe.duration} hint="1s to 168h, such as 90s or 6h." />
           </div>
           <FormError error={error} fields={['kind', 'endpoint', 'status', 'rate', 'retryAfter', 'duration']} />
           <button type="submit" disabled={busy}>

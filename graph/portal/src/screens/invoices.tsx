@@ -298,7 +298,8 @@ export function InvoiceDetail() {
                     <span class="muted small">{formatTime(ev.createdAt)}</span>{' '}
                     {ev.fromStatus && (
                       <>
-                        <StatusBadge status={ev.fromStatus} /> <span aria-label="to">→</span>{' '}
+                        <StatusBadge status={ev.fromStatus} /> <span aria-hidden="true">→</span>
+                        <span class="sr-only">to</span>{' '}
                       </>
                     )}
                     {ev.toStatus && <StatusBadge status={ev.toStatus} />} {ev.message && <span class="small">{ev.message}</span>}
@@ -346,7 +347,7 @@ function Body(props: { label: string; text?: string | null }) {
   return (
     <div class="body">
       <h3 class="small">{props.label} body</h3>
-      <pre class="json-body" tabIndex={0} aria-label={`${props.label} body`}>
+      <pre class="json-body" tabIndex={0} role="region" aria-label={`${props.label} body`}>
         {shown}
       </pre>
     </div>

@@ -400,7 +400,7 @@ export function WebhookDeliveries() {
                         {a.responseBody ? (
                           <details>
                             <summary>Response body</summary>
-                            <pre class="json-body" tabIndex={0} aria-label="Response body">
+                            <pre class="json-body" tabIndex={0} role="region" aria-label="Response body">
                               {a.responseBody}
                             </pre>
                           </details>
