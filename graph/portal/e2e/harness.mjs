@@ -53,6 +53,12 @@ const running = new Set();
 process.on('exit', () => {
   for (const p of running) p.kill('SIGKILL');
 });
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.once(sig, () => {
+    for (const p of running) p.kill('SIGKILL');
+    process.exit(128 + (sig === 'SIGINT' ? 2 : 15));
+  });
+}
 
 /**
  * startServer builds the binary (unless EINVOICE_BIN names one) and runs

@@ -309,7 +309,7 @@ test(WEBHOOKS, { needs: [KEY] }, async () => {
     assert.equal(await page.getByText(secret).count(), 0, 'the secret must not stay on the page');
     assert.match(await row.textContent(), new RegExp(`…${secret.slice(-4)}`));
 
-    await page.getByRole('button', { name: `Send a test event to ${url}` }).click();
+    await page.getByRole('button', { name: `Send test event to ${url}` }).click();
     await page.getByText(/Sent a test\.ping event/).waitFor();
     await page.getByRole('link', { name: `Deliveries of ${url}` }).click();
     await page.getByTestId('endpoint-url').waitFor();
@@ -551,7 +551,7 @@ const SESSION = 'a reload keeps the session; an expired one sends you to log in;
 test(SESSION, { needs: [KEY] }, async () => {
   await page.goto(state.projectURL + '/keys');
   // The screen has loaded (its only query answered): nothing is in flight.
-  await page.getByRole('region', { name: 'API keys' }).waitFor();
+  await page.getByRole('region', { name: 'API keys', exact: true }).waitFor();
   assert.doesNotMatch(page.url(), /login/);
 
   // The access token expires and the refresh cookie is gone: the next

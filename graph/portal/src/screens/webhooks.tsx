@@ -142,13 +142,13 @@ export function Webhooks() {
                       <a class="button secondary" href={`/projects/${id}/webhooks/${e.id}`} aria-label={`Deliveries of ${e.url}`}>
                         Deliveries
                       </a>
-                      <button type="button" class="secondary" disabled={act.busy} onClick={() => ping(e)} aria-label={`Send a test event to ${e.url}`}>
+                      <button type="button" class="secondary" disabled={act.busy} onClick={() => ping(e)} aria-label={`Send test event to ${e.url}`}>
                         Send test event
                       </button>
                       <button type="button" class="secondary" disabled={act.busy} onClick={() => toggle(e)} aria-label={`${e.enabled ? 'Disable' : 'Enable'} ${e.url}`}>
                         {e.enabled ? 'Disable' : 'Enable'}
                       </button>
-                      <button type="button" class="secondary" onClick={() => setRotating(e)} aria-label={`Rotate the secret of ${e.url}`}>
+                      <button type="button" class="secondary" onClick={() => setRotating(e)} aria-label={`Rotate secret of ${e.url}`}>
                         Rotate secret
                       </button>
                       <button type="button" class="danger" onClick={() => setDeleting(e)} aria-label={`Delete ${e.url}`}>

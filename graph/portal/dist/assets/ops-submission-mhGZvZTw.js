@@ -1,4 +1,4 @@
-import{l as e}from"./index-neI6P-1I.js";const n=e(`
+import{l as e}from"./index-BxLtE9gM.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
