@@ -14,6 +14,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/rest"
@@ -315,4 +316,68 @@ func deadlineEventAt(t *testing.T, st *store.Store, inv model.SubmittedInvoice, 
 	b, _ := json.Marshal(evs)
 	t.Fatalf("%s: no %q entry: %s", inv.IRN, prefix, b)
 	return time.Time{}
+}
+
+// TestInvoicesThrottled: NRS answers irn/validate with 429 and
+// Retry-After past a small allowance; the invoices that meet it go back to
+// the queue and the drain sends them as the pace allows: every invoice is
+// confirmed, signed once, and none is rejected or left unknown.
+func TestInvoicesThrottled(t *testing.T) {
+	r := newInvoiceRig(t, certtest.Options{Sandbox: func(o *nrssandbox.Options) {
+		o.BusinessRate = nrssandbox.RateLimit{Count: -1}
+		o.MaxConcurrent = -1
+	}})
+	prevProbe := workflows.MaxProbeWait
+	workflows.MaxProbeWait = 200 * time.Millisecond
+	t.Cleanup(func() { workflows.MaxProbeWait = prevProbe })
+	b := mbs.NewBreakers(mbs.BreakerOptions{})
+	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Submissions: r.e.App.SubmissionSteps, TaskQueue: r.queue,
+		Logger: quiet(), SubmissionMBS: workflows.SubmissionClientsWith(egress.Policy{}, invoiceCallTimeout, b),
+		SubmissionCallTimeout: invoiceCallTimeout, Breakers: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	tn := r.e.Tenant
+	if _, err := r.e.Sandbox.SetSandboxFault(context.Background(), *tn.Project.Authority.BusinessID, nrssandbox.Fault{
+		Kind: model.SandboxFaultThrottle, Endpoint: "irn_validate", Rate: "4/s", RetryAfter: 1, Duration: "1h"}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 24
+	ids := make([]string, n)
+	for i := range ids {
+		code, m, err := r.call("POST", "/api/v2/invoices", tn, submitBody(t, tn, model.AllInvoiceKinds[i%3], fmt.Sprintf("THR%03d", i), nil))
+		if err != nil || code != 202 {
+			t.Fatalf("submit %d: %d %v %v", i, code, m, err)
+		}
+		ids[i] = m["id"].(string)
+	}
+	throttled, requeued := 0, 0
+	for _, id := range ids {
+		inv := r.waitInvoice(tn, id, 2*time.Minute, settled)
+		if inv["status"] != "confirmed" {
+			t.Fatalf("%s ended %v", id, inv)
+		}
+		if c := r.counts(tn, inv["irn"].(string)); c.Signs != 1 || c.SignRepeats != 0 {
+			t.Fatalf("%s: signed %d times, %d repeats", id, c.Signs, c.SignRepeats)
+		}
+		for _, e := range r.events(tn, id) {
+			if s, _ := e["http_status"].(float64); s == 429 {
+				throttled++
+			}
+			if e["to_status"] == "queued" && e["from_status"] == "submitting" {
+				requeued++
+			}
+			if e["to_status"] == "outcome_unknown" || e["to_status"] == "rejected" {
+				t.Fatalf("%s: %v", id, e)
+			}
+		}
+	}
+	if throttled == 0 || requeued == 0 {
+		t.Fatalf("the throttle never held an invoice back (%d answers of 429, %d invoices back in the queue)", throttled, requeued)
+	}
+	t.Logf("%d answers of 429; %d times an invoice went back to the queue", throttled, requeued)
 }
