@@ -252,6 +252,17 @@ test(INVOICES, { needs: [KEY] }, async () => {
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.getByText('No invoice matches these filters').waitFor();
   await page.getByRole('button', { name: 'Clear' }).click();
+  await link.waitFor();
+  // Its deadline shows in the list, and the queue panel shows the project's queue.
+  const row = table.getByRole('row', { name: new RegExp(submitted.irn) });
+  assert.match(await row.locator('time').first().getAttribute('datetime'), /^\d{4}-\d\d-\d\dT/);
+  const queue = page.getByTestId('queue');
+  assert.match(await queue.getByTestId('queue-depth').textContent(), /^\d+$/);
+  assert.match(await queue.getByTestId('queue-nrs').textContent(), /^(ok|degraded|down)$/);
+  await page.getByLabel('Deadline').selectOption('true');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('No invoice matches these filters').waitFor();
+  await page.getByRole('button', { name: 'Clear' }).click();
   await link.click();
 
   await page.waitForURL(new RegExp(`/invoices/${submitted.id}$`));
@@ -266,6 +277,7 @@ test(INVOICES, { needs: [KEY] }, async () => {
   await exchanges.first().locator('summary').click();
   await exchanges.first().getByRole('heading', { name: /Request body|Response body/ }).first().waitFor();
   assert.notEqual((await page.getByTestId('qr-data').textContent()).trim(), '', 'the confirmed QR data shows');
+  assert.match(await page.getByTestId('invoice-deadline').locator('time').getAttribute('datetime'), /^\d{4}-\d\d-\d\dT/);
   await screen('invoice');
 
   await page.getByRole('link', { name: 'All invoices' }).click();

@@ -7,9 +7,13 @@ export const InvoicesDoc = graphql(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
+      invoiceQueue { depth oldestAgeSeconds atRisk missed nextDeadlineAt ratePerMinute nrsStatus }
       invoices(first: $first, after: $after, filter: $filter) {
         edges {
-          node { id irn status invoiceType invoiceTypeCode issueDate customerTin paymentStatus createdAt updatedAt confirmedAt }
+          node {
+            id irn status invoiceType invoiceTypeCode issueDate customerTin paymentStatus createdAt updatedAt confirmedAt
+            deadlineAt deadlineAtRisk deadlineMissed
+          }
         }
         pageInfo { hasNextPage endCursor }
       }
@@ -22,7 +26,7 @@ export const InvoiceDoc = graphql(`
     invoice(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
       paymentStatus qrCodeData pendingCall nrsError { id message }
-      createdAt updatedAt signedAt transmittedAt confirmedAt
+      createdAt updatedAt signedAt transmittedAt confirmedAt deadlineAt deadlineAtRisk deadlineMissed
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }
   }
@@ -33,7 +37,7 @@ export const InvoiceUpdatedDoc = graphql(`
     invoiceUpdated(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
       paymentStatus qrCodeData pendingCall nrsError { id message }
-      createdAt updatedAt signedAt transmittedAt confirmedAt
+      createdAt updatedAt signedAt transmittedAt confirmedAt deadlineAt deadlineAtRisk deadlineMissed
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }
   }

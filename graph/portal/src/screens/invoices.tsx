@@ -45,6 +45,7 @@ function filterFrom(form: HTMLFormElement): InvoiceFilter {
     issueDateTo: s('issueDateTo'),
     createdFrom: time('createdFrom'),
     createdTo: time('createdTo'),
+    deadlineAtRisk: s('deadlineAtRisk') === null ? null : s('deadlineAtRisk') === 'true',
   };
 }
 
@@ -65,6 +66,7 @@ export function Invoices() {
       <p class="lead">
         Invoices submitted to NRS with <code>POST /api/v2/invoices</code>, newest first. Open one to follow its states and exchanges with NRS.
       </p>
+      {p && <QueuePanel q={p.invoiceQueue} />}
       <form
         class="filters panel"
         aria-label="Invoice filters"
@@ -98,6 +100,11 @@ export function Invoices() {
         <Field label="Issued to" name="issueDateTo" type="date" error={fe.issueDateTo} />
         <Field label="Created from" name="createdFrom" type="datetime-local" error={fe.createdFrom} />
         <Field label="Created before" name="createdTo" type="datetime-local" error={fe.createdTo} />
+        <SelectField label="Deadline" name="deadlineAtRisk" error={fe.deadlineAtRisk}>
+          <option value="">Any</option>
+          <option value="true">At risk</option>
+          <option value="false">Not at risk</option>
+        </SelectField>
         <div class="buttons">
           <button type="submit">Apply filters</button>
           <button type="reset" class="secondary">
@@ -124,6 +131,7 @@ export function Invoices() {
                 <th scope="col">Status</th>
                 <th scope="col">Type</th>
                 <th scope="col">Issued</th>
+                <th scope="col">Deadline</th>
                 <th scope="col">Customer TIN</th>
                 <th scope="col">Payment</th>
                 <th scope="col">Created</th>
@@ -144,6 +152,9 @@ export function Invoices() {
                     {inv.invoiceType} <span class="muted small">{inv.invoiceTypeCode}</span>
                   </td>
                   <td>{inv.issueDate}</td>
+                  <td>
+                    <Deadline inv={inv} />
+                  </td>
                   <td>{inv.customerTin ?? '—'}</td>
                   <td>{inv.paymentStatus ?? '—'}</td>
                   <td>{formatTime(inv.createdAt)}</td>
@@ -249,6 +260,10 @@ export function InvoiceDetail() {
             </dd>
             <dt>Issue date</dt>
             <dd>{inv.issueDate}</dd>
+            <dt>Deadline</dt>
+            <dd data-testid="invoice-deadline">
+              <Deadline inv={inv} />
+            </dd>
             <dt>Customer TIN</dt>
             <dd>{inv.customerTin ?? '—'}</dd>
             {inv.billingReference && (
@@ -333,6 +348,84 @@ export function InvoiceDetail() {
         </>
       )}
     </Page>
+  );
+}
+
+/** Deadline is when NRS must have the invoice, flagged when at risk or missed. */
+function Deadline(props: { inv: { status: string; deadlineAt: string; deadlineAtRisk: boolean; deadlineMissed: boolean } }) {
+  const i = props.inv;
+  return (
+    <>
+      <time dateTime={i.deadlineAt}>{formatTime(i.deadlineAt)}</time>
+      {i.deadlineMissed ? (
+        <>
+          {' '}
+          <Badge tone="bad">missed</Badge>
+        </>
+      ) : i.deadlineAtRisk && !finalStatus(i.status) ? (
+        <>
+          {' '}
+          <Badge tone="warn">at risk</Badge>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function age(seconds: number) {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+  return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
+}
+
+type Queue = {
+  depth: number;
+  oldestAgeSeconds: number;
+  atRisk: number;
+  missed: number;
+  nextDeadlineAt?: string | null;
+  ratePerMinute: number;
+  nrsStatus: string;
+};
+
+/** QueuePanel shows the project's queue: invoices waiting for NRS, their deadlines and NRS's state. */
+function QueuePanel(props: { q: Queue }) {
+  const q = props.q;
+  const nrsTone = q.nrsStatus === 'ok' ? 'ok' : q.nrsStatus === 'down' ? 'bad' : 'warn';
+  return (
+    <section class="panel" aria-labelledby="queue-title" data-testid="queue">
+      <h2 id="queue-title">Queue and deadlines</h2>
+      <dl class="queue">
+        <div>
+          <dt>Waiting</dt>
+          <dd data-testid="queue-depth">{q.depth}</dd>
+        </div>
+        <div>
+          <dt>Oldest waiting</dt>
+          <dd>{q.depth > 0 ? age(q.oldestAgeSeconds) : '—'}</dd>
+        </div>
+        <div>
+          <dt>At risk</dt>
+          <dd>{q.atRisk > 0 ? <Badge tone="warn">{q.atRisk}</Badge> : 0}</dd>
+        </div>
+        <div>
+          <dt>Missed</dt>
+          <dd>{q.missed > 0 ? <Badge tone="bad">{q.missed}</Badge> : 0}</dd>
+        </div>
+        <div>
+          <dt>Next deadline</dt>
+          <dd class="small">{q.nextDeadlineAt ? <time dateTime={q.nextDeadlineAt}>{formatTime(q.nextDeadlineAt)}</time> : '—'}</dd>
+        </div>
+        <div>
+          <dt>NRS</dt>
+          <dd data-testid="queue-nrs">
+            <Badge tone={nrsTone}>{q.nrsStatus}</Badge>
+          </dd>
+        </div>
+      </dl>
+      <p class="hint">Sent earliest deadline first, at up to {q.ratePerMinute} a minute, as soon as NRS answers.</p>
+    </section>
   );
 }
 

@@ -1,10 +1,14 @@
-import{l as e}from"./index-BxLtE9gM.js";const n=e(`
+import{l as e}from"./index-3pXrsprP.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
+      invoiceQueue { depth oldestAgeSeconds atRisk missed nextDeadlineAt ratePerMinute nrsStatus }
       invoices(first: $first, after: $after, filter: $filter) {
         edges {
-          node { id irn status invoiceType invoiceTypeCode issueDate customerTin paymentStatus createdAt updatedAt confirmedAt }
+          node {
+            id irn status invoiceType invoiceTypeCode issueDate customerTin paymentStatus createdAt updatedAt confirmedAt
+            deadlineAt deadlineAtRisk deadlineMissed
+          }
         }
         pageInfo { hasNextPage endCursor }
       }
@@ -15,20 +19,20 @@ import{l as e}from"./index-BxLtE9gM.js";const n=e(`
     invoice(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
       paymentStatus qrCodeData pendingCall nrsError { id message }
-      createdAt updatedAt signedAt transmittedAt confirmedAt
-      events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
-    }
-  }
-`),o=e(`
-  subscription InvoiceUpdated($id: ID!) {
-    invoiceUpdated(id: $id) {
-      id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
-      paymentStatus qrCodeData pendingCall nrsError { id message }
-      createdAt updatedAt signedAt transmittedAt confirmedAt
+      createdAt updatedAt signedAt transmittedAt confirmedAt deadlineAt deadlineAtRisk deadlineMissed
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }
   }
 `),i=e(`
+  subscription InvoiceUpdated($id: ID!) {
+    invoiceUpdated(id: $id) {
+      id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
+      paymentStatus qrCodeData pendingCall nrsError { id message }
+      createdAt updatedAt signedAt transmittedAt confirmedAt deadlineAt deadlineAtRisk deadlineMissed
+      events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
+    }
+  }
+`),o=e(`
   query WebhookEndpoints($id: ID!) {
     project(id: $id) {
       id name environment
@@ -56,11 +60,11 @@ import{l as e}from"./index-BxLtE9gM.js";const n=e(`
       }
     }
   }
-`),r=e(`
+`),a=e(`
   mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
     createWebhookEndpoint(input: $input) { secret endpoint { id url secretLast4 } }
   }
-`),a=e(`
+`),r=e(`
   mutation UpdateWebhookEndpoint($input: UpdateWebhookEndpointInput!) {
     updateWebhookEndpoint(input: $input) { id enabled disabledReason }
   }
@@ -74,11 +78,11 @@ import{l as e}from"./index-BxLtE9gM.js";const n=e(`
       secret endpoint { id url secretLast4 previousSecretExpiresAt }
     }
   }
-`),I=e(`
+`),u=e(`
   mutation TestWebhookEndpoint($projectId: ID!, $endpointId: ID!) {
     testWebhookEndpoint(projectId: $projectId, endpointId: $endpointId) { eventId deliveries { deliveryId endpointId } }
   }
-`),u=e(`
+`),I=e(`
   mutation RedeliverEvent($eventId: ID!, $endpointId: ID) {
     redeliverEvent(eventId: $eventId, endpointId: $endpointId) { eventId deliveries { deliveryId endpointId } }
   }
@@ -95,4 +99,4 @@ import{l as e}from"./index-BxLtE9gM.js";const n=e(`
   mutation ClearSandboxFaults($projectId: ID!, $kind: String, $endpoint: String) {
     clearSandboxFaults(projectId: $projectId, kind: $kind, endpoint: $endpoint)
   }
-`);export{r as C,p as D,s as E,d as I,c as R,l as S,I as T,a as U,o as a,n as b,i as c,u as d,v as e,$ as f};
+`);export{a as C,p as D,s as E,d as I,c as R,l as S,u as T,r as U,i as a,n as b,o as c,I as d,v as e,$ as f};
