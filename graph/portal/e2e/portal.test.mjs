@@ -259,7 +259,7 @@ test(INVOICES, { needs: [KEY] }, async () => {
   const queue = page.getByTestId('queue');
   assert.match(await queue.getByTestId('queue-depth').textContent(), /^\d+$/);
   assert.match(await queue.getByTestId('queue-nrs').textContent(), /^(ok|degraded|down)$/);
-  await page.getByLabel('Deadline').selectOption('true');
+  await page.getByLabel('Deadline', { exact: true }).selectOption('true');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.getByText('No invoice matches these filters').waitFor();
   await page.getByRole('button', { name: 'Clear' }).click();
