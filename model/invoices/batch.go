@@ -3,6 +3,7 @@ package invoices
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -59,7 +60,13 @@ func (b *irnBatcher) claim(ctx context.Context, rec *model.IssuedIRN) (*model.Is
 	b.mu.Unlock()
 	if lead {
 		// Nothing under way: this request commits what is pending (its own
-		// claim, and any that came in since) itself.
+		// claim, and any that came in since) itself. It first lets the
+		// goroutines ready to run (other requests being read and checked)
+		// go ahead, so that the claims they are about to make join this
+		// transaction instead of waiting for the next: under load that
+		// makes batches several times larger, at the cost of one
+		// scheduler pass; idle, it costs nothing.
+		runtime.Gosched()
 		b.commit(ctx)
 	}
 	select {

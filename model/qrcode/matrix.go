@@ -3,6 +3,7 @@ package qrcode
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"rsc.io/qr/coding"
@@ -24,9 +25,11 @@ func (m *Matrix) Dark(x, y int) bool {
 // Modules encodes content as a QR code at error correction level H, in the
 // smallest version and mode that hold it and with the mask of lowest
 // penalty (ISO/IEC 18004 §7.8.3), like PNG and Image, but as a matrix of
-// modules for vector drawing. The layout of each version and mask is
-// computed once per process, so an encoding costs its Reed-Solomon blocks,
-// eight placements and their penalties: about a twentieth of Image's.
+// modules for vector drawing. The content is encoded once, with mask 0:
+// the other seven symbols differ from it by a pattern that depends on the
+// version and mask only (the mask over the data modules and the format
+// bits), computed once per process, so an encoding costs one set of
+// Reed-Solomon blocks, one placement and eight penalties.
 func Modules(content string) (Matrix, error) {
 	var enc coding.Encoding
 	switch {
@@ -43,23 +46,79 @@ func Modules(content string) (Matrix, error) {
 			return Matrix{}, errors.New("qrcode: content too long for a QR code at level H")
 		}
 	}
-	var best Matrix
-	bestScore := -1
-	for mask := range coding.Mask(8) {
-		p, err := plan(v, mask)
-		if err != nil {
-			return Matrix{}, fmt.Errorf("qrcode: %w", err)
+	vm, err := masksOf(v, enc)
+	if err != nil {
+		return Matrix{}, err
+	}
+	p, err := plan(v, 0)
+	if err != nil {
+		return Matrix{}, fmt.Errorf("qrcode: %w", err)
+	}
+	c, err := p.Encode(enc)
+	if err != nil {
+		return Matrix{}, fmt.Errorf("qrcode: %w", err)
+	}
+	base := c.Bitmap
+	var sc scratch
+	best := Matrix{Size: c.Size, stride: c.Stride, bits: base}
+	bestScore := best.score(&sc)
+	cand := make([]byte, len(base))
+	for mask := 1; mask < 8; mask++ {
+		for i, d := range vm.diff[mask] {
+			cand[i] = base[i] ^ d
 		}
-		c, err := p.Encode(enc)
-		if err != nil {
-			return Matrix{}, fmt.Errorf("qrcode: %w", err)
-		}
-		m := Matrix{Size: c.Size, stride: c.Stride, bits: c.Bitmap}
-		if s := m.penalty(); bestScore < 0 || s < bestScore {
-			best, bestScore = m, s
+		m := Matrix{Size: c.Size, stride: c.Stride, bits: cand}
+		if s := m.score(&sc); s < bestScore {
+			bestScore = s
+			best.bits, cand = cand, best.bits
+			if &cand[0] == &base[0] {
+				cand = make([]byte, len(base))
+			}
 		}
 	}
 	return best, nil
+}
+
+// versionMasks holds, for one version at level H, what turns the symbol
+// of some content under mask 0 into its symbol under each mask: diff[m] is
+// symbol(m) XOR symbol(0), the same for every content (Reed-Solomon coding
+// and placement are linear; masking and the format bits depend on the
+// mask alone).
+type versionMasks struct {
+	diff [8][]byte
+}
+
+// masks holds the versionMasks of each version met.
+var masks sync.Map // coding.Version -> *versionMasks
+
+// masksOf returns version v's versionMasks, computing them from enc (any
+// content that fits v) the first time.
+func masksOf(v coding.Version, enc coding.Encoding) (*versionMasks, error) {
+	if vm, ok := masks.Load(v); ok {
+		return vm.(*versionMasks), nil
+	}
+	vm := new(versionMasks)
+	var base []byte
+	for mask := range coding.Mask(8) {
+		p, err := plan(v, mask)
+		if err != nil {
+			return nil, fmt.Errorf("qrcode: %w", err)
+		}
+		c, err := p.Encode(enc)
+		if err != nil {
+			return nil, fmt.Errorf("qrcode: %w", err)
+		}
+		if mask == 0 {
+			base = c.Bitmap
+		}
+		d := make([]byte, len(base))
+		for i := range d {
+			d[i] = c.Bitmap[i] ^ base[i]
+		}
+		vm.diff[mask] = d
+	}
+	masks.Store(v, vm)
+	return vm, nil
 }
 
 type planKey struct {
@@ -82,31 +141,89 @@ func plan(v coding.Version, mask coding.Mask) (*coding.Plan, error) {
 	return p, nil
 }
 
+// line is one row or column of a symbol as bits, module x at bit x&63 of
+// word x>>6: the largest symbol (version 40) is 177 modules wide.
+type line [3]uint64
+
+// shr returns l moved k modules towards 0 (0 < k < 64): bit x of the
+// result is module x+k.
+func (l *line) shr(k uint) line {
+	return line{l[0]>>k | l[1]<<(64-k), l[1]>>k | l[2]<<(64-k), l[2] >> k}
+}
+
+// ones returns a line whose first n modules are set.
+func ones(n int) line {
+	var l line
+	for w := range l {
+		switch {
+		case n >= 64*(w+1):
+			l[w] = ^uint64(0)
+		case n > 64*w:
+			l[w] = 1<<uint(n-64*w) - 1
+		}
+	}
+	return l
+}
+
+func (l *line) count() int {
+	return bits.OnesCount64(l[0]) + bits.OnesCount64(l[1]) + bits.OnesCount64(l[2])
+}
+
+// scratch is the working memory of score, reused across the masks of
+// one encoding.
+type scratch struct{ rows, cols []line }
+
 // penalty scores a masked symbol by the four rules of ISO/IEC 18004
 // §7.8.3.1: runs of five or more modules of one colour in a row or column,
 // 2×2 blocks of one colour, finder-like 1:1:3:1:1 patterns with four light
 // modules on one side, and the imbalance of dark and light.
 func (m *Matrix) penalty() int {
+	var sc scratch
+	return m.score(&sc)
+}
+
+// score is penalty with its working memory in sc. Each line is scored as
+// bits, all of its positions at once.
+func (m *Matrix) score(sc *scratch) int {
 	n := m.Size
-	// rows[y*n+x] and cols[x*n+y] are 1 for a dark module.
-	rows, cols := make([]byte, n*n), make([]byte, n*n)
+	if cap(sc.rows) < n {
+		sc.rows, sc.cols = make([]line, n), make([]line, n)
+	}
+	rows, cols := sc.rows[:n], sc.cols[:n]
+	clear(cols)
 	total := 0
 	for y := range n {
-		for x := range n {
-			if m.Dark(x, y) {
-				rows[y*n+x], cols[x*n+y] = 1, 1
-				total++
+		var r line
+		src := m.bits[y*m.stride : y*m.stride+(n+7)/8]
+		for i, b := range src {
+			// The bitmap keeps module 0 in a byte's high bit.
+			r[i>>3] |= uint64(bits.Reverse8(b)) << (8 * uint(i&7))
+		}
+		r = and(r, ones(n))
+		rows[y] = r
+		total += r.count()
+		for w, word := range r {
+			for word != 0 {
+				x := 64*w + bits.TrailingZeros64(word)
+				word &= word - 1
+				cols[x][y>>6] |= 1 << uint(y&63)
 			}
 		}
 	}
-	score := lineScore(rows, n) + lineScore(cols, n)
+	score := 0
+	for i := range n {
+		score += lineScore(&rows[i], n) + lineScore(&cols[i], n)
+	}
+	// Rule 2: each 2×2 block of one colour.
+	pairs := ones(n - 1)
 	for y := 0; y+1 < n; y++ {
-		r0, r1 := rows[y*n:(y+1)*n], rows[(y+1)*n:(y+2)*n]
-		for x := 0; x+1 < n; x++ {
-			if d := r0[x]; r0[x+1] == d && r1[x] == d && r1[x+1] == d {
-				score += 3
-			}
+		r0, r1 := &rows[y], &rows[y+1]
+		s0, s1 := r0.shr(1), r1.shr(1)
+		var same line
+		for w := range same {
+			same[w] = ^(r0[w] ^ r1[w]) & ^(r0[w] ^ s0[w]) & ^(r1[w] ^ s1[w]) & pairs[w]
 		}
+		score += 3 * same.count()
 	}
 	percent := total * 100 / (n * n)
 	dev := percent - 50
@@ -116,33 +233,56 @@ func (m *Matrix) penalty() int {
 	return score + dev/5*10
 }
 
-// lineScore is the penalty of rules 1 and 3 along the lines of grid (n
-// lines of n modules).
-func lineScore(grid []byte, n int) int {
+func and(a, b line) line { return line{a[0] & b[0], a[1] & b[1], a[2] & b[2]} }
+
+// finderLike are the two sequences of rule 3, first module first: dark,
+// light, three dark, light, dark with four light modules after or before.
+var finderLike = [2][11]bool{
+	{true, false, true, true, true, false, true, false, false, false, false},
+	{false, false, false, false, true, false, true, true, true, false, true},
+}
+
+// lineScore is the penalty of rules 1 and 3 along l, a line of n modules.
+func lineScore(l *line, n int) int {
 	score := 0
-	for y := range n {
-		line := grid[y*n : (y+1)*n]
-		run := 1
-		var bits uint16 // the last 11 modules, newest lowest
-		for x, d := range line {
-			if x > 0 {
-				if d == line[x-1] {
-					run++
-				} else {
-					if run >= 5 {
-						score += run - 2
+	// Rule 1: runs of five or more, run-2 each. A run ends where module x
+	// differs from module x+1.
+	next := l.shr(1)
+	ends := and(line{l[0] ^ next[0], l[1] ^ next[1], l[2] ^ next[2]}, ones(n-1))
+	start := 0
+	for w, word := range ends {
+		for word != 0 {
+			x := 64*w + bits.TrailingZeros64(word)
+			word &= word - 1
+			if run := x + 1 - start; run >= 5 {
+				score += run - 2
+			}
+			start = x + 1
+		}
+	}
+	if run := n - start; run >= 5 {
+		score += run - 2
+	}
+	// Rule 3: the finder-like sequences, at every start they fit from.
+	if n >= 11 {
+		var shifted [11]line
+		shifted[0] = *l
+		for k := 1; k < 11; k++ {
+			shifted[k] = l.shr(uint(k))
+		}
+		fit := ones(n - 10)
+		for _, seq := range finderLike {
+			at := fit
+			for k, dark := range seq {
+				for w := range at {
+					if dark {
+						at[w] &= shifted[k][w]
+					} else {
+						at[w] &^= shifted[k][w]
 					}
-					run = 1
 				}
 			}
-			bits = (bits<<1 | uint16(d)) & 0x7FF
-			// 1011101 0000 or 0000 1011101 within the symbol.
-			if x >= 10 && (bits == 0x5D0 || bits == 0x05D) {
-				score += 40
-			}
-		}
-		if run >= 5 {
-			score += run - 2
+			score += 40 * at.count()
 		}
 	}
 	return score

@@ -2,9 +2,15 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"sync"
+
+	"github.com/uptrace/bun"
 
 	"github.com/google/uuid"
 
+	"github.com/einvoice-ng/einvoice/migrations"
 	"github.com/einvoice-ng/einvoice/model"
 )
 
@@ -47,6 +53,9 @@ func (rp IRNs) ClaimAll(ctx context.Context, recs []*model.IssuedIRN) (got []*mo
 		return nil, nil, nil
 	}
 	got, created = make([]*model.IssuedIRN, len(recs)), make([]bool, len(recs))
+	if rp.s.dialect == migrations.SQLite {
+		return rp.claimAllSQLite(ctx, recs, got, created)
+	}
 	err = rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 		var inserted []struct {
 			ProjectID        uuid.UUID `bun:"project_id"`
@@ -73,6 +82,78 @@ func (rp IRNs) ClaimAll(ctx context.Context, recs []*model.IssuedIRN) (got []*mo
 			// Issued before: read what was stored.
 			old := new(model.IssuedIRN)
 			err := tx.idb.NewSelect().Model(old).
+				Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(ctx)
+			if err != nil {
+				return tx.wrap(err, "IRN")
+			}
+			got[i] = old
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return got, created, nil
+}
+
+// statements holds the statements a Store prepares once and reuses in
+// every transaction: SQLite parses a statement into a program each time
+// it is prepared, which for an IRN costs about as much as storing it.
+type statements struct {
+	mu        sync.Mutex
+	irnInsert *sql.Stmt
+}
+
+// sqliteIRNInsert stores one IRN unless its (project, reference) is taken;
+// the columns are written as bun writes them (UUIDs and times as text).
+const sqliteIRNInsert = `INSERT INTO irns (project_id, invoice_reference, issue_date, irn, invoice_type_code, created_at)
+VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, invoice_reference) DO NOTHING`
+
+// sqliteTime is how bun writes a time into SQLite.
+const sqliteTime = "2006-01-02 15:04:05.999999-07:00"
+
+func (st *statements) irnInsertStmt(ctx context.Context, db *bun.DB) (*sql.Stmt, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.irnInsert == nil {
+		stmt, err := db.DB.PrepareContext(ctx, sqliteIRNInsert)
+		if err != nil {
+			return nil, err
+		}
+		st.irnInsert = stmt
+	}
+	return st.irnInsert, nil
+}
+
+// claimAllSQLite is ClaimAll on SQLite: one transaction, one prepared
+// insert executed per record (its program is kept per connection, so no
+// statement is parsed again), RowsAffected telling a new record from a
+// taken reference.
+func (rp IRNs) claimAllSQLite(ctx context.Context, recs, got []*model.IssuedIRN, created []bool) ([]*model.IssuedIRN, []bool, error) {
+	stmt, err := rp.s.stmts.irnInsertStmt(ctx, rp.s.db)
+	if err != nil {
+		return nil, nil, rp.s.wrap(err, "IRN")
+	}
+	err = rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+		btx, ok := tx.idb.(bun.Tx)
+		if !ok {
+			return errors.New("store: IRN claims outside a transaction")
+		}
+		ins := btx.Tx.StmtContext(ctx, stmt)
+		defer ins.Close()
+		for i, rec := range recs {
+			res, err := ins.ExecContext(ctx, rec.ProjectID.String(), rec.InvoiceReference, rec.IssueDate, rec.IRN,
+				rec.InvoiceTypeCode, rec.CreatedAt.UTC().Format(sqliteTime))
+			if err != nil {
+				return tx.wrap(err, "IRN")
+			}
+			if n, _ := res.RowsAffected(); n == 1 {
+				got[i], created[i] = rec, true
+				continue
+			}
+			// Issued before: read what was stored.
+			old := new(model.IssuedIRN)
+			err = tx.idb.NewSelect().Model(old).
 				Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(ctx)
 			if err != nil {
 				return tx.wrap(err, "IRN")

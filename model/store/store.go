@@ -41,6 +41,8 @@ type Store struct {
 	db      *bun.DB
 	idb     bun.IDB
 	dialect string
+	// stmts are the statements prepared once per process (hot paths).
+	stmts *statements
 }
 
 // Open connects to dsn: a postgres:// or postgresql:// URL, or else a SQLite
@@ -91,7 +93,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		db = bun.NewDB(sqldb, sqlitedialect.New())
 		dialect = migrations.SQLite
 	}
-	s := &Store{db: db, idb: db, dialect: dialect}
+	s := &Store{db: db, idb: db, dialect: dialect, stmts: &statements{}}
 	if err := s.Ping(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -121,7 +123,7 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *St
 		return fn(ctx, s) // already in a transaction
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect})
+		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect, stmts: s.stmts})
 	})
 	var me *model.Error
 	if err != nil && !errors.As(err, &me) {
