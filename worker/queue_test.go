@@ -173,7 +173,7 @@ func TestInvoicesOutage(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	stop()
-	stop = start()
+	start()
 	wg.Wait()
 	close(fail)
 	if f, ok := <-fail; ok {
