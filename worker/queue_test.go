@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/worker"
@@ -68,7 +70,12 @@ func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestInvoicesOutage(t *testing.T) {
 	clk := &clock{}
 	const rate = 12000 // a minute: 200 a tick of the drain
+	open := storetest.SQLite
+	if os.Getenv("EINVOICE_OUTAGE_PG") != "" {
+		open = storetest.Postgres
+	}
 	r := newInvoiceRig(t, certtest.Options{
+		Open: open,
 		Sandbox: func(o *nrssandbox.Options) {
 			o.Now = clk.Now
 			o.BusinessRate = nrssandbox.RateLimit{Count: -1}
