@@ -70,12 +70,12 @@ func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestInvoicesOutage(t *testing.T) {
 	clk := &clock{}
 	const rate = 12000 // a minute: 200 a tick of the drain
-	open := storetest.SQLite
+	openStore := storetest.SQLite
 	if os.Getenv("EINVOICE_OUTAGE_PG") != "" {
-		open = storetest.Postgres
+		openStore = storetest.Postgres
 	}
 	r := newInvoiceRig(t, certtest.Options{
-		Open: open,
+		Open: openStore,
 		Sandbox: func(o *nrssandbox.Options) {
 			o.Now = clk.Now
 			o.BusinessRate = nrssandbox.RateLimit{Count: -1}
