@@ -164,6 +164,12 @@ func TestInvoicesOutage(t *testing.T) {
 					doc["issue_date"], doc["issue_time"] = at.Format("2006-01-02"), at.Format("15:04:05")
 				})
 				code, m, err := r.call("POST", "/api/v2/invoices", tn, body)
+				// A client retries what asks to be retried (too many in
+				// flight, a database or engine too busy to answer).
+				for attempt := 0; err == nil && (code == 429 || code == 503) && attempt < 50; attempt++ {
+					time.Sleep(50 * time.Millisecond)
+					code, m, err = r.call("POST", "/api/v2/invoices", tn, body)
+				}
 				if err != nil || code != 202 {
 					select {
 					case fail <- fmt.Sprintf("invoice %d: %d %v %v", i, code, m, err):
