@@ -206,6 +206,14 @@ func invoicesEndToEnd(t *testing.T, d storetest.Dialect) {
 		for _, e := range r.events(tn, id) {
 			switch e["kind"] {
 			case "state":
+				if e["from_status"] != nil && e["from_status"] == e["to_status"] {
+					// A deadline flag (the sample invoice's B2C deadline,
+					// a day after its issue in March, has passed).
+					if !strings.HasPrefix(e["message"].(string), "deadline missed") {
+						t.Fatalf("a state entry that keeps the state: %v", e)
+					}
+					continue
+				}
 				states = append(states, e["to_status"].(string))
 			case "exchange":
 				exchanges = append(exchanges, e["operation"].(string))

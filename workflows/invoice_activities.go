@@ -465,7 +465,7 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 		// A request was sent before and its answer never recorded: settle,
 		// once that request has certainly been given up.
 		if cl.inv.LastSentAt != nil {
-			if wait := time.Until(cl.inv.LastSentAt.Add(a.settle)); wait > 0 {
+			if wait := cl.inv.LastSentAt.Add(a.settle).Sub(a.steps.Now()); wait > 0 {
 				return InvoiceStepResult{}, temporal.NewApplicationErrorWithOptions(
 					"an earlier "+oc.name+" request may still be under way", ErrNotYet,
 					temporal.ApplicationErrorOptions{NextRetryDelay: wait})

@@ -181,7 +181,8 @@ func (a *InvoiceActivities) ProbeInvoiceQueue(ctx context.Context, projectID uui
 	default:
 		out.Wait = 5 * time.Second
 	}
-	if c.Operation != "" {
+	if c.Operation != "" && !notSent(err) {
+		// A probe that reached NRS is kept in the invoice's log.
 		if _, rerr := a.steps.Record(ctx, cl.inv.ID, cl.exchange(ctx, c, nil, ack.Data, err), "", submissions.Detail{}); rerr != nil {
 			return out, a.fail(ctx, rerr)
 		}

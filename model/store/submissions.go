@@ -202,7 +202,7 @@ func (rp Submissions) Queue(ctx context.Context, projectID uuid.UUID) (QueueStat
 	}
 	out.Missed, err = rp.s.idb.NewSelect().Model((*model.SubmittedInvoice)(nil)).
 		Where("project_id = ?", projectID).
-		Where("status NOT IN (?)", bun.In([]model.InvoiceStatus{model.InvoiceConfirmed, model.InvoiceRejected})).
+		Where("status NOT IN (?)", bun.List([]model.InvoiceStatus{model.InvoiceConfirmed, model.InvoiceRejected})).
 		Where("deadline_missed").Count(ctx)
 	return out, rp.s.wrap(err, submittedInvoice)
 }
@@ -233,7 +233,7 @@ func (rp Submissions) Unflagged(ctx context.Context, projectID uuid.UUID, flag s
 	case "deadline_at_risk":
 		q = q.Where("status = ?", model.InvoiceQueued).Where("NOT deadline_at_risk")
 	default:
-		q = q.Where("status NOT IN (?)", bun.In([]model.InvoiceStatus{model.InvoiceConfirmed, model.InvoiceRejected})).
+		q = q.Where("status NOT IN (?)", bun.List([]model.InvoiceStatus{model.InvoiceConfirmed, model.InvoiceRejected})).
 			Where("NOT deadline_missed")
 	}
 	err := q.Where("deadline_at < ?", by).OrderExpr("deadline_at, id").Limit(limit).Scan(ctx)

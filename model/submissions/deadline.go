@@ -81,8 +81,9 @@ func DeadlineOf(kind model.InvoiceKind, issueDate, issueTime string, accepted ti
 	return model.StoredTime(accepted.Add(time.Duration(clearanceMinutes) * time.Minute))
 }
 
-// Kind of the invoice log's deadline entries.
-const eventDeadline = "deadline"
+// The invoice log records a deadline flag as a state entry that keeps
+// the invoice's state (from and to the same), its message naming the flag.
+const eventDeadline = model.EventState
 
 // flagMissed flags inv (locked in tx) deadline_missed when its deadline
 // is before now, with its log entry and event.
@@ -91,7 +92,7 @@ func (c *core) flagMissed(ctx context.Context, tx *store.Store, inv *model.Submi
 		return nil
 	}
 	inv.DeadlineMissed = true
-	if err := c.appendEvent(ctx, tx, inv, &model.InvoiceEvent{Kind: eventDeadline,
+	if err := c.appendEvent(ctx, tx, inv, &model.InvoiceEvent{Kind: eventDeadline, FromStatus: inv.Status, ToStatus: inv.Status,
 		Message: "deadline missed: " + inv.DeadlineAt.UTC().Format(time.RFC3339) + " passed before NRS confirmed the invoice"}); err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ func (c *core) flagAtRisk(ctx context.Context, tx *store.Store, inv *model.Submi
 		return nil
 	}
 	inv.DeadlineAtRisk = true
-	if err := c.appendEvent(ctx, tx, inv, &model.InvoiceEvent{Kind: eventDeadline,
+	if err := c.appendEvent(ctx, tx, inv, &model.InvoiceEvent{Kind: eventDeadline, FromStatus: inv.Status, ToStatus: inv.Status,
 		Message: "deadline at risk: still waiting for NRS, deadline " + inv.DeadlineAt.UTC().Format(time.RFC3339)}); err != nil {
 		return err
 	}

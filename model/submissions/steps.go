@@ -2,6 +2,7 @@ package submissions
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -176,3 +177,7 @@ func (s *Steps) QRCode(ctx context.Context, projectID uuid.UUID, irn string) (st
 	}
 	return qr.QRPayload, nil
 }
+
+// Now is the steps' clock (Config.Now), the one the times they record are
+// read with.
+func (s *Steps) Now() time.Time { return s.now() }
