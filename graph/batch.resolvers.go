@@ -25,6 +25,14 @@ func (r *invoiceBatchItemResolver) Problems(ctx context.Context, obj *submission
 	return out, nil
 }
 
+func (r *invoiceBatchItemErrorResolver) Code(ctx context.Context, obj *submissions.BatchItemError) (string, error) {
+	return string(obj.Code), nil
+}
+
+func (r *invoiceBatchProblemResolver) Type(ctx context.Context, obj *model.FieldError) (string, error) {
+	return string(obj.Type), nil
+}
+
 func (r *mutationResolver) SubmitInvoiceBatch(ctx context.Context, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) (*submissions.BatchView, error) {
 	if err := submissions.CheckBatchSize(len(invoices), "invoices"); err != nil {
 		return nil, err
@@ -49,11 +57,21 @@ func (r *queryResolver) InvoiceBatch(ctx context.Context, id string) (*submissio
 	return r.app.Submissions.Batch(ctx, u, batchID)
 }
 
-// InvoiceBatch returns InvoiceBatchResolver implementation.
 func (r *Resolver) InvoiceBatch() InvoiceBatchResolver { return &invoiceBatchResolver{r} }
 
-// InvoiceBatchItem returns InvoiceBatchItemResolver implementation.
 func (r *Resolver) InvoiceBatchItem() InvoiceBatchItemResolver { return &invoiceBatchItemResolver{r} }
 
-type invoiceBatchResolver struct{ *Resolver }
-type invoiceBatchItemResolver struct{ *Resolver }
+func (r *Resolver) InvoiceBatchItemError() InvoiceBatchItemErrorResolver {
+	return &invoiceBatchItemErrorResolver{r}
+}
+
+func (r *Resolver) InvoiceBatchProblem() InvoiceBatchProblemResolver {
+	return &invoiceBatchProblemResolver{r}
+}
+
+type (
+	invoiceBatchResolver          struct{ *Resolver }
+	invoiceBatchItemResolver      struct{ *Resolver }
+	invoiceBatchItemErrorResolver struct{ *Resolver }
+	invoiceBatchProblemResolver   struct{ *Resolver }
+)
