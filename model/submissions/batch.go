@@ -222,6 +222,7 @@ func (s *Service) prepareItem(ctx context.Context, it *authority.Issuer, in Batc
 		WorkflowID: WorkflowID(pr.ID, irn), CreatedAt: s.now(),
 	}
 	b.inv.UpdatedAt = b.inv.CreatedAt
+	b.inv.DeadlineAt = DeadlineOf(kind, b.inv.IssueDate, str(payload["issue_time"]), b.inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
 	b.outcome, b.fresh = model.BatchAccepted, true
 	return b, nil
 }
