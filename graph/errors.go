@@ -29,6 +29,7 @@ var codes = map[model.ErrorCode]string{
 	model.CodeIdempotencyKeyReuse:    "idempotency_key_reuse",
 	model.CodeQuotaExceeded:          "quota_exceeded",
 	model.CodeUnsupportedMediaType:   "unsupported_media_type",
+	model.CodePayloadTooLarge:        "payload_too_large",
 }
 
 // internalMessage is all a client learns of an internal error.

@@ -44,6 +44,10 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	ApiKey() ApiKeyResolver
 	Event() EventResolver
+	InvoiceBatch() InvoiceBatchResolver
+	InvoiceBatchItem() InvoiceBatchItemResolver
+	InvoiceBatchItemError() InvoiceBatchItemErrorResolver
+	InvoiceBatchProblem() InvoiceBatchProblemResolver
 	InvoiceIssue() InvoiceIssueResolver
 	InvoiceQrCode() InvoiceQrCodeResolver
 	Mutation() MutationResolver
@@ -220,6 +224,40 @@ type ComplexityRoot struct {
 		TaxAuthorityCode func(childComplexity int) int
 	}
 
+	InvoiceBatch struct {
+		Counts    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		ItemCount func(childComplexity int) int
+		Items     func(childComplexity int) int
+		ProjectID func(childComplexity int) int
+	}
+
+	InvoiceBatchCount struct {
+		Count  func(childComplexity int) int
+		Status func(childComplexity int) int
+	}
+
+	InvoiceBatchItem struct {
+		Error     func(childComplexity int) int
+		IRN       func(childComplexity int) int
+		Index     func(childComplexity int) int
+		InvoiceID func(childComplexity int) int
+		Problems  func(childComplexity int) int
+		Status    func(childComplexity int) int
+	}
+
+	InvoiceBatchItemError struct {
+		Code   func(childComplexity int) int
+		Detail func(childComplexity int) int
+	}
+
+	InvoiceBatchProblem struct {
+		Loc  func(childComplexity int) int
+		Msg  func(childComplexity int) int
+		Type func(childComplexity int) int
+	}
+
 	InvoiceEvent struct {
 		Attempt      func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
@@ -309,6 +347,7 @@ type ComplexityRoot struct {
 		Signup                      func(childComplexity int, input auth.SignupInput) int
 		StartCertificationRun       func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
 		SubmitInvoice               func(childComplexity int, input gqlmodel.SubmitInvoiceInput) int
+		SubmitInvoiceBatch          func(childComplexity int, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) int
 		TestWebhookEndpoint         func(childComplexity int, projectID string, endpointID string) int
 		UpdateProject               func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
 		UpdateProjectAuthority      func(childComplexity int, projectID string, input portal.AuthorityInput) int
@@ -391,6 +430,7 @@ type ComplexityRoot struct {
 		AuditLogs        func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
 		CertificationRun func(childComplexity int, id string) int
 		Invoice          func(childComplexity int, id string) int
+		InvoiceBatch     func(childComplexity int, id string) int
 		InvoiceQRCode    func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
 		Me               func(childComplexity int) int
 		Organization     func(childComplexity int, id string) int
@@ -562,6 +602,18 @@ type ApiKeyResolver interface {
 type EventResolver interface {
 	Data(ctx context.Context, obj *events.View) (any, error)
 }
+type InvoiceBatchResolver interface {
+	Counts(ctx context.Context, obj *submissions.BatchView) ([]*gqlmodel.InvoiceBatchCount, error)
+}
+type InvoiceBatchItemResolver interface {
+	Problems(ctx context.Context, obj *submissions.BatchItemView) ([]*model.FieldError, error)
+}
+type InvoiceBatchItemErrorResolver interface {
+	Code(ctx context.Context, obj *submissions.BatchItemError) (string, error)
+}
+type InvoiceBatchProblemResolver interface {
+	Type(ctx context.Context, obj *model.FieldError) (string, error)
+}
 type InvoiceIssueResolver interface {
 	Severity(ctx context.Context, obj *model.Issue) (string, error)
 }
@@ -572,6 +624,7 @@ type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input gqlmodel.CreateAPIKeyInput) (*gqlmodel.APIKeySecretPayload, error)
 	RotateAPIKey(ctx context.Context, projectID string, keyID string, graceSeconds *int) (*gqlmodel.APIKeySecretPayload, error)
 	RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*keys.Revoked, error)
+	SubmitInvoiceBatch(ctx context.Context, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) (*submissions.BatchView, error)
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*runs.View, error)
 	CreateOrganization(ctx context.Context, input portal.OrganizationInput) (*portal.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error)
@@ -612,6 +665,7 @@ type QueryResolver interface {
 	APIKeyScopes(ctx context.Context) ([]string, error)
 	AuditActions(ctx context.Context) ([]string, error)
 	AuditLogs(ctx context.Context, organizationID *string, action *string, first *int, after *string) (*gqlmodel.AuditLogConnection, error)
+	InvoiceBatch(ctx context.Context, id string) (*submissions.BatchView, error)
 	CertificationRun(ctx context.Context, id string) (*runs.View, error)
 	Organization(ctx context.Context, id string) (*portal.OrganizationView, error)
 	Project(ctx context.Context, id string) (*portal.ProjectView, error)
@@ -1249,6 +1303,125 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GeneratedIrn.TaxAuthorityCode(childComplexity), true
 
+	case "InvoiceBatch.counts":
+		if e.ComplexityRoot.InvoiceBatch.Counts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatch.Counts(childComplexity), true
+	case "InvoiceBatch.createdAt":
+		if e.ComplexityRoot.InvoiceBatch.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatch.CreatedAt(childComplexity), true
+	case "InvoiceBatch.id":
+		if e.ComplexityRoot.InvoiceBatch.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatch.ID(childComplexity), true
+	case "InvoiceBatch.itemCount":
+		if e.ComplexityRoot.InvoiceBatch.ItemCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatch.ItemCount(childComplexity), true
+	case "InvoiceBatch.items":
+		if e.ComplexityRoot.InvoiceBatch.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatch.Items(childComplexity), true
+	case "InvoiceBatch.projectId":
+		if e.ComplexityRoot.InvoiceBatch.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatch.ProjectID(childComplexity), true
+
+	case "InvoiceBatchCount.count":
+		if e.ComplexityRoot.InvoiceBatchCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchCount.Count(childComplexity), true
+	case "InvoiceBatchCount.status":
+		if e.ComplexityRoot.InvoiceBatchCount.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchCount.Status(childComplexity), true
+
+	case "InvoiceBatchItem.error":
+		if e.ComplexityRoot.InvoiceBatchItem.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchItem.Error(childComplexity), true
+	case "InvoiceBatchItem.irn":
+		if e.ComplexityRoot.InvoiceBatchItem.IRN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchItem.IRN(childComplexity), true
+	case "InvoiceBatchItem.index":
+		if e.ComplexityRoot.InvoiceBatchItem.Index == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchItem.Index(childComplexity), true
+	case "InvoiceBatchItem.invoiceId":
+		if e.ComplexityRoot.InvoiceBatchItem.InvoiceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchItem.InvoiceID(childComplexity), true
+	case "InvoiceBatchItem.problems":
+		if e.ComplexityRoot.InvoiceBatchItem.Problems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchItem.Problems(childComplexity), true
+	case "InvoiceBatchItem.status":
+		if e.ComplexityRoot.InvoiceBatchItem.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchItem.Status(childComplexity), true
+
+	case "InvoiceBatchItemError.code":
+		if e.ComplexityRoot.InvoiceBatchItemError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchItemError.Code(childComplexity), true
+	case "InvoiceBatchItemError.detail":
+		if e.ComplexityRoot.InvoiceBatchItemError.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchItemError.Detail(childComplexity), true
+
+	case "InvoiceBatchProblem.loc":
+		if e.ComplexityRoot.InvoiceBatchProblem.Loc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchProblem.Loc(childComplexity), true
+	case "InvoiceBatchProblem.msg":
+		if e.ComplexityRoot.InvoiceBatchProblem.Msg == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchProblem.Msg(childComplexity), true
+	case "InvoiceBatchProblem.type":
+		if e.ComplexityRoot.InvoiceBatchProblem.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceBatchProblem.Type(childComplexity), true
+
 	case "InvoiceEvent.attempt":
 		if e.ComplexityRoot.InvoiceEvent.Attempt == nil {
 			break
@@ -1721,6 +1894,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitInvoice(childComplexity, args["input"].(gqlmodel.SubmitInvoiceInput)), true
+	case "Mutation.submitInvoiceBatch":
+		if e.ComplexityRoot.Mutation.SubmitInvoiceBatch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitInvoiceBatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitInvoiceBatch(childComplexity, args["projectId"].(string), args["invoices"].([]*gqlmodel.SubmitInvoiceInput)), true
 	case "Mutation.testWebhookEndpoint":
 		if e.ComplexityRoot.Mutation.TestWebhookEndpoint == nil {
 			break
@@ -2114,6 +2298,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Invoice(childComplexity, args["id"].(string)), true
+	case "Query.invoiceBatch":
+		if e.ComplexityRoot.Query.InvoiceBatch == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invoiceBatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InvoiceBatch(childComplexity, args["id"].(string)), true
 	case "Query.invoiceQrCode":
 		if e.ComplexityRoot.Query.InvoiceQRCode == nil {
 			break
@@ -2906,7 +3101,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "batch.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -2920,6 +3115,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "apikey.graphqls", Input: sourceData("apikey.graphqls"), BuiltIn: false},
 	{Name: "audit.graphqls", Input: sourceData("audit.graphqls"), BuiltIn: false},
+	{Name: "batch.graphqls", Input: sourceData("batch.graphqls"), BuiltIn: false},
 	{Name: "certification.graphqls", Input: sourceData("certification.graphqls"), BuiltIn: false},
 	{Name: "organization.graphqls", Input: sourceData("organization.graphqls"), BuiltIn: false},
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
@@ -3250,6 +3446,74 @@ func (ec *executionContext) childFields_GeneratedIrn(ctx context.Context, field 
 		return ec.fieldContext_GeneratedIrn_taxAuthorityCode(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GeneratedIrn", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceBatch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_InvoiceBatch_id(ctx, field)
+	case "projectId":
+		return ec.fieldContext_InvoiceBatch_projectId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_InvoiceBatch_createdAt(ctx, field)
+	case "itemCount":
+		return ec.fieldContext_InvoiceBatch_itemCount(ctx, field)
+	case "counts":
+		return ec.fieldContext_InvoiceBatch_counts(ctx, field)
+	case "items":
+		return ec.fieldContext_InvoiceBatch_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceBatch", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceBatchCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_InvoiceBatchCount_status(ctx, field)
+	case "count":
+		return ec.fieldContext_InvoiceBatchCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceBatchCount", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceBatchItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "index":
+		return ec.fieldContext_InvoiceBatchItem_index(ctx, field)
+	case "status":
+		return ec.fieldContext_InvoiceBatchItem_status(ctx, field)
+	case "invoiceId":
+		return ec.fieldContext_InvoiceBatchItem_invoiceId(ctx, field)
+	case "irn":
+		return ec.fieldContext_InvoiceBatchItem_irn(ctx, field)
+	case "problems":
+		return ec.fieldContext_InvoiceBatchItem_problems(ctx, field)
+	case "error":
+		return ec.fieldContext_InvoiceBatchItem_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceBatchItem", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceBatchItemError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_InvoiceBatchItemError_code(ctx, field)
+	case "detail":
+		return ec.fieldContext_InvoiceBatchItemError_detail(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceBatchItemError", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceBatchProblem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "loc":
+		return ec.fieldContext_InvoiceBatchProblem_loc(ctx, field)
+	case "msg":
+		return ec.fieldContext_InvoiceBatchProblem_msg(ctx, field)
+	case "type":
+		return ec.fieldContext_InvoiceBatchProblem_type(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceBatchProblem", field.Name)
 }
 
 func (ec *executionContext) childFields_InvoiceEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4236,6 +4500,28 @@ func (ec *executionContext) field_Mutation_startCertificationRun_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_submitInvoiceBatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "invoices",
+		func(ctx context.Context, v any) ([]*gqlmodel.SubmitInvoiceInput, error) {
+			return ec.unmarshalNSubmitInvoiceInput2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["invoices"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_submitInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4561,6 +4847,20 @@ func (ec *executionContext) field_Query_auditLogs_args(ctx context.Context, rawA
 }
 
 func (ec *executionContext) field_Query_certificationRun_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_invoiceBatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -7194,6 +7494,479 @@ func (ec *executionContext) fieldContext_GeneratedIrn_taxAuthorityCode(_ context
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InvoiceBatch_id(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatch_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatch_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatch", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatch_projectId(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatch_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatch_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatch", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatch_createdAt(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatch_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatch_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatch", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatch_itemCount(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatch_itemCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatch_itemCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatch", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatch_counts(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatch_counts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceBatch().Counts(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*gqlmodel.InvoiceBatchCount) graphql.Marshaler {
+			return ec.marshalNInvoiceBatchCount2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceBatchCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatch_counts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceBatch",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceBatchCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceBatch_items(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatch_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []submissions.BatchItemView) graphql.Marshaler {
+			return ec.marshalNInvoiceBatchItem2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchItemViewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatch_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceBatch",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceBatchItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceBatchCount_status(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.InvoiceBatchCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchCount_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchCount_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchCount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchCount_count(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.InvoiceBatchCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchItem_index(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchItemView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchItem_index(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Index, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchItem_index(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchItem_status(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchItemView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchItem_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchItem_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchItem_invoiceId(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchItemView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchItem_invoiceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchItem_invoiceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchItem", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchItem_irn(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchItemView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchItem_irn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IRN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchItem_irn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchItem_problems(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchItemView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchItem_problems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceBatchItem().Problems(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.FieldError) graphql.Marshaler {
+			return ec.marshalNInvoiceBatchProblem2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐFieldErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchItem_problems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceBatchItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceBatchProblem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceBatchItem_error(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchItemView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchItem_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.BatchItemError) graphql.Marshaler {
+			return ec.marshalOInvoiceBatchItemError2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchItemError(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchItem_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceBatchItem",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceBatchItemError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceBatchItemError_code(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchItemError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchItemError_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceBatchItemError().Code(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchItemError_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchItemError", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchItemError_detail(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchItemError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchItemError_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchItemError_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchItemError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchProblem_loc(ctx context.Context, field graphql.CollectedField, obj *model.FieldError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchProblem_loc(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Loc, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterfaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchProblem_loc(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchProblem", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchProblem_msg(ctx context.Context, field graphql.CollectedField, obj *model.FieldError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchProblem_msg(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Msg, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchProblem_msg(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchProblem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceBatchProblem_type(ctx context.Context, field graphql.CollectedField, obj *model.FieldError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceBatchProblem_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceBatchProblem().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceBatchProblem_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceBatchProblem", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _InvoiceEvent_seq(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8373,6 +9146,50 @@ func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_submitInvoiceBatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_submitInvoiceBatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SubmitInvoiceBatch(ctx, fc.Args["projectId"].(string), fc.Args["invoices"].([]*gqlmodel.SubmitInvoiceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.BatchView) graphql.Marshaler {
+			return ec.marshalNInvoiceBatch2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_submitInvoiceBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceBatch(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_submitInvoiceBatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -10533,6 +11350,50 @@ func (ec *executionContext) fieldContext_Query_auditLogs(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_auditLogs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_invoiceBatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoiceBatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InvoiceBatch(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.BatchView) graphql.Marshaler {
+			return ec.marshalNInvoiceBatch2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoiceBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceBatch(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invoiceBatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -16583,6 +17444,398 @@ func (ec *executionContext) _GeneratedIrn(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var invoiceBatchImplementors = []string{"InvoiceBatch"}
+
+func (ec *executionContext) _InvoiceBatch(ctx context.Context, sel ast.SelectionSet, obj *submissions.BatchView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceBatchImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceBatch")
+		case "id":
+			out.Values[i] = ec._InvoiceBatch_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "projectId":
+			out.Values[i] = ec._InvoiceBatch_projectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._InvoiceBatch_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "itemCount":
+			out.Values[i] = ec._InvoiceBatch_itemCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "counts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceBatch_counts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "items":
+			out.Values[i] = ec._InvoiceBatch_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceBatchCountImplementors = []string{"InvoiceBatchCount"}
+
+func (ec *executionContext) _InvoiceBatchCount(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.InvoiceBatchCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceBatchCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceBatchCount")
+		case "status":
+			out.Values[i] = ec._InvoiceBatchCount_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._InvoiceBatchCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceBatchItemImplementors = []string{"InvoiceBatchItem"}
+
+func (ec *executionContext) _InvoiceBatchItem(ctx context.Context, sel ast.SelectionSet, obj *submissions.BatchItemView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceBatchItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceBatchItem")
+		case "index":
+			out.Values[i] = ec._InvoiceBatchItem_index(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._InvoiceBatchItem_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceId":
+			out.Values[i] = ec._InvoiceBatchItem_invoiceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "irn":
+			out.Values[i] = ec._InvoiceBatchItem_irn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "problems":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceBatchItem_problems(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "error":
+			out.Values[i] = ec._InvoiceBatchItem_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceBatchItemErrorImplementors = []string{"InvoiceBatchItemError"}
+
+func (ec *executionContext) _InvoiceBatchItemError(ctx context.Context, sel ast.SelectionSet, obj *submissions.BatchItemError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceBatchItemErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceBatchItemError")
+		case "code":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceBatchItemError_code(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "detail":
+			out.Values[i] = ec._InvoiceBatchItemError_detail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceBatchProblemImplementors = []string{"InvoiceBatchProblem"}
+
+func (ec *executionContext) _InvoiceBatchProblem(ctx context.Context, sel ast.SelectionSet, obj *model.FieldError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceBatchProblemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceBatchProblem")
+		case "loc":
+			out.Values[i] = ec._InvoiceBatchProblem_loc(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "msg":
+			out.Values[i] = ec._InvoiceBatchProblem_msg(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceBatchProblem_type(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var invoiceEventImplementors = []string{"InvoiceEvent"}
 
 func (ec *executionContext) _InvoiceEvent(ctx context.Context, sel ast.SelectionSet, obj *submissions.EventView) graphql.Marshaler {
@@ -17175,6 +18428,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "revokeApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "submitInvoiceBatch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_submitInvoiceBatch(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -18256,6 +19516,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_auditLogs(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invoiceBatch":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invoiceBatch(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -20649,6 +21931,88 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) marshalNInvoiceBatch2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchView(ctx context.Context, sel ast.SelectionSet, v *submissions.BatchView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceBatch(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceBatchCount2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceBatchCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.InvoiceBatchCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceBatchCount2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceBatchCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceBatchCount2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceBatchCount(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.InvoiceBatchCount) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceBatchCount(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceBatchItem2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchItemView(ctx context.Context, sel ast.SelectionSet, v submissions.BatchItemView) graphql.Marshaler {
+	return ec._InvoiceBatchItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInvoiceBatchItem2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchItemViewᚄ(ctx context.Context, sel ast.SelectionSet, v []submissions.BatchItemView) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceBatchItem2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchItemView(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceBatchProblem2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐFieldErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.FieldError) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceBatchProblem2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐFieldError(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceBatchProblem2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐFieldError(ctx context.Context, sel ast.SelectionSet, v *model.FieldError) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceBatchProblem(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInvoiceEvent2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐEventViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*submissions.EventView) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -21160,6 +22524,25 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 func (ec *executionContext) unmarshalNSubmitInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInput(ctx context.Context, v any) (gqlmodel.SubmitInvoiceInput, error) {
 	res, err := ec.unmarshalInputSubmitInvoiceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSubmitInvoiceInput2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInputᚄ(ctx context.Context, v any) ([]*gqlmodel.SubmitInvoiceInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*gqlmodel.SubmitInvoiceInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSubmitInvoiceInput2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSubmitInvoiceInput2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInput(ctx context.Context, v any) (*gqlmodel.SubmitInvoiceInput, error) {
+	res, err := ec.unmarshalInputSubmitInvoiceInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx context.Context, sel ast.SelectionSet, v *submissions.View) graphql.Marshaler {
@@ -21714,6 +23097,13 @@ func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.Se
 	_ = ctx
 	res := graphql.MarshalInt64(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOInvoiceBatchItemError2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchItemError(ctx context.Context, sel ast.SelectionSet, v *submissions.BatchItemError) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InvoiceBatchItemError(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOInvoiceFilter2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceFilter(ctx context.Context, v any) (*gqlmodel.InvoiceFilter, error) {

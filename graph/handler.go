@@ -70,6 +70,10 @@ type Options struct {
 	// the project's API keys are limited (rest.ProjectLimiter); nil
 	// imposes no rate limit.
 	RateLimit RateLimiter
+	// RateLimitN is RateLimit counting several requests at once: an
+	// invoice batch counts as its invoices (rest.ProjectLimiterN); nil
+	// counts a batch as one request.
+	RateLimitN RateLimiterN
 	// WorkbenchConcurrency bounds one project's workbench operations in
 	// flight; default DefaultWorkbenchConcurrency.
 	WorkbenchConcurrency int
@@ -157,7 +161,7 @@ func (o *Options) defaults() {
 func NewHandler(svc *app.App, opts Options) http.Handler {
 	opts.defaults()
 	srv := handler.New(NewExecutableSchema(Config{
-		Resolvers:  &Resolver{app: svc, work: newWorkbench(opts.RateLimit, opts.WorkbenchConcurrency), temporal: temporalUI{base: opts.TemporalUI, namespace: opts.TemporalNamespace}},
+		Resolvers:  &Resolver{app: svc, work: newWorkbench(opts.RateLimit, opts.RateLimitN, opts.WorkbenchConcurrency), temporal: temporalUI{base: opts.TemporalUI, namespace: opts.TemporalNamespace}},
 		Complexity: complexity(),
 	}))
 	srv.AddTransport(transport.Websocket{

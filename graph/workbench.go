@@ -21,24 +21,34 @@ const DefaultWorkbenchConcurrency = 4
 // rest.ProjectLimiter builds one over the API keys' limits and store.
 type RateLimiter func(ctx context.Context, key string, env model.Environment) error
 
+// RateLimiterN is a RateLimiter counting n requests at once.
+type RateLimiterN func(ctx context.Context, key string, env model.Environment, n int) error
+
 // workbench bounds the invoice operations portal users run on their
 // projects: the project's rate limit (the one its API keys have) and a
 // per-project cap on operations in flight.
 type workbench struct {
-	limit RateLimiter
-	max   int
+	limit  RateLimiter
+	limitN RateLimiterN
+	max    int
 
 	mu       sync.Mutex
 	inflight map[uuid.UUID]int
 }
 
-func newWorkbench(limit RateLimiter, max int) *workbench {
-	return &workbench{limit: limit, max: max, inflight: map[uuid.UUID]int{}}
+func newWorkbench(limit RateLimiter, limitN RateLimiterN, max int) *workbench {
+	return &workbench{limit: limit, limitN: limitN, max: max, inflight: map[uuid.UUID]int{}}
 }
 
 // acquire authorizes u on a project as invoices.Service.Workbench does,
 // applies the limits and returns the principal with a release function.
 func (r *Resolver) acquire(ctx context.Context, projectID string, write bool) (*model.Principal, func(), error) {
+	return r.acquireN(ctx, projectID, write, 1)
+}
+
+// acquireN is acquire for an operation counting as n requests against the
+// project's rate limit (an invoice batch of n invoices).
+func (r *Resolver) acquireN(ctx context.Context, projectID string, write bool, n int) (*model.Principal, func(), error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -52,7 +62,12 @@ func (r *Resolver) acquire(ctx context.Context, projectID string, write bool) (*
 		return nil, nil, err
 	}
 	w := r.work
-	if w.limit != nil {
+	switch {
+	case n > 1 && w.limitN != nil:
+		if err := w.limitN(ctx, "portal:"+k.ProjectID.String(), k.Environment, n); err != nil {
+			return nil, nil, err
+		}
+	case w.limit != nil:
 		if err := w.limit(ctx, "portal:"+k.ProjectID.String(), k.Environment); err != nil {
 			return nil, nil, err
 		}

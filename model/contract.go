@@ -154,3 +154,15 @@ func RequestNamed(name string) (Request, bool) {
 	}
 	return Request{}, false
 }
+
+// The bounds of an invoice batch (POST /api/v2/invoices/batch and the
+// submitInvoiceBatch mutation).
+const (
+	// MaxBatchItems is the most invoices one batch may hold; a batch of
+	// none or of more is refused whole (invalid) and nothing is stored.
+	MaxBatchItems = 100
+	// MaxBatchBytes bounds the body of POST /api/v2/invoices/batch: 5 MiB.
+	// A larger body is refused with payload_too_large (413) before any
+	// of it is decoded. Other routes keep the router's body bound.
+	MaxBatchBytes = 5 << 20
+)

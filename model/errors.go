@@ -32,6 +32,10 @@ const (
 	// CodeUnsupportedMediaType refuses a request body that is not sent
 	// as JSON.
 	CodeUnsupportedMediaType ErrorCode = "unsupported_media_type"
+	// CodePayloadTooLarge refuses a request body larger than its route's
+	// byte bound (model.MaxBatchBytes for an invoice batch), before any of
+	// it is decoded.
+	CodePayloadTooLarge ErrorCode = "payload_too_large"
 )
 
 // Error is the error type that crosses package boundaries. Message is safe to

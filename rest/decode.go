@@ -168,6 +168,9 @@ func readBody(r *http.Request) ([]byte, error) {
 	b, err := readAll(r.Body, r.ContentLength)
 	if err != nil {
 		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) && r.Context().Value(bodyLimitKey{}) != nil {
+			return nil, tooLarge(mbe.Limit)
+		}
 		if errors.As(err, &mbe) {
 			return nil, &model.Error{Code: model.CodeInvalid, Message: "request body too large",
 				Fields: []model.FieldError{{Loc: []any{"body"}, Msg: "Request body exceeds " + strconv.FormatInt(mbe.Limit, 10) + " bytes", Type: model.ProblemValueError}}}

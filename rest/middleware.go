@@ -176,7 +176,12 @@ func (a *api) logRequests(next http.Handler) http.Handler {
 // limitBody bounds request bodies.
 func (a *api) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body != nil {
+		if isBatchSubmission(r) {
+			var ok bool
+			if r, ok = a.limitBatchBody(w, r); !ok {
+				return
+			}
+		} else if r.Body != nil {
 			r.Body = http.MaxBytesReader(w, r.Body, a.opts.MaxBodyBytes)
 		}
 		next.ServeHTTP(w, r)

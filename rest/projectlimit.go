@@ -13,19 +13,27 @@ import (
 // failing store without a fallback lets the request through, as the router
 // does.
 func ProjectLimiter(l RateLimits) func(ctx context.Context, key string, env model.Environment) error {
+	n := ProjectLimiterN(l)
+	return func(ctx context.Context, key string, env model.Environment) error { return n(ctx, key, env, 1) }
+}
+
+// ProjectLimiterN is ProjectLimiter counting n requests at once (an
+// invoice batch counts as its invoices), at most one full burst of the
+// limit, so that a full batch passes on a rested budget.
+func ProjectLimiterN(l RateLimits) func(ctx context.Context, key string, env model.Environment, n int) error {
 	store := l.Store
 	if store == nil {
 		store = NewMemoryLimitStore(nil)
 	}
-	return func(ctx context.Context, key string, env model.Environment) error {
+	return func(ctx context.Context, key string, env model.Environment, n int) error {
 		lim := l.Sandbox
 		if env == model.EnvironmentProduction {
 			lim = l.Production
 		}
-		if lim.IsZero() {
+		if lim.IsZero() || n <= 0 {
 			return nil
 		}
-		res, err := store.Allow(ctx, key, lim)
+		res, err := allowN(ctx, store, key, lim, min(n, lim.Count))
 		if err != nil && !errors.Is(err, ErrLimitStoreDown) {
 			return nil
 		}

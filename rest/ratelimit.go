@@ -126,6 +126,31 @@ type LimitStore interface {
 	Allow(ctx context.Context, key string, l Limit) (LimitResult, error)
 }
 
+// LimitStoreN is a LimitStore that can count several requests at once
+// (an invoice batch counts as its invoices). Both stores of this package
+// implement it; another store is asked once per request counted.
+type LimitStoreN interface {
+	LimitStore
+	AllowN(ctx context.Context, key string, l Limit, n int) (LimitResult, error)
+}
+
+// allowN counts n requests under key in s.
+func allowN(ctx context.Context, s LimitStore, key string, l Limit, n int) (LimitResult, error) {
+	if sn, ok := s.(LimitStoreN); ok {
+		return sn.AllowN(ctx, key, l, n)
+	}
+	var (
+		res LimitResult
+		err error
+	)
+	for i := 0; i < n; i++ {
+		if res, err = s.Allow(ctx, key, l); err != nil || !res.Allowed {
+			break
+		}
+	}
+	return res, err
+}
+
 // memoryLimits is a LimitStore in this process's memory: one token bucket
 // (golang.org/x/time/rate) per key; idle buckets are dropped every minute.
 type memoryLimits struct {
@@ -147,7 +172,12 @@ func NewMemoryLimitStore(now func() time.Time) LimitStore {
 	return &memoryLimits{now: now, buckets: map[string]*rate.Limiter{}, lastSweep: now()}
 }
 
-func (m *memoryLimits) Allow(_ context.Context, key string, l Limit) (LimitResult, error) {
+func (m *memoryLimits) Allow(ctx context.Context, key string, l Limit) (LimitResult, error) {
+	return m.AllowN(ctx, key, l, 1)
+}
+
+// AllowN implements LimitStoreN.
+func (m *memoryLimits) AllowN(_ context.Context, key string, l Limit, n int) (LimitResult, error) {
 	now := m.now()
 	m.mu.RLock()
 	b := m.buckets[key]
@@ -156,12 +186,12 @@ func (m *memoryLimits) Allow(_ context.Context, key string, l Limit) (LimitResul
 		b = m.bucket(key, l, now)
 	}
 	every := float64(l.Period) / float64(l.Count) // time per token
-	allowed := b.AllowN(now, 1)
+	allowed := b.AllowN(now, n)
 	tokens := b.TokensAt(now)
 	res := LimitResult{Allowed: allowed, Remaining: max(0, int(math.Floor(tokens)))}
 	res.ResetAfter = time.Duration((float64(l.Count) - tokens) * every)
 	if !allowed {
-		res.RetryAfter = time.Duration((1 - tokens) * every)
+		res.RetryAfter = time.Duration((float64(n) - tokens) * every)
 	}
 	return res, nil
 }
@@ -215,15 +245,21 @@ func NewRedisLimitStore(client *redis.Client, prefix string) LimitStore {
 }
 
 func (s *redisLimits) Allow(ctx context.Context, key string, l Limit) (LimitResult, error) {
+	return s.AllowN(ctx, key, l, 1)
+}
+
+// AllowN implements LimitStoreN.
+func (s *redisLimits) AllowN(ctx context.Context, key string, l Limit, n int) (LimitResult, error) {
+	fallback := s.fallback.(LimitStoreN)
 	if time.Now().UnixNano() < s.downUntil.Load() {
-		return s.fallback.Allow(ctx, key, l)
+		return fallback.AllowN(ctx, key, l, n)
 	}
-	res, err := s.limiter.Allow(ctx, s.prefix+key, redis_rate.Limit{Rate: l.Count, Burst: l.Count, Period: l.Period})
+	res, err := s.limiter.AllowN(ctx, s.prefix+key, redis_rate.Limit{Rate: l.Count, Burst: l.Count, Period: l.Period}, n)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.downUntil.Store(time.Now().Add(redisRetryAfter).UnixNano())
 		}
-		out, _ := s.fallback.Allow(ctx, key, l)
+		out, _ := fallback.AllowN(ctx, key, l, n)
 		return out, fmt.Errorf("%w: %w", ErrLimitStoreDown, err)
 	}
 	return LimitResult{Allowed: res.Allowed > 0, Remaining: res.Remaining, RetryAfter: max(0, res.RetryAfter), ResetAfter: max(0, res.ResetAfter)}, nil

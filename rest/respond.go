@@ -30,6 +30,7 @@ var statusOf = map[model.ErrorCode]int{
 	model.CodeIdempotencyKeyReuse:    http.StatusUnprocessableEntity,
 	model.CodeQuotaExceeded:          http.StatusConflict,
 	model.CodeUnsupportedMediaType:   http.StatusUnsupportedMediaType,
+	model.CodePayloadTooLarge:        http.StatusRequestEntityTooLarge,
 	model.CodeRateLimited:            http.StatusTooManyRequests,
 	model.CodeUnavailable:            http.StatusServiceUnavailable,
 	model.CodeInternal:               http.StatusInternalServerError,

@@ -29,6 +29,7 @@ func (a *api) submissionRoutes(r chi.Router) {
 		return chainMW(a.requireKey(model.ScopeInvoicesRead, op), lim.middleware)
 	}
 	r.With(submit("invoices.submit")).Post("/invoices", a.adapt(a.submitInvoice))
+	a.batchRoutes(r, submit, read)
 	r.With(read("invoices.list")).Get("/invoices", a.adapt(a.listInvoices))
 	r.With(read("invoices.queue")).Get("/invoices/queue", a.adapt(a.invoiceQueue))
 	r.With(read("invoices.archive.verify")).Get("/invoices/archive/verify", a.adapt(a.verifyArchive))

@@ -155,6 +155,7 @@ func buildApp(ctx context.Context, c *config, log *slog.Logger, mount rest.Optio
 	gopts := c.Ops.GraphQL
 	gopts.Logger = log
 	gopts.RateLimit = rest.ProjectLimiter(rest.RateLimits{Sandbox: c.Ops.Limits.Sandbox, Production: c.Ops.Limits.Production, Store: limits})
+	gopts.RateLimitN = rest.ProjectLimiterN(rest.RateLimits{Sandbox: c.Ops.Limits.Sandbox, Production: c.Ops.Limits.Production, Store: limits})
 	gopts.TemporalUI, gopts.TemporalNamespace = c.TemporalUIURL, c.TemporalNamespace
 	opts.GraphQL = graph.NewHandler(svc, gopts)
 	opts.Portal = portal.Handler()

@@ -105,6 +105,12 @@ type EventEdge struct {
 	Node   *events.View `json:"node"`
 }
 
+// How many items of a batch have a status.
+type InvoiceBatchCount struct {
+	Status string `json:"status"`
+	Count  int    `json:"count"`
+}
+
 // Filters of Project.invoices; omitted fields do not filter.
 type InvoiceFilter struct {
 	Status *model.InvoiceStatus `json:"status,omitempty"`

@@ -218,6 +218,7 @@ const (
 	ErrorCodeForbidden              ErrorCode = "forbidden"
 	ErrorCodeInternal               ErrorCode = "internal"
 	ErrorCodeNotFound               ErrorCode = "not_found"
+	ErrorCodePayloadTooLarge        ErrorCode = "payload_too_large"
 	ErrorCodeQuotaExceeded          ErrorCode = "quota_exceeded"
 	ErrorCodeRateLimited            ErrorCode = "rate_limited"
 	ErrorCodeUnauthenticated        ErrorCode = "unauthenticated"
@@ -237,6 +238,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeInternal:
 		return true
 	case ErrorCodeNotFound:
+		return true
+	case ErrorCodePayloadTooLarge:
 		return true
 	case ErrorCodeQuotaExceeded:
 		return true
@@ -304,6 +307,48 @@ func (e HealthStatus) Valid() bool {
 	case HealthStatusDegraded:
 		return true
 	case HealthStatusOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceBatchItemStatus.
+const (
+	InvoiceBatchItemStatusAccepted       InvoiceBatchItemStatus = "accepted"
+	InvoiceBatchItemStatusConfirmed      InvoiceBatchItemStatus = "confirmed"
+	InvoiceBatchItemStatusConflict       InvoiceBatchItemStatus = "conflict"
+	InvoiceBatchItemStatusInvalid        InvoiceBatchItemStatus = "invalid"
+	InvoiceBatchItemStatusOutcomeUnknown InvoiceBatchItemStatus = "outcome_unknown"
+	InvoiceBatchItemStatusQueued         InvoiceBatchItemStatus = "queued"
+	InvoiceBatchItemStatusRejected       InvoiceBatchItemStatus = "rejected"
+	InvoiceBatchItemStatusSigned         InvoiceBatchItemStatus = "signed"
+	InvoiceBatchItemStatusSubmitting     InvoiceBatchItemStatus = "submitting"
+	InvoiceBatchItemStatusTransmitted    InvoiceBatchItemStatus = "transmitted"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceBatchItemStatus enum.
+func (e InvoiceBatchItemStatus) Valid() bool {
+	switch e {
+	case InvoiceBatchItemStatusAccepted:
+		return true
+	case InvoiceBatchItemStatusConfirmed:
+		return true
+	case InvoiceBatchItemStatusConflict:
+		return true
+	case InvoiceBatchItemStatusInvalid:
+		return true
+	case InvoiceBatchItemStatusOutcomeUnknown:
+		return true
+	case InvoiceBatchItemStatusQueued:
+		return true
+	case InvoiceBatchItemStatusRejected:
+		return true
+	case InvoiceBatchItemStatusSigned:
+		return true
+	case InvoiceBatchItemStatusSubmitting:
+		return true
+	case InvoiceBatchItemStatusTransmitted:
 		return true
 	default:
 		return false
@@ -1216,6 +1261,56 @@ type InvoiceArchiveVerification struct {
 	FirstInvalidSeq *int    `json:"first_invalid_seq"`
 	Reason          *string `json:"reason,omitempty"`
 	Valid           bool    `json:"valid"`
+}
+
+// InvoiceBatch defines model for InvoiceBatch.
+type InvoiceBatch struct {
+	BatchId openapi_types.UUID `json:"batch_id"`
+
+	// Counts The number of items per status, every status present: `accepted`, `invalid` and
+	// `conflict` in the answer to the submission; read later, every invoice status, `invalid`
+	// and `conflict`.
+	Counts    map[string]int `json:"counts"`
+	CreatedAt time.Time      `json:"created_at"`
+	ItemCount int            `json:"item_count"`
+
+	// Items One per invoice of the request, in its order.
+	Items []InvoiceBatchItem `json:"items"`
+	Links struct {
+		// Self The batch's path.
+		Self string `json:"self"`
+	} `json:"links"`
+	ProjectId openapi_types.UUID `json:"project_id"`
+}
+
+// InvoiceBatchItem defines model for InvoiceBatchItem.
+type InvoiceBatchItem struct {
+	// Error A conflicting item's reason (code `conflict`).
+	Error *Error `json:"error,omitempty"`
+
+	// Index The item's place in the request, from 0.
+	Index int `json:"index"`
+
+	// InvoiceId The invoice an accepted item is (the one already submitted, for a repeated invoice).
+	InvoiceId *openapi_types.UUID `json:"invoice_id"`
+	Irn       *string             `json:"irn"`
+
+	// Problems An invalid item's problems, located from the item (`["payload", "issue_date"]`).
+	Problems *[]ValidationProblem `json:"problems,omitempty"`
+
+	// Status In the answer to the submission: `accepted`, `invalid` or `conflict`. Read later, an
+	// accepted item's invoice status (see InvoiceStatus), else `invalid` or `conflict`.
+	Status InvoiceBatchItemStatus `json:"status"`
+}
+
+// InvoiceBatchItemStatus In the answer to the submission: `accepted`, `invalid` or `conflict`. Read later, an
+// accepted item's invoice status (see InvoiceStatus), else `invalid` or `conflict`.
+type InvoiceBatchItemStatus string
+
+// InvoiceBatchSubmission defines model for InvoiceBatchSubmission.
+type InvoiceBatchSubmission struct {
+	// Invoices The invoices, each as the body of `POST /invoices`. The whole body may hold at most 5 MiB.
+	Invoices []InvoiceSubmission `json:"invoices"`
 }
 
 // InvoiceEvent defines model for InvoiceEvent.
@@ -2487,6 +2582,9 @@ type InternalError = Error
 // NotFound defines model for NotFound.
 type NotFound = Error
 
+// PayloadTooLarge defines model for PayloadTooLarge.
+type PayloadTooLarge = Error
+
 // RateLimited defines model for RateLimited.
 type RateLimited = Error
 
@@ -2595,6 +2693,15 @@ type SubmitInvoiceParams struct {
 type ExportInvoiceArchiveParams struct {
 	From string `form:"from" json:"from"`
 	To   string `form:"to" json:"to"`
+}
+
+// SubmitInvoiceBatchParams defines parameters for SubmitInvoiceBatch.
+type SubmitInvoiceBatchParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GenerateIRNParams defines parameters for GenerateIRN.
@@ -2825,6 +2932,9 @@ type RedeliverEventJSONRequestBody = RedeliverRequest
 
 // SubmitInvoiceJSONRequestBody defines body for SubmitInvoice for application/json ContentType.
 type SubmitInvoiceJSONRequestBody = InvoiceSubmission
+
+// SubmitInvoiceBatchJSONRequestBody defines body for SubmitInvoiceBatch for application/json ContentType.
+type SubmitInvoiceBatchJSONRequestBody = InvoiceBatchSubmission
 
 // GenerateIRNJSONRequestBody defines body for GenerateIRN for application/json ContentType.
 type GenerateIRNJSONRequestBody = IRNRequest
@@ -3326,6 +3436,64 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/archive/verify (the `VerifyInvoiceArchive` operationId).
 	VerifyInvoiceArchive(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubmitInvoiceBatchWithBody Submit up to 100 invoices at once
+	//
+	// Submits 1 to 100 invoices, each in the shape of `POST /invoices`, and answers one result per
+	// item in request order. Each item is checked as `POST /invoices` checks one invoice: an
+	// invalid item is answered `invalid` with its problems (located from the item, without the
+	// leading `body`), an item whose IRN was already submitted (before, or by an earlier item of
+	// the batch) with another payload is answered `conflict`, and neither stops the other items.
+	// An item repeating an invoice already submitted with the same payload is `accepted` as that
+	// invoice. The accepted invoices, the batch and its items are recorded in one transaction:
+	// all of them or, when the database fails, none (the answer is then an error and nothing is
+	// stored). Then each accepted invoice is cleared by its own workflow, exactly as if submitted
+	// alone. The answer is 202 when any item was accepted, 200 when none was.
+	//
+	// Bounds: a body over 5 MiB (5,242,880 bytes) is a 413 `payload_too_large`, refused before it
+	// is decoded; no invoice or more than 100 is a 422 for the whole batch. Against the key's and
+	// the project's rate limits a batch counts as its number of invoices (at most one full burst
+	// of the limit), and it shares the invoice routes' bound of requests in flight per project.
+	// An `Idempotency-Key` covers the whole batch. Needs the `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/invoices/batch (the `SubmitInvoiceBatch` operationId).
+	SubmitInvoiceBatchWithBody(ctx context.Context, params *SubmitInvoiceBatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubmitInvoiceBatch Submit up to 100 invoices at once
+	//
+	// Submits 1 to 100 invoices, each in the shape of `POST /invoices`, and answers one result per
+	// item in request order. Each item is checked as `POST /invoices` checks one invoice: an
+	// invalid item is answered `invalid` with its problems (located from the item, without the
+	// leading `body`), an item whose IRN was already submitted (before, or by an earlier item of
+	// the batch) with another payload is answered `conflict`, and neither stops the other items.
+	// An item repeating an invoice already submitted with the same payload is `accepted` as that
+	// invoice. The accepted invoices, the batch and its items are recorded in one transaction:
+	// all of them or, when the database fails, none (the answer is then an error and nothing is
+	// stored). Then each accepted invoice is cleared by its own workflow, exactly as if submitted
+	// alone. The answer is 202 when any item was accepted, 200 when none was.
+	//
+	// Bounds: a body over 5 MiB (5,242,880 bytes) is a 413 `payload_too_large`, refused before it
+	// is decoded; no invoice or more than 100 is a 422 for the whole batch. Against the key's and
+	// the project's rate limits a batch counts as its number of invoices (at most one full burst
+	// of the limit), and it shares the invoice routes' bound of requests in flight per project.
+	// An `Idempotency-Key` covers the whole batch. Needs the `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v2/invoices/batch (the `SubmitInvoiceBatch` operationId).
+	SubmitInvoiceBatch(ctx context.Context, params *SubmitInvoiceBatchParams, body SubmitInvoiceBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetInvoiceBatch A batch with each item's progress
+	//
+	// The batch's items in order, an accepted item with its invoice's current state (queued ...
+	// confirmed or rejected), a refused one as it was answered (invalid with its problems, or
+	// conflict), and the count of items per status. Another project's batch is a 404. Needs the
+	// `invoices:read` scope.
+	//
+	// Corresponds with GET /api/v2/invoices/batches/{batch_id} (the `GetInvoiceBatch` operationId).
+	GetInvoiceBatch(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GenerateIRNWithBody Generate an invoice's IRN
 	//
@@ -4214,6 +4382,94 @@ func (c *RawClient) ExportInvoiceArchive(ctx context.Context, params *ExportInvo
 // Corresponds with GET /api/v2/invoices/archive/verify (the `VerifyInvoiceArchive` operationId).
 func (c *RawClient) VerifyInvoiceArchive(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewVerifyInvoiceArchiveRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubmitInvoiceBatchWithBody Submit up to 100 invoices at once
+//
+// Submits 1 to 100 invoices, each in the shape of `POST /invoices`, and answers one result per
+// item in request order. Each item is checked as `POST /invoices` checks one invoice: an
+// invalid item is answered `invalid` with its problems (located from the item, without the
+// leading `body`), an item whose IRN was already submitted (before, or by an earlier item of
+// the batch) with another payload is answered `conflict`, and neither stops the other items.
+// An item repeating an invoice already submitted with the same payload is `accepted` as that
+// invoice. The accepted invoices, the batch and its items are recorded in one transaction:
+// all of them or, when the database fails, none (the answer is then an error and nothing is
+// stored). Then each accepted invoice is cleared by its own workflow, exactly as if submitted
+// alone. The answer is 202 when any item was accepted, 200 when none was.
+//
+// Bounds: a body over 5 MiB (5,242,880 bytes) is a 413 `payload_too_large`, refused before it
+// is decoded; no invoice or more than 100 is a 422 for the whole batch. Against the key's and
+// the project's rate limits a batch counts as its number of invoices (at most one full burst
+// of the limit), and it shares the invoice routes' bound of requests in flight per project.
+// An `Idempotency-Key` covers the whole batch. Needs the `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/invoices/batch (the `SubmitInvoiceBatch` operationId).
+func (c *RawClient) SubmitInvoiceBatchWithBody(ctx context.Context, params *SubmitInvoiceBatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubmitInvoiceBatchRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubmitInvoiceBatch Submit up to 100 invoices at once
+//
+// Submits 1 to 100 invoices, each in the shape of `POST /invoices`, and answers one result per
+// item in request order. Each item is checked as `POST /invoices` checks one invoice: an
+// invalid item is answered `invalid` with its problems (located from the item, without the
+// leading `body`), an item whose IRN was already submitted (before, or by an earlier item of
+// the batch) with another payload is answered `conflict`, and neither stops the other items.
+// An item repeating an invoice already submitted with the same payload is `accepted` as that
+// invoice. The accepted invoices, the batch and its items are recorded in one transaction:
+// all of them or, when the database fails, none (the answer is then an error and nothing is
+// stored). Then each accepted invoice is cleared by its own workflow, exactly as if submitted
+// alone. The answer is 202 when any item was accepted, 200 when none was.
+//
+// Bounds: a body over 5 MiB (5,242,880 bytes) is a 413 `payload_too_large`, refused before it
+// is decoded; no invoice or more than 100 is a 422 for the whole batch. Against the key's and
+// the project's rate limits a batch counts as its number of invoices (at most one full burst
+// of the limit), and it shares the invoice routes' bound of requests in flight per project.
+// An `Idempotency-Key` covers the whole batch. Needs the `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v2/invoices/batch (the `SubmitInvoiceBatch` operationId).
+func (c *RawClient) SubmitInvoiceBatch(ctx context.Context, params *SubmitInvoiceBatchParams, body SubmitInvoiceBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubmitInvoiceBatchRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetInvoiceBatch A batch with each item's progress
+//
+// The batch's items in order, an accepted item with its invoice's current state (queued ...
+// confirmed or rejected), a refused one as it was answered (invalid with its problems, or
+// conflict), and the count of items per status. Another project's batch is a 404. Needs the
+// `invoices:read` scope.
+//
+// Corresponds with GET /api/v2/invoices/batches/{batch_id} (the `GetInvoiceBatch` operationId).
+func (c *RawClient) GetInvoiceBatch(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetInvoiceBatchRequest(c.Server, batchId)
 	if err != nil {
 		return nil, err
 	}
@@ -6076,6 +6332,95 @@ func NewVerifyInvoiceArchiveRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/api/v2/invoices/archive/verify")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSubmitInvoiceBatchRequest calls the generic SubmitInvoiceBatch builder with application/json body
+func NewSubmitInvoiceBatchRequest(server string, params *SubmitInvoiceBatchParams, body SubmitInvoiceBatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSubmitInvoiceBatchRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewSubmitInvoiceBatchRequestWithBody constructs an http.Request for the SubmitInvoiceBatch method, with any body, and a specified content type
+func NewSubmitInvoiceBatchRequestWithBody(server string, params *SubmitInvoiceBatchParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/batch")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetInvoiceBatchRequest constructs an http.Request for the GetInvoiceBatch method
+func NewGetInvoiceBatchRequest(server string, batchId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "batch_id", batchId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/batches/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -8380,6 +8725,66 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/archive/verify (the `VerifyInvoiceArchive` operationId).
 	VerifyInvoiceArchiveWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VerifyInvoiceArchiveResponse, error)
+
+	// SubmitInvoiceBatchWithBodyWithResponse Submit up to 100 invoices at once
+	//
+	// Submits 1 to 100 invoices, each in the shape of `POST /invoices`, and answers one result per
+	// item in request order. Each item is checked as `POST /invoices` checks one invoice: an
+	// invalid item is answered `invalid` with its problems (located from the item, without the
+	// leading `body`), an item whose IRN was already submitted (before, or by an earlier item of
+	// the batch) with another payload is answered `conflict`, and neither stops the other items.
+	// An item repeating an invoice already submitted with the same payload is `accepted` as that
+	// invoice. The accepted invoices, the batch and its items are recorded in one transaction:
+	// all of them or, when the database fails, none (the answer is then an error and nothing is
+	// stored). Then each accepted invoice is cleared by its own workflow, exactly as if submitted
+	// alone. The answer is 202 when any item was accepted, 200 when none was.
+	//
+	// Bounds: a body over 5 MiB (5,242,880 bytes) is a 413 `payload_too_large`, refused before it
+	// is decoded; no invoice or more than 100 is a 422 for the whole batch. Against the key's and
+	// the project's rate limits a batch counts as its number of invoices (at most one full burst
+	// of the limit), and it shares the invoice routes' bound of requests in flight per project.
+	// An `Idempotency-Key` covers the whole batch. Needs the `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/batch (the `SubmitInvoiceBatch` operationId).
+	SubmitInvoiceBatchWithBodyWithResponse(ctx context.Context, params *SubmitInvoiceBatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubmitInvoiceBatchResponse, error)
+
+	// SubmitInvoiceBatchWithResponse Submit up to 100 invoices at once
+	//
+	// Submits 1 to 100 invoices, each in the shape of `POST /invoices`, and answers one result per
+	// item in request order. Each item is checked as `POST /invoices` checks one invoice: an
+	// invalid item is answered `invalid` with its problems (located from the item, without the
+	// leading `body`), an item whose IRN was already submitted (before, or by an earlier item of
+	// the batch) with another payload is answered `conflict`, and neither stops the other items.
+	// An item repeating an invoice already submitted with the same payload is `accepted` as that
+	// invoice. The accepted invoices, the batch and its items are recorded in one transaction:
+	// all of them or, when the database fails, none (the answer is then an error and nothing is
+	// stored). Then each accepted invoice is cleared by its own workflow, exactly as if submitted
+	// alone. The answer is 202 when any item was accepted, 200 when none was.
+	//
+	// Bounds: a body over 5 MiB (5,242,880 bytes) is a 413 `payload_too_large`, refused before it
+	// is decoded; no invoice or more than 100 is a 422 for the whole batch. Against the key's and
+	// the project's rate limits a batch counts as its number of invoices (at most one full burst
+	// of the limit), and it shares the invoice routes' bound of requests in flight per project.
+	// An `Idempotency-Key` covers the whole batch. Needs the `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/batch (the `SubmitInvoiceBatch` operationId).
+	SubmitInvoiceBatchWithResponse(ctx context.Context, params *SubmitInvoiceBatchParams, body SubmitInvoiceBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*SubmitInvoiceBatchResponse, error)
+
+	// GetInvoiceBatchWithResponse A batch with each item's progress
+	//
+	// The batch's items in order, an accepted item with its invoice's current state (queued ...
+	// confirmed or rejected), a refused one as it was answered (invalid with its problems, or
+	// conflict), and the count of items per status. Another project's batch is a 404. Needs the
+	// `invoices:read` scope.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/batches/{batch_id} (the `GetInvoiceBatch` operationId).
+	GetInvoiceBatchWithResponse(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetInvoiceBatchResponse, error)
 
 	// GenerateIRNWithBodyWithResponse Generate an invoice's IRN
 	//
@@ -10686,6 +11091,349 @@ func (r VerifyInvoiceArchiveResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r VerifyInvoiceArchiveResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SubmitInvoiceBatchResponse200Headers the declared response headers of an HTTP 200 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// SubmitInvoiceBatchResponse202Headers the declared response headers of an HTTP 202 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse202Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// SubmitInvoiceBatchResponse401Headers the declared response headers of an HTTP 401 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// SubmitInvoiceBatchResponse403Headers the declared response headers of an HTTP 403 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse403Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceBatchResponse409Headers the declared response headers of an HTTP 409 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// SubmitInvoiceBatchResponse413Headers the declared response headers of an HTTP 413 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse413Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceBatchResponse415Headers the declared response headers of an HTTP 415 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse415Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceBatchResponse422Headers the declared response headers of an HTTP 422 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse422Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceBatchResponse429Headers the declared response headers of an HTTP 429 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// SubmitInvoiceBatchResponse500Headers the declared response headers of an HTTP 500 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse500Headers struct {
+	XRequestID *string
+}
+
+// SubmitInvoiceBatchResponse503Headers the declared response headers of an HTTP 503 response for SubmitInvoiceBatch
+type SubmitInvoiceBatchResponse503Headers struct {
+	XRequestID *string
+}
+
+type SubmitInvoiceBatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceBatch
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *InvoiceBatch
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SubmitInvoiceBatchResponse200Headers
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *SubmitInvoiceBatchResponse202Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SubmitInvoiceBatchResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SubmitInvoiceBatchResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SubmitInvoiceBatchResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SubmitInvoiceBatchResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *SubmitInvoiceBatchResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *SubmitInvoiceBatchResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SubmitInvoiceBatchResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SubmitInvoiceBatchResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SubmitInvoiceBatchResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON200() *InvoiceBatch {
+	return r.JSON200
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON202() *InvoiceBatch {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SubmitInvoiceBatchResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SubmitInvoiceBatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SubmitInvoiceBatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SubmitInvoiceBatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SubmitInvoiceBatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetInvoiceBatchResponse200Headers the declared response headers of an HTTP 200 response for GetInvoiceBatch
+type GetInvoiceBatchResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// GetInvoiceBatchResponse401Headers the declared response headers of an HTTP 401 response for GetInvoiceBatch
+type GetInvoiceBatchResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetInvoiceBatchResponse403Headers the declared response headers of an HTTP 403 response for GetInvoiceBatch
+type GetInvoiceBatchResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceBatchResponse404Headers the declared response headers of an HTTP 404 response for GetInvoiceBatch
+type GetInvoiceBatchResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceBatchResponse422Headers the declared response headers of an HTTP 422 response for GetInvoiceBatch
+type GetInvoiceBatchResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceBatchResponse429Headers the declared response headers of an HTTP 429 response for GetInvoiceBatch
+type GetInvoiceBatchResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// GetInvoiceBatchResponse500Headers the declared response headers of an HTTP 500 response for GetInvoiceBatch
+type GetInvoiceBatchResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetInvoiceBatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceBatch
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetInvoiceBatchResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetInvoiceBatchResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetInvoiceBatchResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetInvoiceBatchResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetInvoiceBatchResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetInvoiceBatchResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetInvoiceBatchResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetInvoiceBatchResponse) GetJSON200() *InvoiceBatch {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetInvoiceBatchResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetInvoiceBatchResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetInvoiceBatchResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetInvoiceBatchResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetInvoiceBatchResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetInvoiceBatchResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetInvoiceBatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetInvoiceBatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetInvoiceBatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetInvoiceBatchResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15556,6 +16304,84 @@ func (c *ClientWithResponses) VerifyInvoiceArchiveWithResponse(ctx context.Conte
 	return ParseVerifyInvoiceArchiveResponse(rsp)
 }
 
+// SubmitInvoiceBatchWithBodyWithResponse Submit up to 100 invoices at once
+//
+// Submits 1 to 100 invoices, each in the shape of `POST /invoices`, and answers one result per
+// item in request order. Each item is checked as `POST /invoices` checks one invoice: an
+// invalid item is answered `invalid` with its problems (located from the item, without the
+// leading `body`), an item whose IRN was already submitted (before, or by an earlier item of
+// the batch) with another payload is answered `conflict`, and neither stops the other items.
+// An item repeating an invoice already submitted with the same payload is `accepted` as that
+// invoice. The accepted invoices, the batch and its items are recorded in one transaction:
+// all of them or, when the database fails, none (the answer is then an error and nothing is
+// stored). Then each accepted invoice is cleared by its own workflow, exactly as if submitted
+// alone. The answer is 202 when any item was accepted, 200 when none was.
+//
+// Bounds: a body over 5 MiB (5,242,880 bytes) is a 413 `payload_too_large`, refused before it
+// is decoded; no invoice or more than 100 is a 422 for the whole batch. Against the key's and
+// the project's rate limits a batch counts as its number of invoices (at most one full burst
+// of the limit), and it shares the invoice routes' bound of requests in flight per project.
+// An `Idempotency-Key` covers the whole batch. Needs the `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/batch (the `SubmitInvoiceBatch` operationId).
+func (c *ClientWithResponses) SubmitInvoiceBatchWithBodyWithResponse(ctx context.Context, params *SubmitInvoiceBatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubmitInvoiceBatchResponse, error) {
+	rsp, err := c.SubmitInvoiceBatchWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubmitInvoiceBatchResponse(rsp)
+}
+
+// SubmitInvoiceBatchWithResponse Submit up to 100 invoices at once
+//
+// Submits 1 to 100 invoices, each in the shape of `POST /invoices`, and answers one result per
+// item in request order. Each item is checked as `POST /invoices` checks one invoice: an
+// invalid item is answered `invalid` with its problems (located from the item, without the
+// leading `body`), an item whose IRN was already submitted (before, or by an earlier item of
+// the batch) with another payload is answered `conflict`, and neither stops the other items.
+// An item repeating an invoice already submitted with the same payload is `accepted` as that
+// invoice. The accepted invoices, the batch and its items are recorded in one transaction:
+// all of them or, when the database fails, none (the answer is then an error and nothing is
+// stored). Then each accepted invoice is cleared by its own workflow, exactly as if submitted
+// alone. The answer is 202 when any item was accepted, 200 when none was.
+//
+// Bounds: a body over 5 MiB (5,242,880 bytes) is a 413 `payload_too_large`, refused before it
+// is decoded; no invoice or more than 100 is a 422 for the whole batch. Against the key's and
+// the project's rate limits a batch counts as its number of invoices (at most one full burst
+// of the limit), and it shares the invoice routes' bound of requests in flight per project.
+// An `Idempotency-Key` covers the whole batch. Needs the `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/batch (the `SubmitInvoiceBatch` operationId).
+func (c *ClientWithResponses) SubmitInvoiceBatchWithResponse(ctx context.Context, params *SubmitInvoiceBatchParams, body SubmitInvoiceBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*SubmitInvoiceBatchResponse, error) {
+	rsp, err := c.SubmitInvoiceBatch(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubmitInvoiceBatchResponse(rsp)
+}
+
+// GetInvoiceBatchWithResponse A batch with each item's progress
+//
+// The batch's items in order, an accepted item with its invoice's current state (queued ...
+// confirmed or rejected), a refused one as it was answered (invalid with its problems, or
+// conflict), and the count of items per status. Another project's batch is a 404. Needs the
+// `invoices:read` scope.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/batches/{batch_id} (the `GetInvoiceBatch` operationId).
+func (c *ClientWithResponses) GetInvoiceBatchWithResponse(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetInvoiceBatchResponse, error) {
+	rsp, err := c.GetInvoiceBatch(ctx, batchId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetInvoiceBatchResponse(rsp)
+}
+
 // GenerateIRNWithBodyWithResponse Generate an invoice's IRN
 //
 // The same reference and date give the same IRN; the same reference with another date is a
@@ -18834,6 +19660,517 @@ func ParseVerifyInvoiceArchiveResponse(rsp *http.Response) (*VerifyInvoiceArchiv
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers VerifyInvoiceArchiveResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSubmitInvoiceBatchResponse parses an HTTP response from a SubmitInvoiceBatchWithResponse call
+func ParseSubmitInvoiceBatchResponse(rsp *http.Response) (*SubmitInvoiceBatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SubmitInvoiceBatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceBatch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest InvoiceBatch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SubmitInvoiceBatchResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 202:
+		var headers SubmitInvoiceBatchResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 401:
+		var headers SubmitInvoiceBatchResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SubmitInvoiceBatchResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers SubmitInvoiceBatchResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers SubmitInvoiceBatchResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers SubmitInvoiceBatchResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers SubmitInvoiceBatchResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers SubmitInvoiceBatchResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SubmitInvoiceBatchResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SubmitInvoiceBatchResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetInvoiceBatchResponse parses an HTTP response from a GetInvoiceBatchWithResponse call
+func ParseGetInvoiceBatchResponse(rsp *http.Response) (*GetInvoiceBatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetInvoiceBatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceBatch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetInvoiceBatchResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetInvoiceBatchResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetInvoiceBatchResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetInvoiceBatchResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetInvoiceBatchResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetInvoiceBatchResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetInvoiceBatchResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -433,3 +433,43 @@ func (c *Client) RenderPDF(ctx context.Context, req RenderRequest, w io.Writer) 
 	}
 	return name, nil
 }
+
+// Settled tells whether an item of a batch read back has nothing more to
+// wait for: its invoice is confirmed or rejected, or the item was refused
+// (invalid, conflict).
+func (s InvoiceBatchItemStatus) Settled() bool {
+	switch s {
+	case InvoiceBatchItemStatusConfirmed, InvoiceBatchItemStatusRejected, InvoiceBatchItemStatusInvalid, InvoiceBatchItemStatusConflict:
+		return true
+	}
+	return false
+}
+
+// WaitForBatch polls a batch every interval (default 1 s) until every
+// item is settled (each accepted invoice confirmed or rejected), and
+// returns it. It returns early with an error when ctx ends or a poll
+// fails.
+func (c *Client) WaitForBatch(ctx context.Context, batchID UUID, interval time.Duration) (*InvoiceBatch, error) {
+	if interval <= 0 {
+		interval = time.Second
+	}
+	for {
+		r, err := c.GetInvoiceBatchWithResponse(ctx, batchID)
+		if err != nil {
+			return nil, err
+		}
+		if r.JSON200 == nil {
+			return nil, fmt.Errorf("einvoice: batch %s: unexpected answer %d %s", batchID, r.StatusCode(), r.ContentType())
+		}
+		settled := true
+		for _, it := range r.JSON200.Items {
+			settled = settled && it.Status.Settled()
+		}
+		if settled {
+			return r.JSON200, nil
+		}
+		if err := sleep(ctx, interval); err != nil {
+			return r.JSON200, err
+		}
+	}
+}

@@ -1,0 +1,5 @@
+DROP TABLE invoice_batch_items;
+
+--bun:split
+
+DROP TABLE invoice_batches;
