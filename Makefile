@@ -37,11 +37,15 @@ lint: ## the layout's import arrows (depguard), staticcheck, one writer of a run
 EMBEDS_SERVER := /worker/devtemporal$$|/cmd/einvoice-temporal$$
 RACE_PKGS = $$($(GO) list ./... | grep -Ev '$(EMBEDS_SERVER)')
 
-test: vet ## vet, then every test with the race detector (the Temporal server a process of its own), then the tests embedding the server and the exactly-once run over 1,000 invoices without it
-	@bin=$$(mktemp -d) && trap 'rm -rf "$$bin"' EXIT && \
+# WITH_TEMPORAL_BIN builds cmd/einvoice-temporal into a temporary directory
+# and exports its path, for the rest of the recipe's line.
+WITH_TEMPORAL_BIN = bin=$$(mktemp -d) && trap 'rm -rf "$$bin"' EXIT && \
 	echo "$(GO) build -o $$bin/einvoice-temporal ./cmd/einvoice-temporal" && \
 	$(GO) build -o $$bin/einvoice-temporal ./cmd/einvoice-temporal && \
-	export EINVOICE_TEST_TEMPORAL_BIN=$$bin/einvoice-temporal && \
+	export EINVOICE_TEST_TEMPORAL_BIN=$$bin/einvoice-temporal
+
+test: vet ## vet, then every test with the race detector (the Temporal server a process of its own), then the tests embedding the server and the exactly-once run over 1,000 invoices without it
+	@$(WITH_TEMPORAL_BIN) && \
 	echo "$(GO) test -race -tags prod -count=1 -timeout 30m ./... (but worker/devtemporal, cmd/einvoice-temporal)" && \
 	$(GO) test -race -tags prod -count=1 -timeout 30m $(RACE_PKGS) && \
 	echo "$(GO) test -count=1 (no race detector) ./worker/devtemporal/ ./cmd/einvoice-temporal/, TestDev* of ./cmd/einvoice/, TestInvoicesExactlyOnce of ./worker/" && \
@@ -50,6 +54,8 @@ test: vet ## vet, then every test with the race detector (the Temporal server a 
 	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/
 
 security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
+	@$(WITH_TEMPORAL_BIN) && \
+	echo "$(GO) test -race -tags prod -count=1 -timeout 10m -run Attack ./... (but worker/devtemporal, cmd/einvoice-temporal)" && \
 	$(GO) test -race -tags prod -count=1 -timeout 10m -run 'Attack' $(RACE_PKGS)
 
 cluster-test: ## the deployed topology (PostgreSQL via a cuttable proxy, Redis, Temporal, the stand-in, 2 api, 2 worker) under load, SIGKILLs and a 60 s database outage (ports 19500-19599; needs psql and redis-server)
