@@ -11,12 +11,10 @@
 package temporaltest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,7 +29,7 @@ const BinEnv = "EINVOICE_TEST_TEMPORAL_BIN"
 // pkg is the command Start builds when BinEnv is unset.
 const pkg = "github.com/einvoice-ng/einvoice/cmd/einvoice-temporal"
 
-// stopGrace is how long Stop waits for the server to exit after SIGTERM
+// stopGrace is how long Stop waits for the server to exit after SIGINT
 // before it kills it.
 const stopGrace = 30 * time.Second
 
@@ -60,19 +58,14 @@ func Start(ctx context.Context, dataDir string) (*Server, error) {
 	}
 	s := &Server{buildDir: buildDir, exited: make(chan struct{}), out: &tail{max: 16 << 10}}
 	s.cmd = exec.Command(bin, "--addr", "127.0.0.1:0", "--data-dir", dataDir)
+	ready := make(chan readyLine, 1)
 	s.cmd.Stdout = s.out
+	s.cmd.Stderr = &lineWriter{out: s.out, ready: ready}
 	s.cmd.SysProcAttr = sysProcAttr()
-	stderr, err := s.cmd.StderrPipe()
-	if err != nil {
-		s.cleanup()
-		return nil, err
-	}
 	if err := s.cmd.Start(); err != nil {
 		s.cleanup()
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	ready := make(chan readyLine, 1)
-	go s.read(stderr, ready)
 	go func() {
 		s.waitErr = s.cmd.Wait()
 		close(s.exited)
@@ -96,7 +89,7 @@ func (s *Server) FrontendAddr() string { return s.frontend }
 // Namespace is the namespace registered at start.
 func (s *Server) Namespace() string { return s.namespace }
 
-// Stop stops the server (SIGTERM, then SIGKILL after a grace period) and
+// Stop stops the server (SIGINT, then SIGKILL after a grace period) and
 // removes the binary Start built. It may be called more than once.
 func (s *Server) Stop() error {
 	s.stopOnce.Do(func() {
@@ -106,7 +99,7 @@ func (s *Server) Stop() error {
 		case <-time.After(stopGrace):
 			_ = s.cmd.Process.Kill()
 			<-s.exited
-			s.stopErr = fmt.Errorf("einvoice-temporal did not stop within %s of SIGTERM:\n%s", stopGrace, s.out)
+			s.stopErr = fmt.Errorf("einvoice-temporal did not stop within %s of SIGINT:\n%s", stopGrace, s.out)
 		}
 		if s.stopErr == nil && s.waitErr != nil {
 			s.stopErr = fmt.Errorf("einvoice-temporal: %w\n%s", s.waitErr, s.out)
@@ -129,26 +122,39 @@ type readyLine struct {
 	Namespace string `json:"namespace"`
 }
 
-// read copies the server's stderr into the tail and reports the ready line.
-// It reads until the process closes stderr, so the server never blocks on
-// a full pipe.
-func (s *Server) read(r io.Reader, ready chan<- readyLine) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	sent := false
-	for sc.Scan() {
-		line := sc.Bytes()
-		_, _ = s.out.Write(append(line, '\n'))
-		if sent {
-			continue
+// lineWriter takes the server's stderr: it keeps it in out and reports
+// the ready line once. os/exec copies into it, so Wait returns only once
+// everything the server wrote is here.
+type lineWriter struct {
+	out     *tail
+	ready   chan<- readyLine
+	partial []byte
+	sent    bool
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	_, _ = w.out.Write(p)
+	if w.sent {
+		return len(p), nil
+	}
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
 		}
 		var l readyLine
-		if json.Unmarshal(line, &l) == nil && l.Msg == "temporal server ready" && l.Frontend != "" {
-			ready <- l
-			sent = true
+		if json.Unmarshal(w.partial[:i], &l) == nil && l.Msg == "temporal server ready" && l.Frontend != "" {
+			w.ready <- l
+			w.sent, w.partial = true, nil
+			break
 		}
+		w.partial = w.partial[i+1:]
 	}
-	_, _ = io.Copy(s.out, r)
+	if len(w.partial) > 1<<20 { // no line is that long; keep memory bounded
+		w.partial = nil
+	}
+	return len(p), nil
 }
 
 // binary returns the path of einvoice-temporal: BinEnv's, or one built into
