@@ -258,6 +258,16 @@ type ComplexityRoot struct {
 		Timestamp      func(childComplexity int) int
 	}
 
+	InvoiceQueue struct {
+		AtRisk           func(childComplexity int) int
+		Depth            func(childComplexity int) int
+		Missed           func(childComplexity int) int
+		NRSStatus        func(childComplexity int) int
+		NextDeadlineAt   func(childComplexity int) int
+		OldestAgeSeconds func(childComplexity int) int
+		RatePerMinute    func(childComplexity int) int
+	}
+
 	InvoiceRendering struct {
 		Irn       func(childComplexity int) int
 		PDFBase64 func(childComplexity int) int
@@ -336,20 +346,22 @@ type ComplexityRoot struct {
 	}
 
 	Project struct {
-		APIKeys           func(childComplexity int, first *int, after *string) int
-		Authority         func(childComplexity int) int
-		CertificationRuns func(childComplexity int, first *int, after *string) int
-		CreatedAt         func(childComplexity int) int
-		Environment       func(childComplexity int) int
-		Events            func(childComplexity int, first *int, after *string, types []string) int
-		ID                func(childComplexity int) int
-		Invoices          func(childComplexity int, first *int, after *string, filter *gqlmodel.InvoiceFilter) int
-		Name              func(childComplexity int) int
-		Organization      func(childComplexity int) int
-		OrganizationID    func(childComplexity int) int
-		Usage             func(childComplexity int, from *string, to *string, keyID *string) int
-		ValidationProfile func(childComplexity int) int
-		WebhookEndpoints  func(childComplexity int, first *int, after *string) int
+		APIKeys                  func(childComplexity int, first *int, after *string) int
+		Authority                func(childComplexity int) int
+		CertificationRuns        func(childComplexity int, first *int, after *string) int
+		ClearanceDeadlineMinutes func(childComplexity int) int
+		CreatedAt                func(childComplexity int) int
+		Environment              func(childComplexity int) int
+		Events                   func(childComplexity int, first *int, after *string, types []string) int
+		ID                       func(childComplexity int) int
+		InvoiceQueue             func(childComplexity int) int
+		Invoices                 func(childComplexity int, first *int, after *string, filter *gqlmodel.InvoiceFilter) int
+		Name                     func(childComplexity int) int
+		Organization             func(childComplexity int) int
+		OrganizationID           func(childComplexity int) int
+		Usage                    func(childComplexity int, from *string, to *string, keyID *string) int
+		ValidationProfile        func(childComplexity int) int
+		WebhookEndpoints         func(childComplexity int, first *int, after *string) int
 	}
 
 	ProjectAuthority struct {
@@ -409,6 +421,9 @@ type ComplexityRoot struct {
 		ConfirmedAt      func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		CustomerTIN      func(childComplexity int) int
+		DeadlineAt       func(childComplexity int) int
+		DeadlineAtRisk   func(childComplexity int) int
+		DeadlineMissed   func(childComplexity int) int
 		Events           func(childComplexity int) int
 		ID               func(childComplexity int) int
 		IRN              func(childComplexity int) int
@@ -588,6 +603,7 @@ type ProjectResolver interface {
 	APIKeys(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error)
 	CertificationRuns(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error)
 	Invoices(ctx context.Context, obj *portal.ProjectView, first *int, after *string, filter *gqlmodel.InvoiceFilter) (*gqlmodel.SubmittedInvoiceConnection, error)
+	InvoiceQueue(ctx context.Context, obj *portal.ProjectView) (*submissions.QueueView, error)
 	Usage(ctx context.Context, obj *portal.ProjectView, from *string, to *string, keyID *string) (*usage.Report, error)
 	Events(ctx context.Context, obj *portal.ProjectView, first *int, after *string, types []string) (*gqlmodel.EventConnection, error)
 	WebhookEndpoints(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.WebhookEndpointConnection, error)
@@ -1393,6 +1409,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InvoiceQrCode.Timestamp(childComplexity), true
 
+	case "InvoiceQueue.atRisk":
+		if e.ComplexityRoot.InvoiceQueue.AtRisk == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQueue.AtRisk(childComplexity), true
+	case "InvoiceQueue.depth":
+		if e.ComplexityRoot.InvoiceQueue.Depth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQueue.Depth(childComplexity), true
+	case "InvoiceQueue.missed":
+		if e.ComplexityRoot.InvoiceQueue.Missed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQueue.Missed(childComplexity), true
+	case "InvoiceQueue.nrsStatus":
+		if e.ComplexityRoot.InvoiceQueue.NRSStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQueue.NRSStatus(childComplexity), true
+	case "InvoiceQueue.nextDeadlineAt":
+		if e.ComplexityRoot.InvoiceQueue.NextDeadlineAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQueue.NextDeadlineAt(childComplexity), true
+	case "InvoiceQueue.oldestAgeSeconds":
+		if e.ComplexityRoot.InvoiceQueue.OldestAgeSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQueue.OldestAgeSeconds(childComplexity), true
+	case "InvoiceQueue.ratePerMinute":
+		if e.ComplexityRoot.InvoiceQueue.RatePerMinute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceQueue.RatePerMinute(childComplexity), true
+
 	case "InvoiceRendering.irn":
 		if e.ComplexityRoot.InvoiceRendering.Irn == nil {
 			break
@@ -1835,6 +1894,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.CertificationRuns(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Project.clearanceDeadlineMinutes":
+		if e.ComplexityRoot.Project.ClearanceDeadlineMinutes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.ClearanceDeadlineMinutes(childComplexity), true
 	case "Project.createdAt":
 		if e.ComplexityRoot.Project.CreatedAt == nil {
 			break
@@ -1864,6 +1929,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.ID(childComplexity), true
+	case "Project.invoiceQueue":
+		if e.ComplexityRoot.Project.InvoiceQueue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.InvoiceQueue(childComplexity), true
 	case "Project.invoices":
 		if e.ComplexityRoot.Project.Invoices == nil {
 			break
@@ -2202,6 +2273,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.CustomerTIN(childComplexity), true
+	case "SubmittedInvoice.deadlineAt":
+		if e.ComplexityRoot.SubmittedInvoice.DeadlineAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.DeadlineAt(childComplexity), true
+	case "SubmittedInvoice.deadlineAtRisk":
+		if e.ComplexityRoot.SubmittedInvoice.DeadlineAtRisk == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.DeadlineAtRisk(childComplexity), true
+	case "SubmittedInvoice.deadlineMissed":
+		if e.ComplexityRoot.SubmittedInvoice.DeadlineMissed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.DeadlineMissed(childComplexity), true
 	case "SubmittedInvoice.events":
 		if e.ComplexityRoot.SubmittedInvoice.Events == nil {
 			break
@@ -3239,6 +3328,26 @@ func (ec *executionContext) childFields_InvoiceQrCode(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type InvoiceQrCode", field.Name)
 }
 
+func (ec *executionContext) childFields_InvoiceQueue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "depth":
+		return ec.fieldContext_InvoiceQueue_depth(ctx, field)
+	case "oldestAgeSeconds":
+		return ec.fieldContext_InvoiceQueue_oldestAgeSeconds(ctx, field)
+	case "atRisk":
+		return ec.fieldContext_InvoiceQueue_atRisk(ctx, field)
+	case "missed":
+		return ec.fieldContext_InvoiceQueue_missed(ctx, field)
+	case "nextDeadlineAt":
+		return ec.fieldContext_InvoiceQueue_nextDeadlineAt(ctx, field)
+	case "ratePerMinute":
+		return ec.fieldContext_InvoiceQueue_ratePerMinute(ctx, field)
+	case "nrsStatus":
+		return ec.fieldContext_InvoiceQueue_nrsStatus(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceQueue", field.Name)
+}
+
 func (ec *executionContext) childFields_InvoiceRendering(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "valid":
@@ -3355,6 +3464,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_environment(ctx, field)
 	case "validationProfile":
 		return ec.fieldContext_Project_validationProfile(ctx, field)
+	case "clearanceDeadlineMinutes":
+		return ec.fieldContext_Project_clearanceDeadlineMinutes(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Project_createdAt(ctx, field)
 	case "authority":
@@ -3365,6 +3476,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_certificationRuns(ctx, field)
 	case "invoices":
 		return ec.fieldContext_Project_invoices(ctx, field)
+	case "invoiceQueue":
+		return ec.fieldContext_Project_invoiceQueue(ctx, field)
 	case "usage":
 		return ec.fieldContext_Project_usage(ctx, field)
 	case "events":
@@ -3489,6 +3602,12 @@ func (ec *executionContext) childFields_SubmittedInvoice(ctx context.Context, fi
 		return ec.fieldContext_SubmittedInvoice_transmittedAt(ctx, field)
 	case "confirmedAt":
 		return ec.fieldContext_SubmittedInvoice_confirmedAt(ctx, field)
+	case "deadlineAt":
+		return ec.fieldContext_SubmittedInvoice_deadlineAt(ctx, field)
+	case "deadlineAtRisk":
+		return ec.fieldContext_SubmittedInvoice_deadlineAtRisk(ctx, field)
+	case "deadlineMissed":
+		return ec.fieldContext_SubmittedInvoice_deadlineMissed(ctx, field)
 	case "events":
 		return ec.fieldContext_SubmittedInvoice_events(ctx, field)
 	}
@@ -7673,6 +7792,167 @@ func (ec *executionContext) fieldContext_InvoiceQrCode_qrPngBase64(_ context.Con
 	return graphql.NewScalarFieldContext("InvoiceQrCode", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InvoiceQueue_depth(ctx context.Context, field graphql.CollectedField, obj *submissions.QueueView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQueue_depth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Depth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQueue_depth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQueue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQueue_oldestAgeSeconds(ctx context.Context, field graphql.CollectedField, obj *submissions.QueueView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQueue_oldestAgeSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OldestAgeSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQueue_oldestAgeSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQueue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQueue_atRisk(ctx context.Context, field graphql.CollectedField, obj *submissions.QueueView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQueue_atRisk(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AtRisk, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQueue_atRisk(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQueue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQueue_missed(ctx context.Context, field graphql.CollectedField, obj *submissions.QueueView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQueue_missed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Missed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQueue_missed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQueue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQueue_nextDeadlineAt(ctx context.Context, field graphql.CollectedField, obj *submissions.QueueView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQueue_nextDeadlineAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextDeadlineAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQueue_nextDeadlineAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQueue", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQueue_ratePerMinute(ctx context.Context, field graphql.CollectedField, obj *submissions.QueueView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQueue_ratePerMinute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RatePerMinute, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQueue_ratePerMinute(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQueue", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceQueue_nrsStatus(ctx context.Context, field graphql.CollectedField, obj *submissions.QueueView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceQueue_nrsStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NRSStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceQueue_nrsStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceQueue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _InvoiceRendering_valid(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.InvoiceRendering) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9492,6 +9772,29 @@ func (ec *executionContext) fieldContext_Project_validationProfile(_ context.Con
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type ValidationProfile does not have child fields"))
 }
 
+func (ec *executionContext) _Project_clearanceDeadlineMinutes(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_clearanceDeadlineMinutes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClearanceDeadlineMinutes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_clearanceDeadlineMinutes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9675,6 +9978,38 @@ func (ec *executionContext) fieldContext_Project_invoices(ctx context.Context, f
 	if fc.Args, err = ec.field_Project_invoices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Project_invoiceQueue(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_invoiceQueue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Project().InvoiceQueue(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.QueueView) graphql.Marshaler {
+			return ec.marshalNInvoiceQueue2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐQueueView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_invoiceQueue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceQueue(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -11338,6 +11673,75 @@ func (ec *executionContext) _SubmittedInvoice_confirmedAt(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_SubmittedInvoice_confirmedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_deadlineAt(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_deadlineAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeadlineAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_deadlineAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_deadlineAtRisk(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_deadlineAtRisk(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeadlineAtRisk, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_deadlineAtRisk(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_deadlineMissed(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_deadlineMissed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeadlineMissed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_deadlineMissed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SubmittedInvoice_events(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
@@ -14277,7 +14681,7 @@ func (ec *executionContext) unmarshalInputInvoiceFilter(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"status", "invoiceType", "irn", "customerTin", "issueDateFrom", "issueDateTo", "createdFrom", "createdTo"}
+	fieldsInOrder := [...]string{"status", "invoiceType", "irn", "customerTin", "issueDateFrom", "issueDateTo", "createdFrom", "createdTo", "deadlineAtRisk"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14340,6 +14744,13 @@ func (ec *executionContext) unmarshalInputInvoiceFilter(ctx context.Context, obj
 				return it, err
 			}
 			it.CreatedTo = data
+		case "deadlineAtRisk":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deadlineAtRisk"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeadlineAtRisk = data
 		}
 	}
 	return it, nil
@@ -14784,7 +15195,7 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"validationProfile"}
+	fieldsInOrder := [...]string{"validationProfile", "clearanceDeadlineMinutes"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14798,6 +15209,13 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.ValidationProfile = data
+		case "clearanceDeadlineMinutes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearanceDeadlineMinutes"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearanceDeadlineMinutes = data
 		}
 	}
 	return it, nil
@@ -16493,6 +16911,74 @@ func (ec *executionContext) _InvoiceQrCode(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var invoiceQueueImplementors = []string{"InvoiceQueue"}
+
+func (ec *executionContext) _InvoiceQueue(ctx context.Context, sel ast.SelectionSet, obj *submissions.QueueView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceQueueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceQueue")
+		case "depth":
+			out.Values[i] = ec._InvoiceQueue_depth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "oldestAgeSeconds":
+			out.Values[i] = ec._InvoiceQueue_oldestAgeSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "atRisk":
+			out.Values[i] = ec._InvoiceQueue_atRisk(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "missed":
+			out.Values[i] = ec._InvoiceQueue_missed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextDeadlineAt":
+			out.Values[i] = ec._InvoiceQueue_nextDeadlineAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ratePerMinute":
+			out.Values[i] = ec._InvoiceQueue_ratePerMinute(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nrsStatus":
+			out.Values[i] = ec._InvoiceQueue_nrsStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var invoiceRenderingImplementors = []string{"InvoiceRendering"}
 
 func (ec *executionContext) _InvoiceRendering(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.InvoiceRendering) graphql.Marshaler {
@@ -17235,6 +17721,11 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "clearanceDeadlineMinutes":
+			out.Values[i] = ec._Project_clearanceDeadlineMinutes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._Project_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17331,6 +17822,44 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Project_invoices(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "invoiceQueue":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_invoiceQueue(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -18193,6 +18722,21 @@ func (ec *executionContext) _SubmittedInvoice(ctx context.Context, sel ast.Selec
 		case "confirmedAt":
 			out.Values[i] = ec._SubmittedInvoice_confirmedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deadlineAt":
+			out.Values[i] = ec._SubmittedInvoice_deadlineAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deadlineAtRisk":
+			out.Values[i] = ec._SubmittedInvoice_deadlineAtRisk(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deadlineMissed":
+			out.Values[i] = ec._SubmittedInvoice_deadlineMissed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "events":
@@ -20164,6 +20708,16 @@ func (ec *executionContext) marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑn
 func (ec *executionContext) unmarshalNInvoiceQrCodeInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐQRInput(ctx context.Context, v any) (invoices.QRInput, error) {
 	res, err := ec.unmarshalInputInvoiceQrCodeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceQueue2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐQueueView(ctx context.Context, sel ast.SelectionSet, v *submissions.QueueView) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceQueue(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNInvoiceRendering2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceRendering(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.InvoiceRendering) graphql.Marshaler {

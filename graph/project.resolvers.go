@@ -42,6 +42,7 @@ func (r *mutationResolver) UpdateProject(ctx context.Context, projectID string, 
 		p := string(*input.ValidationProfile)
 		in.ValidationProfile = &p
 	}
+	in.ClearanceDeadlineMinutes = input.ClearanceDeadlineMinutes
 	out, err := r.app.Portal.UpdateProject(ctx, u, id, in)
 	if err != nil {
 		return nil, inInput(err)

@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
@@ -64,6 +65,9 @@ func (r *projectResolver) Invoices(ctx context.Context, obj *portal.ProjectView,
 		if f.CreatedTo != nil {
 			in.CreatedTo = f.CreatedTo.UTC().Format(time.RFC3339Nano)
 		}
+		if f.DeadlineAtRisk != nil {
+			in.DeadlineAtRisk = strconv.FormatBool(*f.DeadlineAtRisk)
+		}
 	}
 	list, err := r.app.Submissions.List(ctx, k, in)
 	if err != nil {
@@ -74,6 +78,18 @@ func (r *projectResolver) Invoices(ctx context.Context, obj *portal.ProjectView,
 			return &gqlmodel.SubmittedInvoiceEdge{Cursor: c, Node: v}
 		})
 	return &gqlmodel.SubmittedInvoiceConnection{Edges: e, PageInfo: info}, nil
+}
+
+func (r *projectResolver) InvoiceQueue(ctx context.Context, obj *portal.ProjectView) (*submissions.QueueView, error) {
+	u, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	k, err := r.app.Invoices.Workbench(ctx, u, obj.ID, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.app.Submissions.Queue(ctx, k)
 }
 
 func (r *queryResolver) Invoice(ctx context.Context, id string) (*submissions.View, error) {

@@ -19,6 +19,15 @@ var (
 	KeyNameLength = Length{Min: 2, Max: 255}
 )
 
+// ClearanceDeadlineMinutes bounds a project's clearance_deadline_minutes:
+// how long after it was accepted a B2B or B2G invoice must be cleared, from
+// one minute to 72 hours; DefaultClearanceDeadlineMinutes when never set.
+var ClearanceDeadlineMinutes = struct{ Min, Max int }{Min: 1, Max: 72 * 60}
+
+// DefaultClearanceDeadlineMinutes is a project's clearance deadline until
+// it sets one: an hour.
+const DefaultClearanceDeadlineMinutes = 60
+
 // The interface document's defaults.
 const (
 	DefaultEnvironment   = EnvironmentSandbox

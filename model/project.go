@@ -21,6 +21,9 @@ type Project struct {
 	// ValidationProfile is the profile the project's invoices are
 	// validated with when a request names none (ProfileNRS when unset).
 	ValidationProfile ValidationProfile `bun:"validation_profile,default:'nrs'"`
+	// ClearanceDeadlineMinutes is how long after it was accepted a B2B or
+	// B2G invoice must be cleared (bounded by ClearanceDeadlineMinutes).
+	ClearanceDeadlineMinutes int `bun:"clearance_deadline_minutes,default:60"`
 
 	// Authority settings. Secret material is sealed (AES-256-GCM) and only
 	// ever opened by model/authority.

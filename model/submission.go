@@ -78,15 +78,22 @@ type SubmittedInvoice struct {
 	CustomerTIN     string     `bun:"customer_tin,nullzero"`
 	IssueDate       string     `bun:"issue_date"`
 	// BillingReference is the IRN a credit or debit note refers to.
-	BillingReference string     `bun:"billing_reference,nullzero"`
-	PaymentStatus    string     `bun:"payment_status,nullzero"`
-	QRCodeData       string     `bun:"qr_code_data,nullzero"`
-	WorkflowID       string     `bun:"workflow_id"`
-	CreatedAt        time.Time  `bun:"created_at"`
-	UpdatedAt        time.Time  `bun:"updated_at"`
-	SignedAt         *time.Time `bun:"signed_at"`
-	TransmittedAt    *time.Time `bun:"transmitted_at"`
-	ConfirmedAt      *time.Time `bun:"confirmed_at"`
+	BillingReference string `bun:"billing_reference,nullzero"`
+	PaymentStatus    string `bun:"payment_status,nullzero"`
+	QRCodeData       string `bun:"qr_code_data,nullzero"`
+	WorkflowID       string `bun:"workflow_id"`
+	// DeadlineAt is when the invoice must be cleared by (see
+	// model/submissions.DeadlineOf); DeadlineAtRisk says it may miss it
+	// (still waiting near it), DeadlineMissed that it passed before NRS
+	// confirmed the invoice.
+	DeadlineAt     time.Time  `bun:"deadline_at"`
+	DeadlineAtRisk bool       `bun:"deadline_at_risk"`
+	DeadlineMissed bool       `bun:"deadline_missed"`
+	CreatedAt      time.Time  `bun:"created_at"`
+	UpdatedAt      time.Time  `bun:"updated_at"`
+	SignedAt       *time.Time `bun:"signed_at"`
+	TransmittedAt  *time.Time `bun:"transmitted_at"`
+	ConfirmedAt    *time.Time `bun:"confirmed_at"`
 	// The archive: a confirmed invoice's place in its project's hash
 	// chain, and how long it is kept.
 	ArchiveSeq      *int64     `bun:"archive_seq"`

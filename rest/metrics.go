@@ -15,6 +15,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
 // httpMetrics are the request metrics, labelled by route pattern (never the
@@ -69,6 +70,13 @@ func newMetrics(svc *app.App, extra []prometheus.Collector) (*prometheus.Registr
 	cs = append(cs, runsCollector{counts: svc.Runs.Counts, desc: prometheus.NewDesc("einvoice_certification_runs",
 		"Certification runs by status (queued, running, passed, failed, cancelled), counted in the database at scrape time, so every API and worker process agrees.",
 		[]string{"status"}, nil)})
+	cs = append(cs, queueCollector{totals: svc.Submissions.QueueByEnvironment,
+		depth: prometheus.NewDesc("einvoice_invoice_queue_depth",
+			"Invoices accepted and not yet sent to NRS (queued), by environment, counted in the database at scrape time (one query for every project).",
+			[]string{"environment"}, nil),
+		oldest: prometheus.NewDesc("einvoice_invoice_queue_oldest_seconds",
+			"Age of the oldest queued invoice of any project, by environment; 0 when none is queued.",
+			[]string{"environment"}, nil)})
 	cs = append(cs, extra...)
 	for _, c := range cs {
 		if err := reg.Register(c); err != nil {
@@ -175,5 +183,32 @@ func (c runsCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for status, n := range counts {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n), string(status))
+	}
+}
+
+// queueCollector exports the invoice queues by environment. A label per
+// project would grow without bound; the per-project figures are in
+// GET /api/v2/invoices/queue and Project.invoiceQueue.
+type queueCollector struct {
+	totals        func(context.Context) (map[model.Environment]submissions.QueueTotals, error)
+	depth, oldest *prometheus.Desc
+}
+
+// Describe implements prometheus.Collector.
+func (c queueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.depth; ch <- c.oldest }
+
+// Collect implements prometheus.Collector.
+func (c queueCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	totals, err := c.totals(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(c.depth, err)
+		ch <- prometheus.NewInvalidMetric(c.oldest, err)
+		return
+	}
+	for env, t := range totals {
+		ch <- prometheus.MustNewConstMetric(c.depth, prometheus.GaugeValue, float64(t.Depth), string(env))
+		ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, t.OldestSecond, string(env))
 	}
 }

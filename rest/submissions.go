@@ -30,6 +30,7 @@ func (a *api) submissionRoutes(r chi.Router) {
 	}
 	r.With(submit("invoices.submit")).Post("/invoices", a.adapt(a.submitInvoice))
 	r.With(read("invoices.list")).Get("/invoices", a.adapt(a.listInvoices))
+	r.With(read("invoices.queue")).Get("/invoices/queue", a.adapt(a.invoiceQueue))
 	r.With(read("invoices.archive.verify")).Get("/invoices/archive/verify", a.adapt(a.verifyArchive))
 	r.With(read("invoices.archive.export")).Get("/invoices/archive/export", a.adapt(a.exportArchive))
 	r.With(read("invoices.get")).Get("/invoices/{invoice_id}", a.adapt(a.getInvoice))
@@ -107,7 +108,7 @@ func (a *api) listInvoices(w http.ResponseWriter, r *http.Request) error {
 	in := submissions.ListInput{
 		Status: q.Get("status"), InvoiceType: q.Get("invoice_type"), IRN: q.Get("irn"), CustomerTIN: q.Get("customer_tin"),
 		IssueDateFrom: q.Get("issue_date_from"), IssueDateTo: q.Get("issue_date_to"),
-		CreatedFrom: q.Get("created_from"), CreatedTo: q.Get("created_to"),
+		CreatedFrom: q.Get("created_from"), CreatedTo: q.Get("created_to"), DeadlineAtRisk: q.Get("deadline_at_risk"),
 	}
 	page, err := pageQuery(r)
 	if err != nil {
@@ -115,6 +116,11 @@ func (a *api) listInvoices(w http.ResponseWriter, r *http.Request) error {
 	}
 	in.PageInput = page
 	out, err := a.app.Submissions.List(r.Context(), keyFrom(r), in)
+	return reply(w, "query", out, err)
+}
+
+func (a *api) invoiceQueue(w http.ResponseWriter, r *http.Request) error {
+	out, err := a.app.Submissions.Queue(r.Context(), keyFrom(r))
 	return reply(w, "query", out, err)
 }
 

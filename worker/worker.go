@@ -55,6 +55,10 @@ type Options struct {
 	// (workflows.InvoiceActivitiesConfig.CallTimeout); default
 	// workflows.DefaultSubmissionCallTimeout.
 	SubmissionCallTimeout time.Duration
+	// Breakers are the circuit breakers SubmissionMBS's clients go
+	// through (workflows.SubmissionClientsWith): while one of a first
+	// endpoint is not closed, invoices wait in their project's queue.
+	Breakers *mbs.Breakers
 	// Metrics observes the invoice workflows' calls and states.
 	Metrics workflows.CallObserver
 	// Logger receives the activities' failures to record evidence; default
@@ -112,12 +116,13 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 	if opts.Submissions != nil {
 		inv, err := workflows.NewInvoiceActivities(workflows.InvoiceActivitiesConfig{
 			Steps: opts.Submissions, MBS: opts.SubmissionMBS, CallTimeout: opts.SubmissionCallTimeout,
-			Metrics: opts.Metrics, Logger: opts.Logger})
+			Metrics: opts.Metrics, Logger: opts.Logger, Breakers: opts.Breakers})
 		if err != nil {
 			return nil, err
 		}
 		w.RegisterWorkflowWithOptions(workflows.InvoiceSubmission, workflow.RegisterOptions{Name: workflows.InvoiceWorkflowName})
 		w.RegisterWorkflowWithOptions(workflows.InvoicePaymentUpdate, workflow.RegisterOptions{Name: workflows.PaymentWorkflowName})
+		w.RegisterWorkflowWithOptions(workflows.InvoiceQueueDrain, workflow.RegisterOptions{Name: workflows.QueueDrainWorkflowName})
 		w.RegisterActivity(inv)
 	}
 	return w, nil

@@ -81,7 +81,8 @@ func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (Invo
 	_, indexed := workflow.GetTypedSearchAttributes(ctx).GetKeyword(SearchAttributeInvoiceStatus)
 	status := model.InvoiceQueued
 	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN}
-	for _, fn := range []struct {
+	release := workflow.GetSignalChannel(ctx, ReleaseSignal)
+	steps := []struct {
 		name string
 		skip bool
 	}{
@@ -91,7 +92,9 @@ func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (Invo
 		{name: ActivitySignSubmitted},
 		{name: ActivityTransmitSubmitted, skip: !in.InvoiceType.Transmitted()},
 		{name: ActivityConfirmSubmitted},
-	} {
+	}
+	for i := 0; i < len(steps); i++ {
+		fn := steps[i]
 		if fn.skip {
 			continue
 		}
@@ -108,6 +111,12 @@ func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (Invo
 		status = out.Status
 		if status == model.InvoiceRejected {
 			break
+		}
+		if out.Waiting {
+			// NRS is not answering: wait in the project's queue, then begin
+			// again.
+			waitInQueue(ctx, in.ProjectID, release)
+			i = -1
 		}
 	}
 	return InvoiceResult{Status: status, IRN: in.IRN}, nil

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +42,10 @@ type InvoiceActivitiesConfig struct {
 	// been given up, CallTimeout plus a grace after it was sent. Default
 	// DefaultSubmissionCallTimeout.
 	CallTimeout time.Duration
+	// Breakers, when set, are the breakers the MBS clients go through:
+	// an invoice not yet begun waits in the queue while a breaker of its
+	// environment's validation or signing endpoints is not closed.
+	Breakers *mbs.Breakers
 	// Metrics, when set, observes every call to the authority.
 	Metrics CallObserver
 	// Logger receives unexpected failures; default slog.Default().
@@ -57,11 +63,12 @@ type CallObserver interface {
 // makes its authority calls, records each exchange and the invoice's new
 // state through submissions.Steps, and is safe to repeat.
 type InvoiceActivities struct {
-	steps   *submissions.Steps
-	settle  time.Duration
-	mbs     func(c *authority.Credentials) (*mbs.Client, error)
-	metrics CallObserver
-	log     *slog.Logger
+	breakers *mbs.Breakers
+	steps    *submissions.Steps
+	settle   time.Duration
+	mbs      func(c *authority.Credentials) (*mbs.Client, error)
+	metrics  CallObserver
+	log      *slog.Logger
 }
 
 // settleGrace is how long after a request's client timeout the authority
@@ -80,6 +87,14 @@ const DefaultSubmissionCallTimeout = 30 * time.Second
 // call (never a repeat inside the client: a sign or transmit whose answer
 // was lost must be settled first), each call bounded by timeout.
 func SubmissionClients(policy egress.Policy, timeout time.Duration) func(c *authority.Credentials) (*mbs.Client, error) {
+	return SubmissionClientsWith(policy, timeout, nil)
+}
+
+// SubmissionClientsWith is SubmissionClients whose clients go through the
+// process's circuit breakers and 429 paces (nil: none): a call refused by
+// an open breaker or held back by a pace is never sent, and the invoice
+// waits in the queue (or its step is retried after the wait).
+func SubmissionClientsWith(policy egress.Policy, timeout time.Duration, breakers *mbs.Breakers) func(c *authority.Credentials) (*mbs.Client, error) {
 	guarded := policy.Client()
 	operator := &http.Client{Transport: egress.Policy{AllowPrivate: true}.Transport(), CheckRedirect: egress.NoRedirects}
 	if timeout <= 0 {
@@ -93,6 +108,7 @@ func SubmissionClients(policy egress.Policy, timeout time.Duration) func(c *auth
 		return mbs.New(mbs.Config{
 			BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret, HTTPClient: hc,
 			Timeout: timeout, UserAgent: "einvoice-submission", Retry: mbs.RetryPolicy{MaxAttempts: 1},
+			Environment: string(c.Environment), Breakers: breakers,
 		})
 	}
 }
@@ -111,7 +127,7 @@ func NewInvoiceActivities(cfg InvoiceActivitiesConfig) (*InvoiceActivities, erro
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = DefaultSubmissionCallTimeout
 	}
-	return &InvoiceActivities{steps: cfg.Steps, settle: cfg.CallTimeout + settleGrace, mbs: cfg.MBS, metrics: cfg.Metrics, log: cfg.Logger}, nil
+	return &InvoiceActivities{breakers: cfg.Breakers, steps: cfg.Steps, settle: cfg.CallTimeout + settleGrace, mbs: cfg.MBS, metrics: cfg.Metrics, log: cfg.Logger}, nil
 }
 
 // InvoiceStep names the invoice an activity works on. InvoiceID is zero
@@ -122,10 +138,15 @@ type InvoiceStep struct {
 	InvoiceID uuid.UUID `json:"invoice_id"`
 }
 
-// InvoiceStepResult is the invoice's state after an activity.
+// InvoiceStepResult is the invoice's state after an activity. Waiting
+// says that the invoice is (back) in the queue because NRS does not
+// answer: the workflow waits for the project's queue to release it (or
+// Wait at most, as a fallback) and begins again.
 type InvoiceStepResult struct {
 	InvoiceID uuid.UUID           `json:"invoice_id"`
 	Status    model.InvoiceStatus `json:"status"`
+	Waiting   bool                `json:"waiting,omitempty"`
+	Wait      time.Duration       `json:"wait,omitempty"`
 }
 
 func result(inv *model.SubmittedInvoice) InvoiceStepResult {
@@ -136,7 +157,7 @@ func result(inv *model.SubmittedInvoice) InvoiceStepResult {
 // failing retryably) for the invoice's row, which Submit commits after
 // starting the workflow.
 func (a *InvoiceActivities) BeginInvoice(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
-	inv, err := a.steps.Begin(ctx, in.ProjectID, in.IRN)
+	inv, err := a.steps.Begin(ctx, in.ProjectID, in.IRN, a.hold)
 	if model.ErrorCodeOf(err) == model.CodeNotFound {
 		if activity.GetInfo(ctx).Attempt >= maxRowWaitAttempts {
 			return InvoiceStepResult{}, temporal.NewNonRetryableApplicationError("the invoice "+in.IRN+" was never recorded", ErrRunMissing, nil)
@@ -147,7 +168,63 @@ func (a *InvoiceActivities) BeginInvoice(ctx context.Context, in InvoiceStep) (I
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
 	a.observe(inv)
+	if inv.Status == model.InvoiceQueued {
+		return InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status, Waiting: true, Wait: a.holdFor(inv.Environment)}, nil
+	}
 	return result(inv), nil
+}
+
+// beginOps are the endpoints an invoice calls before it is signed: while
+// one of their breakers is not closed, a queued invoice stays queued.
+var beginOps = []mbs.Operation{mbs.OpValidateIRN, mbs.OpValidateInvoice, mbs.OpSignInvoice}
+
+// hold reports whether a queued invoice must stay queued: a breaker of
+// its environment's first endpoints is open or probing.
+func (a *InvoiceActivities) hold(inv *model.SubmittedInvoice) bool {
+	return a.holdFor(inv.Environment) > 0
+}
+
+// holdFor is how long a queued invoice of env should wait before trying
+// again on its own (0: it need not wait): until the open breaker probes,
+// at least a second.
+func (a *InvoiceActivities) holdFor(env model.Environment) time.Duration {
+	if a.breakers == nil {
+		return 0
+	}
+	var wait time.Duration
+	for _, s := range a.breakers.Snapshot() {
+		if s.Environment != string(env) || s.State == mbs.BreakerClosed || !slices.Contains(beginOps, s.Operation) {
+			continue
+		}
+		w := time.Until(s.Until)
+		wait = max(wait, w, time.Second)
+	}
+	return wait
+}
+
+// waitFor is how long an invoice sent back to the queue by err waits at
+// most before trying on its own.
+func waitFor(err error) time.Duration {
+	var me *mbs.Error
+	if errors.As(err, &me) && me.RetryAfter > 0 {
+		return me.RetryAfter
+	}
+	return 5 * time.Second
+}
+
+// notSent reports a call that certainly never reached NRS: refused by an
+// open circuit breaker, held back by a 429's pace, answered 429 (a refusal
+// before any work), or a connection that could not be made.
+func notSent(err error) bool {
+	var me *mbs.Error
+	if !errors.As(err, &me) {
+		return false
+	}
+	if me.BreakerOpen || me.Paced || me.HTTPStatus == http.StatusTooManyRequests {
+		return true
+	}
+	var op *net.OpError
+	return me.HTTPStatus == 0 && errors.As(me.Err, &op) && op.Op == "dial"
 }
 
 // call is one activity's view of its invoice and its authority.
@@ -291,6 +368,22 @@ func (a *InvoiceActivities) validate(ctx context.Context, in InvoiceStep,
 		return result(cl.inv), nil
 	}
 	c, req, data, err := fn(ctx, cl)
+	var me *mbs.Error
+	if err != nil && !refused(err) && errors.As(err, &me) && me.Retryable() {
+		// NRS did not answer (or refused before any work) and nothing was
+		// signed: the invoice goes back to the queue and waits.
+		var ex *submissions.Exchange
+		if c.Operation != "" {
+			ex = cl.exchange(ctx, c, req, data, err)
+		}
+		inv, rerr := a.steps.Record(ctx, cl.inv.ID, ex, model.InvoiceQueued, submissions.Detail{
+			Message: "NRS is not answering (" + authorityMessage(me) + "): back in the queue until it answers"})
+		if rerr != nil {
+			return InvoiceStepResult{}, a.fail(ctx, rerr)
+		}
+		a.observe(inv)
+		return InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status, Waiting: true, Wait: waitFor(err)}, nil
+	}
 	if c.Operation == "" && err != nil {
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
@@ -402,6 +495,19 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 	}
 	cl.inv = inv
 	c, req, data, err := oc.send(ctx, cl)
+	if notSent(err) {
+		// Never reached NRS: take the count back, so that the next
+		// attempt sends without asking first, and wait as told.
+		if _, uerr := a.steps.MarkUnsent(ctx, cl.inv.ID, oc.name); uerr != nil {
+			return InvoiceStepResult{}, a.fail(ctx, uerr)
+		}
+		if c.Operation != "" {
+			if _, rerr := cl.record(ctx, cl.exchange(ctx, c, req, data, err), "", submissions.Detail{}); rerr != nil {
+				return InvoiceStepResult{}, rerr
+			}
+		}
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
 	ex := cl.exchange(ctx, c, req, data, err)
 	switch {
 	case err == nil:

@@ -8,6 +8,17 @@
 // the cleared invoices per second (submitted / time from the first POST
 // to the last confirmation).
 //
+// With -outage D, the project's stand-in answers 503 to every call from
+// before the first POST until D after the last 202 (a fault set through
+// the API with the owner's token): every invoice waits in the queue. The
+// bench then ends the outage and prints the drain figure: invoices
+// confirmed per second from the first confirmation after the outage to
+// the last (the time the circuit breakers take to probe is left out and
+// printed apart), and, with -server-pid, the CPU seconds the server spent
+// from the outage's end to the last confirmation (/proc/PID/stat), since
+// the machine may be shared. Run the server with a queue rate above the
+// drain to measure (EINVOICE_INVOICE_QUEUE_RATE) to find its ceiling.
+//
 // Run the server with rate limits above the bench's rate, e.g.
 //
 //	EINVOICE_RATE_LIMIT_SANDBOX=off EINVOICE_RATE_LIMIT_PROJECT_SANDBOX=off einvoice dev
@@ -25,6 +36,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,13 +65,22 @@ func run() error {
 	rate := flag.Float64("rate", 200, "submissions per second (open loop)")
 	nkeys := flag.Int("keys", 4, "API keys the submissions are spread over")
 	timeout := flag.Duration("timeout", 10*time.Minute, "give up after this long")
+	outage := flag.Duration("outage", 0, "hold every invoice in the queue with a stand-in outage lasting this long after the last submission, then measure the drain")
+	serverPID := flag.Int("server-pid", 0, "with -outage, the server's process id, to report its CPU seconds during the drain")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	b := &bench{base: *base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 512}, Timeout: time.Minute}}
-	keys, business, err := b.setup(ctx, *nkeys)
+	keys, business, project, token, err := b.setup(ctx, *nkeys)
 	if err != nil {
 		return err
+	}
+	faults := "/api/v2/projects/" + project + "/sandbox/faults"
+	if *outage > 0 {
+		var f map[string]any
+		if err := b.call(ctx, "POST", faults, nil, token, map[string]any{"kind": "outage", "duration": "24h", "retry_after": 5}, &f); err != nil {
+			return fmt.Errorf("outage: %w", err)
+		}
 	}
 	issue := time.Now().UTC().Format(time.DateOnly)
 	run := strconv.FormatInt(time.Now().Unix()%100000, 36)
@@ -109,6 +130,9 @@ func run() error {
 	fmt.Printf("submitted %d invoices in %s (%.0f/s asked, %.1f/s achieved)\n", *n, sent.Round(time.Millisecond), *rate, float64(*n)/sent.Seconds())
 	fmt.Printf("acceptance latency: p50 %s, p99 %s, max %s\n", pct(.5).Round(time.Microsecond), pct(.99).Round(time.Microsecond), sorted[len(sorted)-1].Round(time.Microsecond))
 
+	if *outage > 0 {
+		return b.drain(ctx, keys[0], faults, token, *n, *outage, *serverPID)
+	}
 	for {
 		confirmed, rejected, err := b.count(ctx, keys[0])
 		if err != nil {
@@ -177,7 +201,75 @@ func (b *bench) post(ctx context.Context, k key, body []byte) (int, []byte, erro
 	return resp.StatusCode, out, err
 }
 
-func (b *bench) setup(ctx context.Context, n int) ([]key, string, error) {
+// drain waits out the outage, ends it and measures how fast the queue
+// clears.
+func (b *bench) drain(ctx context.Context, k key, faults, token string, n int, outage time.Duration, pid int) error {
+	time.Sleep(outage)
+	confirmed, _, err := b.count(ctx, k)
+	if err != nil {
+		return err
+	}
+	if confirmed > 0 {
+		return fmt.Errorf("%d invoices confirmed during the outage", confirmed)
+	}
+	var cleared map[string]any
+	if err := b.call(ctx, "DELETE", faults+"?kind=outage", nil, token, nil, &cleared); err != nil {
+		return fmt.Errorf("end the outage: %w", err)
+	}
+	ended, cpu0 := time.Now(), cpuSeconds(pid)
+	var first time.Time
+	for {
+		confirmed, rejected, err := b.count(ctx, k)
+		if err != nil {
+			return err
+		}
+		if rejected > 0 {
+			return fmt.Errorf("%d invoices rejected", rejected)
+		}
+		if confirmed > 0 && first.IsZero() {
+			first = time.Now()
+		}
+		if confirmed >= n {
+			last := time.Now()
+			fmt.Printf("drain: the first invoice confirmed %s after the outage ended (the breakers' probe); %d cleared in %s after it: %.1f invoices/s\n",
+				first.Sub(ended).Round(time.Millisecond), n, last.Sub(first).Round(time.Millisecond), float64(n)/max(last.Sub(first).Seconds(), 0.001))
+			if pid > 0 {
+				fmt.Printf("drain: server CPU %.1f s from the outage's end to the last confirmation (%.1f s of wall time)\n",
+					cpuSeconds(pid)-cpu0, last.Sub(ended).Seconds())
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%d of %d confirmed when the time ran out", confirmed, n)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// cpuSeconds is the user and system CPU time of a process (0 without one).
+func cpuSeconds(pid int) float64 {
+	if pid <= 0 {
+		return 0
+	}
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(raw)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		s = s[i+2:]
+	}
+	f := strings.Fields(s)
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (ut + st) / 100 // clock ticks (USER_HZ, 100 on Linux)
+}
+
+func (b *bench) setup(ctx context.Context, n int) ([]key, string, string, string, error) {
 	slug := "bench" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	var su struct {
 		AccessToken  string `json:"access_token"`
@@ -188,7 +280,7 @@ func (b *bench) setup(ctx context.Context, n int) ([]key, string, error) {
 	if err := b.call(ctx, "POST", "/api/v2/auth/signup", nil, "", map[string]any{
 		"email": slug + "@example.com", "password": "correct horse battery staple", "organization_name": slug, "organization_slug": slug,
 	}, &su); err != nil {
-		return nil, "", fmt.Errorf("signup: %w", err)
+		return nil, "", "", "", fmt.Errorf("signup: %w", err)
 	}
 	var pr struct {
 		ID        string `json:"id"`
@@ -199,7 +291,7 @@ func (b *bench) setup(ctx context.Context, n int) ([]key, string, error) {
 	if err := b.call(ctx, "POST", "/api/v2/projects", nil, su.AccessToken, map[string]any{
 		"organization_id": su.Organization.ID, "name": "invoices bench", "environment": "sandbox",
 	}, &pr); err != nil {
-		return nil, "", fmt.Errorf("create project: %w", err)
+		return nil, "", "", "", fmt.Errorf("create project: %w", err)
 	}
 	keys := make([]key, 0, n)
 	for i := 0; i < n; i++ {
@@ -209,11 +301,11 @@ func (b *bench) setup(ctx context.Context, n int) ([]key, string, error) {
 		}
 		if err := b.call(ctx, "POST", "/api/v2/projects/"+pr.ID+"/keys", nil, su.AccessToken,
 			map[string]any{"key_name": "bench " + strconv.Itoa(i)}, &k); err != nil {
-			return nil, "", fmt.Errorf("create key: %w", err)
+			return nil, "", "", "", fmt.Errorf("create key: %w", err)
 		}
 		keys = append(keys, key{k.ClientID, k.ClientSecret})
 	}
-	return keys, pr.Authority.BusinessID, nil
+	return keys, pr.Authority.BusinessID, pr.ID, su.AccessToken, nil
 }
 
 func (b *bench) call(ctx context.Context, method, path string, k *key, token string, in, out any) error {

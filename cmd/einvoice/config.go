@@ -86,6 +86,10 @@ type config struct {
 	// Breakers are the process's circuit breakers of NRS
 	// (EINVOICE_NRS_BREAKER_*), shared by every MBS client it builds.
 	Breakers *mbs.Breakers
+	// Queue is how invoices wait for NRS: deadlines and the drain's pace
+	// (EINVOICE_B2C_DEADLINE, EINVOICE_DEADLINE_AT_RISK_MARGIN,
+	// EINVOICE_INVOICE_QUEUE_RATE).
+	Queue queueConfig
 	// Webhooks configures webhook deliveries: EINVOICE_WEBHOOK_ALLOW_PRIVATE
 	// (endpoints on special-purpose addresses), EINVOICE_WEBHOOK_ALLOW_HTTP
 	// (plain http for production projects). The subcommand sets Engine.
@@ -285,6 +289,9 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	if c.Breakers, err = breakersFromEnv(getenv); err != nil {
+		return nil, err
+	}
+	if c.Queue, err = queueFromEnv(getenv); err != nil {
 		return nil, err
 	}
 	if c.Egress, err = egressFromEnv(getenv, false); err != nil {

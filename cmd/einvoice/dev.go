@@ -72,6 +72,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if c.Breakers, err = breakersFromEnv(getenv); err != nil {
 		return err
 	}
+	if c.Queue, err = queueFromEnv(getenv); err != nil {
+		return err
+	}
 	if c.Egress, err = egressFromEnv(getenv, true); err != nil {
 		return err
 	}
@@ -156,7 +159,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
 	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Webhooks: a.svc.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
-		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0), Metrics: invoiceMetrics})
+		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers, Metrics: invoiceMetrics})
 	if err != nil {
 		return err
 	}

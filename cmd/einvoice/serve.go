@@ -103,7 +103,8 @@ func appConfig(c *config, log *slog.Logger) (application.Config, error) {
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Submissions: c.Submissions, Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
 		UsageJournalDir: c.UsageJournalDir,
 		NRSHealth:       nrsLocal(c), SandboxFaults: sandboxFaults(c),
-		Webhooks: c.Webhooks,
+		Webhooks:    c.Webhooks,
+		B2CDeadline: c.Queue.B2CWindow, DeadlineAtRiskMargin: c.Queue.AtRiskMargin, QueueRatePerMinute: c.Queue.RatePerMinute,
 	}, nil
 }
 

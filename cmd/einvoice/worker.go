@@ -63,7 +63,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer steps.Close()
 	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
-		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClients(c.Egress, 0)})
+		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers})
 	if err != nil {
 		return err
 	}

@@ -119,6 +119,8 @@ type InvoiceFilter struct {
 	CreatedFrom *time.Time `json:"createdFrom,omitempty"`
 	// Created before.
 	CreatedTo *time.Time `json:"createdTo,omitempty"`
+	// true: only invoices flagged deadlineAtRisk; false: only those not flagged.
+	DeadlineAtRisk *bool `json:"deadlineAtRisk,omitempty"`
 }
 
 // A rendered invoice.
@@ -220,8 +222,11 @@ type Subscription struct {
 // Changes a project's settings; fields left out keep their value, and at least one must be given.
 type UpdateProjectInput struct {
 	// NRS or STRICT: the profile the project's invoices are validated with when a request names none.
-	// The only setting so far, so an input without it (or with null) is invalid (missing).
 	ValidationProfile *model.ValidationProfile `json:"validationProfile,omitempty"`
+	// How long after it was accepted a B2B or B2G invoice must be cleared, in minutes: 1..4320 (72
+	// hours). Applies to invoices submitted after the change. An input without this field and without
+	// validationProfile is invalid (missing).
+	ClearanceDeadlineMinutes *int `json:"clearanceDeadlineMinutes,omitempty"`
 }
 
 // Changes a webhook endpoint; omitted fields stay as they are.

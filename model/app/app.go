@@ -106,6 +106,13 @@ type Config struct {
 	// ArchiveRetention is how long archived invoices are kept; default
 	// submissions.DefaultRetention (6 years).
 	ArchiveRetention time.Duration
+	// B2CDeadline, DeadlineAtRiskMargin and QueueRatePerMinute are the
+	// invoices' B2C deadline window, at-risk margin and the pace of a
+	// project's queue after an outage (submissions.Config's B2CWindow,
+	// AtRiskMargin and RatePerMinute); zero means the defaults.
+	B2CDeadline          time.Duration
+	DeadlineAtRiskMargin time.Duration
+	QueueRatePerMinute   int
 	// Webhooks configures webhook endpoints and deliveries: Engine (starts
 	// delivery workflows), AllowPrivate, AllowHTTP, Retry, DisableAfter,
 	// EndpointsPerProject. The box, audit trail, clock and logger come
@@ -399,6 +406,13 @@ func (w *Worker) submissionsConfig() submissions.Config {
 	return submissions.Config{
 		Engine: w.cfg.Submissions, Authority: w.Authority, Retention: w.cfg.ArchiveRetention,
 		ArchiveKey: archiveKey(w.cfg.AuditKey), Now: w.cfg.Now, Logger: w.cfg.Logger,
+		B2CWindow: w.cfg.B2CDeadline, AtRiskMargin: w.cfg.DeadlineAtRiskMargin, RatePerMinute: w.cfg.QueueRatePerMinute,
+		Health: func(env model.Environment) string {
+			if w.NRSHealth == nil {
+				return model.AuthorityOK
+			}
+			return w.NRSHealth.Health(env)
+		},
 	}
 }
 

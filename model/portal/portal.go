@@ -101,8 +101,11 @@ type ProjectView struct {
 	// ValidationProfile is the profile invoices are validated with when a
 	// request names none: nrs (default) or strict.
 	ValidationProfile model.ValidationProfile `json:"validation_profile"`
-	CreatedAt         time.Time               `json:"created_at"`
-	Authority         AuthorityView           `json:"authority"`
+	// ClearanceDeadlineMinutes is how long after it was accepted a B2B or
+	// B2G invoice must be cleared.
+	ClearanceDeadlineMinutes int           `json:"clearance_deadline_minutes"`
+	CreatedAt                time.Time     `json:"created_at"`
+	Authority                AuthorityView `json:"authority"`
 }
 
 func (s *Service) projectView(pr *model.Project) *ProjectView {
@@ -129,9 +132,17 @@ func (s *Service) projectView(pr *model.Project) *ProjectView {
 		profile = model.ProfileNRS
 	}
 	return &ProjectView{ID: pr.ID, OrganizationID: pr.OrganizationID, Name: pr.Name, Environment: pr.Environment,
-		ValidationProfile: profile, CreatedAt: pr.CreatedAt.UTC(), Authority: a}
+		ValidationProfile: profile, ClearanceDeadlineMinutes: clearanceMinutes(pr), CreatedAt: pr.CreatedAt.UTC(), Authority: a}
 }
 
 func (s *Service) projectValue(pr *model.Project) ProjectView { return *s.projectView(pr) }
 
 func projectID(pr *model.Project) uuid.UUID { return pr.ID }
+
+// clearanceMinutes is a project's clearance deadline in minutes.
+func clearanceMinutes(pr *model.Project) int {
+	if pr.ClearanceDeadlineMinutes <= 0 {
+		return model.DefaultClearanceDeadlineMinutes
+	}
+	return pr.ClearanceDeadlineMinutes
+}

@@ -2,6 +2,7 @@ package portal
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -240,21 +241,35 @@ type ProjectUpdate struct {
 	// ValidationProfile is nrs or strict: the profile the project's
 	// invoices are validated with when a request names none.
 	ValidationProfile *string `json:"validation_profile"`
+	// ClearanceDeadlineMinutes is how long after it was accepted a B2B or
+	// B2G invoice must be cleared (model.ClearanceDeadlineMinutes bounds it).
+	ClearanceDeadlineMinutes *int `json:"clearance_deadline_minutes"`
 }
 
 // Validate records every problem of the update.
 func (in *ProjectUpdate) Validate(p *model.Problems) {
-	if in.ValidationProfile == nil {
+	if in.ValidationProfile == nil && in.ClearanceDeadlineMinutes == nil {
 		p.Add(model.ProblemMissing, "Field required", "validation_profile")
 		return
 	}
-	p.CheckEnum(*in.ValidationProfile, model.ValidationProfiles, "validation_profile")
+	if in.ValidationProfile != nil {
+		p.CheckEnum(*in.ValidationProfile, model.ValidationProfiles, "validation_profile")
+	}
+	if m := in.ClearanceDeadlineMinutes; m != nil {
+		b := model.ClearanceDeadlineMinutes
+		if *m < b.Min {
+			p.Add(model.ProblemValueError, fmt.Sprintf("Input should be greater than or equal to %d", b.Min), "clearance_deadline_minutes")
+		} else if *m > b.Max {
+			p.Add(model.ProblemValueError, fmt.Sprintf("Input should be less than or equal to %d", b.Max), "clearance_deadline_minutes")
+		}
+	}
 }
 
 // UpdateProject changes one of the caller's projects (owners and admins),
 // in one transaction with its audit entry (project.update). Validation in
 // this process uses the new profile at once, in other processes within the
-// issuer cache period (one second by default).
+// issuer cache period (one second by default). A new clearance deadline
+// applies to invoices submitted after it.
 func (s *Service) UpdateProject(ctx context.Context, who *model.Principal, projectID uuid.UUID, in ProjectUpdate) (*ProjectView, error) {
 	var p model.Problems
 	in.Validate(&p)
@@ -262,8 +277,13 @@ func (s *Service) UpdateProject(ctx context.Context, who *model.Principal, proje
 		return nil, err
 	}
 	return s.update(ctx, who, projectID, model.ActionProjectUpdate, func(ctx context.Context, tx *store.Store, pr *model.Project) error {
-		pr.ValidationProfile = model.ValidationProfile(*in.ValidationProfile)
-		return tx.Projects().UpdateValidationProfile(ctx, pr)
+		if in.ValidationProfile != nil {
+			pr.ValidationProfile = model.ValidationProfile(*in.ValidationProfile)
+		}
+		if in.ClearanceDeadlineMinutes != nil {
+			pr.ClearanceDeadlineMinutes = *in.ClearanceDeadlineMinutes
+		}
+		return tx.Projects().UpdateSettings(ctx, pr)
 	})
 }
 

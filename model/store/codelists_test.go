@@ -71,7 +71,7 @@ func TestProjectValidationProfile(t *testing.T) {
 				t.Fatalf("new project profile %q, %v", got.ValidationProfile, err)
 			}
 			got.ValidationProfile, got.UpdatedAt = model.ProfileStrict, now()
-			if err := st.Projects().UpdateValidationProfile(ctx, got); err != nil {
+			if err := st.Projects().UpdateSettings(ctx, got); err != nil {
 				t.Fatal(err)
 			}
 			again, _ := st.Projects().ByID(ctx, p.ID)
@@ -79,7 +79,7 @@ func TestProjectValidationProfile(t *testing.T) {
 				t.Errorf("profile %q", again.ValidationProfile)
 			}
 			again.ValidationProfile = "lenient"
-			if err := st.Projects().UpdateValidationProfile(ctx, again); err == nil {
+			if err := st.Projects().UpdateSettings(ctx, again); err == nil {
 				t.Error("profile lenient stored")
 			}
 		})

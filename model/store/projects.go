@@ -63,9 +63,10 @@ func (rp Projects) Sandbox(ctx context.Context, after uuid.UUID, limit int) ([]m
 	return out, rp.s.wrap(err, "project")
 }
 
-// UpdateValidationProfile saves a project's validation profile.
-func (rp Projects) UpdateValidationProfile(ctx context.Context, p *model.Project) error {
-	res, err := rp.s.idb.NewUpdate().Model(p).Column("updated_at", "validation_profile").WherePK().Exec(ctx)
+// UpdateSettings saves a project's settings: its validation profile and
+// clearance deadline.
+func (rp Projects) UpdateSettings(ctx context.Context, p *model.Project) error {
+	res, err := rp.s.idb.NewUpdate().Model(p).Column("updated_at", "validation_profile", "clearance_deadline_minutes").WherePK().Exec(ctx)
 	if err != nil {
 		return rp.s.wrap(err, "project")
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"github.com/einvoice-ng/einvoice/model"
 )
@@ -60,6 +61,9 @@ type InvoiceFilter struct {
 	IssueDateTo   string
 	CreatedFrom   *time.Time
 	CreatedTo     *time.Time
+	// DeadlineAtRisk, when set, keeps the invoices flagged (true) or not
+	// flagged (false) deadline_at_risk.
+	DeadlineAtRisk *bool
 }
 
 // List lists one page of a project's invoices, newest first, without
@@ -90,6 +94,9 @@ func (rp Submissions) List(ctx context.Context, projectID uuid.UUID, f InvoiceFi
 	}
 	if f.CreatedTo != nil {
 		q = q.Where("created_at < ?", *f.CreatedTo)
+	}
+	if f.DeadlineAtRisk != nil {
+		q = q.Where("deadline_at_risk = ?", *f.DeadlineAtRisk)
 	}
 	if p.After != uuid.Nil {
 		q = q.Where("id < ?", p.After)
@@ -159,4 +166,98 @@ func (rp Submissions) Archived(ctx context.Context, projectID uuid.UUID, fromSeq
 	}
 	err := q.OrderExpr("archive_seq ASC").Limit(limit).Scan(ctx)
 	return out, rp.s.wrap(err, submittedInvoice)
+}
+
+// QueueStats sums up a project's queue: its queued invoices (how many,
+// the oldest's acceptance, the earliest deadline, how many at risk) and
+// its unfinished invoices that missed their deadline. Two indexed
+// queries (submitted_invoices_queue_idx).
+type QueueStats struct {
+	Depth          int
+	OldestAt       *time.Time
+	NextDeadlineAt *time.Time
+	AtRisk         int
+	Missed         int
+}
+
+// Queue reads a project's queue.
+func (rp Submissions) Queue(ctx context.Context, projectID uuid.UUID) (QueueStats, error) {
+	var out QueueStats
+	var row struct {
+		Depth  int        `bun:"depth"`
+		Oldest *time.Time `bun:"oldest"`
+		Next   *time.Time `bun:"next"`
+		AtRisk int        `bun:"at_risk"`
+	}
+	err := rp.s.idb.NewSelect().Model((*model.SubmittedInvoice)(nil)).
+		ColumnExpr("COUNT(*) AS depth, MIN(created_at) AS oldest, MIN(deadline_at) AS next").
+		ColumnExpr("COALESCE(SUM(CASE WHEN deadline_at_risk THEN 1 ELSE 0 END), 0) AS at_risk").
+		Where("project_id = ?", projectID).Where("status = ?", model.InvoiceQueued).Scan(ctx, &row)
+	if err != nil {
+		return out, rp.s.wrap(err, submittedInvoice)
+	}
+	out.Depth, out.AtRisk = row.Depth, row.AtRisk
+	if row.Depth > 0 {
+		out.OldestAt, out.NextDeadlineAt = row.Oldest, row.Next
+	}
+	out.Missed, err = rp.s.idb.NewSelect().Model((*model.SubmittedInvoice)(nil)).
+		Where("project_id = ?", projectID).
+		Where("status NOT IN (?)", bun.In([]model.InvoiceStatus{model.InvoiceConfirmed, model.InvoiceRejected})).
+		Where("deadline_missed").Count(ctx)
+	return out, rp.s.wrap(err, submittedInvoice)
+}
+
+// Queued lists up to limit of a project's queued invoices in deadline
+// order (then id), after (deadline, id) when after is set, without their
+// payloads.
+func (rp Submissions) Queued(ctx context.Context, projectID uuid.UUID, afterDeadline *time.Time, afterID uuid.UUID, limit int) ([]model.SubmittedInvoice, error) {
+	out := []model.SubmittedInvoice{}
+	q := rp.s.idb.NewSelect().Model(&out).ExcludeColumn("payload").
+		Where("project_id = ?", projectID).Where("status = ?", model.InvoiceQueued)
+	if afterDeadline != nil {
+		q = q.Where("(deadline_at > ? OR (deadline_at = ? AND id > ?))", *afterDeadline, *afterDeadline, afterID)
+	}
+	err := q.OrderExpr("deadline_at, id").Limit(limit).Scan(ctx)
+	return out, rp.s.wrap(err, submittedInvoice)
+}
+
+// Unflagged lists up to limit of a project's invoices that are neither
+// confirmed nor rejected, whose deadline is before by and that are not yet
+// flagged as flag says (deadline_at_risk or deadline_missed), earliest
+// deadline first, without their payloads. Only queued invoices are listed
+// for deadline_at_risk.
+func (rp Submissions) Unflagged(ctx context.Context, projectID uuid.UUID, flag string, by time.Time, limit int) ([]model.SubmittedInvoice, error) {
+	out := []model.SubmittedInvoice{}
+	q := rp.s.idb.NewSelect().Model(&out).ExcludeColumn("payload").Where("project_id = ?", projectID)
+	switch flag {
+	case "deadline_at_risk":
+		q = q.Where("status = ?", model.InvoiceQueued).Where("NOT deadline_at_risk")
+	default:
+		q = q.Where("status NOT IN (?)", bun.In([]model.InvoiceStatus{model.InvoiceConfirmed, model.InvoiceRejected})).
+			Where("NOT deadline_missed")
+	}
+	err := q.Where("deadline_at < ?", by).OrderExpr("deadline_at, id").Limit(limit).Scan(ctx)
+	return out, rp.s.wrap(err, submittedInvoice)
+}
+
+// QueuedByEnvironment counts the queued invoices of every project by
+// environment, with the oldest's acceptance: one query
+// (submitted_invoices_status_idx).
+func (rp Submissions) QueuedByEnvironment(ctx context.Context) (map[model.Environment]QueueStats, error) {
+	var rows []struct {
+		Environment model.Environment `bun:"environment"`
+		Depth       int               `bun:"depth"`
+		Oldest      *time.Time        `bun:"oldest"`
+	}
+	err := rp.s.idb.NewSelect().Model((*model.SubmittedInvoice)(nil)).
+		ColumnExpr("environment, COUNT(*) AS depth, MIN(created_at) AS oldest").
+		Where("status = ?", model.InvoiceQueued).GroupExpr("environment").Scan(ctx, &rows)
+	if err != nil {
+		return nil, rp.s.wrap(err, submittedInvoice)
+	}
+	out := make(map[model.Environment]QueueStats, len(rows))
+	for _, r := range rows {
+		out[r.Environment] = QueueStats{Depth: r.Depth, OldestAt: r.Oldest}
+	}
+	return out, nil
 }

@@ -118,6 +118,9 @@ type ListInput struct {
 	// CreatedFrom and CreatedTo are RFC 3339 times, [from, to).
 	CreatedFrom string
 	CreatedTo   string
+	// DeadlineAtRisk is "true" or "false": only invoices flagged (or not)
+	// deadline_at_risk.
+	DeadlineAtRisk string
 }
 
 func (in ListInput) filter(p *model.Problems) store.InvoiceFilter {
@@ -132,6 +135,14 @@ func (in ListInput) filter(p *model.Problems) store.InvoiceFilter {
 			p.CheckEnum(in.Status, names, "status")
 		}
 		f.Status = st
+	}
+	switch in.DeadlineAtRisk {
+	case "":
+	case "true", "false":
+		v := in.DeadlineAtRisk == "true"
+		f.DeadlineAtRisk = &v
+	default:
+		p.Add(model.ProblemBoolType, "Input should be a valid boolean (true or false)", "deadline_at_risk")
 	}
 	if in.InvoiceType != "" {
 		if k, ok := p.CheckInvoiceKind(in.InvoiceType, "invoice_type"); ok {

@@ -29,13 +29,13 @@ func NewSteps(st *store.Store, cfg Config, inv *invoices.Service) *Steps {
 
 // Begin moves a queued invoice to submitting and returns it; not_found
 // while its row is not committed yet (it commits just after the workflow
-// starts).
-func (s *Steps) Begin(ctx context.Context, projectID uuid.UUID, irn string) (*model.SubmittedInvoice, error) {
+// starts). When hold (if set) says so, the invoice stays queued.
+func (s *Steps) Begin(ctx context.Context, projectID uuid.UUID, irn string, hold func(*model.SubmittedInvoice) bool) (*model.SubmittedInvoice, error) {
 	inv, err := s.st.Submissions().ByIRN(ctx, projectID, irn)
 	if err != nil {
 		return nil, err
 	}
-	if inv.Status != model.InvoiceQueued {
+	if inv.Status != model.InvoiceQueued || hold != nil && hold(inv) {
 		return inv, nil
 	}
 	return s.Record(ctx, inv.ID, nil, model.InvoiceSubmitting, Detail{Message: "the workflow began"})

@@ -15,6 +15,9 @@
 // so every step is safe to repeat.
 //
 //	queued          → submitting       the workflow's first activity began
+//	submitting      → queued           NRS did not answer a validation (nothing
+//	                                   signed or transmitted yet): the invoice
+//	                                   waits in the queue (queue.go)
 //	submitting      → signed           NRS signed the invoice (sign answered 2xx,
 //	                                   or confirm found it signed after a lost answer)
 //	signed          → transmitted      NRS transmitted a B2B or B2G invoice
@@ -123,6 +126,18 @@ type Config struct {
 	// ArchiveKey keys the archive's hash chain (HMAC-SHA-256), like the
 	// audit log's. Required for archiving.
 	ArchiveKey []byte
+	// B2CWindow is how long after its issue a B2C invoice must be
+	// reported; default DefaultB2CWindow (see deadline.go).
+	B2CWindow time.Duration
+	// AtRiskMargin is how close to its deadline a waiting invoice is
+	// flagged at risk; default DefaultAtRiskMargin.
+	AtRiskMargin time.Duration
+	// RatePerMinute is how many waiting invoices of a project are sent a
+	// minute once NRS answers again; default DefaultQueueRate.
+	RatePerMinute int
+	// Health says how NRS answers in an environment (ok, degraded, down),
+	// for the queue's view; default always ok.
+	Health func(model.Environment) string
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives failures to reach the workflow engine; default
@@ -136,6 +151,18 @@ func (c *Config) defaults() {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.B2CWindow <= 0 {
+		c.B2CWindow = DefaultB2CWindow
+	}
+	if c.Health == nil {
+		c.Health = func(model.Environment) string { return model.AuthorityOK }
+	}
+	if c.RatePerMinute <= 0 {
+		c.RatePerMinute = DefaultQueueRate
+	}
+	if c.AtRiskMargin <= 0 {
+		c.AtRiskMargin = DefaultAtRiskMargin
 	}
 	if c.Retention <= 0 {
 		c.Retention = DefaultRetention

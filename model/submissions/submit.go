@@ -101,6 +101,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		WorkflowID: WorkflowID(pr.ID, irn), CreatedAt: s.now(),
 	}
 	inv.UpdatedAt = inv.CreatedAt
+	inv.DeadlineAt = DeadlineOf(kind, inv.IssueDate, str(payload["issue_time"]), inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
 	if prev, err := s.st.Submissions().ByIRN(ctx, pr.ID, irn); err == nil {
 		return same(prev, inv)
 	} else if model.ErrorCodeOf(err) != model.CodeNotFound {

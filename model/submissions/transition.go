@@ -14,7 +14,7 @@ import (
 // documentation).
 var transitions = map[model.InvoiceStatus][]model.InvoiceStatus{
 	model.InvoiceQueued:      {model.InvoiceSubmitting},
-	model.InvoiceSubmitting:  {model.InvoiceSigned, model.InvoiceRejected, model.InvoiceOutcomeUnknown},
+	model.InvoiceSubmitting:  {model.InvoiceQueued, model.InvoiceSigned, model.InvoiceRejected, model.InvoiceOutcomeUnknown},
 	model.InvoiceSigned:      {model.InvoiceTransmitted, model.InvoiceConfirmed, model.InvoiceRejected, model.InvoiceOutcomeUnknown},
 	model.InvoiceTransmitted: {model.InvoiceConfirmed, model.InvoiceRejected},
 	model.InvoiceOutcomeUnknown: {model.InvoiceSubmitting, model.InvoiceSigned, model.InvoiceTransmitted,
@@ -57,6 +57,9 @@ func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.Submi
 	if !slices.Contains(transitions[from], to) {
 		return false, model.Errorf(model.CodeConflict, "invoice %s cannot move from %s to %s", inv.ID, from, to)
 	}
+	if to == model.InvoiceQueued && (inv.SignSent > 0 || inv.TransmitSent > 0) {
+		return false, model.Errorf(model.CodeConflict, "invoice %s was sent to NRS: it cannot go back to the queue", inv.ID)
+	}
 	now := c.now()
 	inv.Status, inv.UpdatedAt, inv.PendingCall = to, now, ""
 	switch to {
@@ -72,6 +75,9 @@ func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.Submi
 		inv.ConfirmedAt = &now
 		if d.QRCodeData != "" {
 			inv.QRCodeData = d.QRCodeData
+		}
+		if err := c.flagMissed(ctx, tx, inv, now); err != nil {
+			return false, err
 		}
 	case model.InvoiceRejected:
 		inv.NRSErrorID, inv.NRSErrorMessage = d.NRSErrorID, clip(d.NRSErrorMessage, maxMessage)

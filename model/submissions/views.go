@@ -32,7 +32,13 @@ type View struct {
 	// TransmittedAt is set for B2B and B2G invoices once transmitted.
 	TransmittedAt *time.Time `json:"transmitted_at"`
 	ConfirmedAt   *time.Time `json:"confirmed_at"`
-	Links         Links      `json:"links"`
+	// DeadlineAt is when the invoice must be cleared by (docs/invoices.md,
+	// "Deadlines"); DeadlineAtRisk that it may miss it, DeadlineMissed that
+	// it passed before NRS confirmed the invoice.
+	DeadlineAt     time.Time `json:"deadline_at"`
+	DeadlineAtRisk bool      `json:"deadline_at_risk"`
+	DeadlineMissed bool      `json:"deadline_missed"`
+	Links          Links     `json:"links"`
 }
 
 // NRSError is NRS's refusal of a rejected invoice.
@@ -65,6 +71,7 @@ func view(inv *model.SubmittedInvoice) *View {
 		PaymentStatus: opt(inv.PaymentStatus), QRCodeData: opt(inv.QRCodeData), PendingCall: opt(inv.PendingCall),
 		CreatedAt: inv.CreatedAt.UTC(), UpdatedAt: inv.UpdatedAt.UTC(), SignedAt: model.UTC(inv.SignedAt),
 		TransmittedAt: model.UTC(inv.TransmittedAt), ConfirmedAt: model.UTC(inv.ConfirmedAt),
+		DeadlineAt: inv.DeadlineAt.UTC(), DeadlineAtRisk: inv.DeadlineAtRisk, DeadlineMissed: inv.DeadlineMissed,
 		Links: Links{Self: self, Events: self + "/events", PDF: self + "/pdf", Payment: self + "/payment"},
 	}
 	if inv.Status == model.InvoiceRejected {

@@ -349,6 +349,27 @@ func (e InvoicePaymentUpdatePaymentStatus) Valid() bool {
 	}
 }
 
+// Defines values for InvoiceQueueNrsStatus.
+const (
+	InvoiceQueueNrsStatusDegraded InvoiceQueueNrsStatus = "degraded"
+	InvoiceQueueNrsStatusDown     InvoiceQueueNrsStatus = "down"
+	InvoiceQueueNrsStatusOk       InvoiceQueueNrsStatus = "ok"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceQueueNrsStatus enum.
+func (e InvoiceQueueNrsStatus) Valid() bool {
+	switch e {
+	case InvoiceQueueNrsStatusDegraded:
+		return true
+	case InvoiceQueueNrsStatusDown:
+		return true
+	case InvoiceQueueNrsStatusOk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InvoiceStatus.
 const (
 	InvoiceStatusConfirmed      InvoiceStatus = "confirmed"
@@ -1247,6 +1268,31 @@ type InvoicePaymentUpdate struct {
 // InvoicePaymentUpdatePaymentStatus defines model for InvoicePaymentUpdate.PaymentStatus.
 type InvoicePaymentUpdatePaymentStatus string
 
+// InvoiceQueue defines model for InvoiceQueue.
+type InvoiceQueue struct {
+	// AtRisk Queued invoices flagged deadline_at_risk.
+	AtRisk int `json:"at_risk"`
+
+	// Depth Invoices accepted and not yet sent (queued).
+	Depth int `json:"depth"`
+
+	// Missed Invoices neither confirmed nor rejected whose deadline passed (deadline_missed).
+	Missed int `json:"missed"`
+
+	// NextDeadlineAt The earliest deadline of a queued invoice; null when the queue is empty.
+	NextDeadlineAt *time.Time            `json:"next_deadline_at"`
+	NrsStatus      InvoiceQueueNrsStatus `json:"nrs_status"`
+
+	// OldestAgeSeconds Age of the oldest queued invoice in seconds; 0 when the queue is empty.
+	OldestAgeSeconds int `json:"oldest_age_seconds"`
+
+	// RatePerMinute How many queued invoices are sent a minute once NRS answers.
+	RatePerMinute int `json:"rate_per_minute"`
+}
+
+// InvoiceQueueNrsStatus defines model for InvoiceQueue.NrsStatus.
+type InvoiceQueueNrsStatus string
+
 // InvoiceStatus queued → submitting → signed → (transmitted, B2B and B2G) → confirmed; rejected when NRS
 // refuses a call; outcome_unknown while a lost answer is settled (docs/invoices.md).
 type InvoiceStatus string
@@ -1669,12 +1715,15 @@ type ProblemType string
 // Project defines model for Project.
 type Project struct {
 	// Authority A project's tax authority settings, without secrets.
-	Authority      Authority          `json:"authority"`
-	CreatedAt      time.Time          `json:"created_at"`
-	Environment    Environment        `json:"environment"`
-	Id             openapi_types.UUID `json:"id"`
-	Name           string             `json:"name"`
-	OrganizationId openapi_types.UUID `json:"organization_id"`
+	Authority Authority `json:"authority"`
+
+	// ClearanceDeadlineMinutes How long after it was accepted a B2B or B2G invoice of the project must be cleared, in minutes.
+	ClearanceDeadlineMinutes int                `json:"clearance_deadline_minutes"`
+	CreatedAt                time.Time          `json:"created_at"`
+	Environment              Environment        `json:"environment"`
+	Id                       openapi_types.UUID `json:"id"`
+	Name                     string             `json:"name"`
+	OrganizationId           openapi_types.UUID `json:"organization_id"`
 
 	// ValidationProfile The profile the project's invoices are validated with when a request names none.
 	ValidationProfile ValidationProfile `json:"validation_profile"`
@@ -1702,9 +1751,12 @@ type ProjectRequest struct {
 
 // ProjectUpdateRequest The settings to change; fields left out keep their value, and at least one must be given.
 type ProjectUpdateRequest struct {
+	// ClearanceDeadlineMinutes How long after it was accepted a B2B or B2G invoice must be cleared, in minutes (72 hours at most).
+	ClearanceDeadlineMinutes *int `json:"clearance_deadline_minutes,omitempty"`
+
 	// ValidationProfile `nrs`: errors only for what NRS enforces (its mandatory fields, types, formats and code
 	// lists); einvoice's consistency checks are warnings. `strict`: those checks are errors too.
-	ValidationProfile ValidationProfile `json:"validation_profile"`
+	ValidationProfile *ValidationProfile `json:"validation_profile,omitempty"`
 }
 
 // QR defines model for QR.
@@ -2111,12 +2163,23 @@ type Slug = string
 // SubmittedInvoice defines model for SubmittedInvoice.
 type SubmittedInvoice struct {
 	// BillingReference The IRN a credit or debit note corrects.
-	BillingReference *string                     `json:"billing_reference"`
-	ConfirmedAt      *time.Time                  `json:"confirmed_at"`
-	CreatedAt        time.Time                   `json:"created_at"`
-	CustomerTin      *string                     `json:"customer_tin"`
-	Id               openapi_types.UUID          `json:"id"`
-	InvoiceType      SubmittedInvoiceInvoiceType `json:"invoice_type"`
+	BillingReference *string    `json:"billing_reference"`
+	ConfirmedAt      *time.Time `json:"confirmed_at"`
+	CreatedAt        time.Time  `json:"created_at"`
+	CustomerTin      *string    `json:"customer_tin"`
+
+	// DeadlineAt When the invoice must be cleared by: B2C, 24 hours (EINVOICE_B2C_DEADLINE) after its issue
+	// (issue_date at issue_time, or at the start of issue_date, in Nigerian time, UTC+1); B2B and
+	// B2G, the project's clearance_deadline_minutes (default 60) after it was accepted.
+	DeadlineAt time.Time `json:"deadline_at"`
+
+	// DeadlineAtRisk The invoice is still waiting for NRS close to its deadline, or is projected to be sent after it.
+	DeadlineAtRisk bool `json:"deadline_at_risk"`
+
+	// DeadlineMissed The deadline passed before NRS confirmed the invoice. It is still sent.
+	DeadlineMissed bool                        `json:"deadline_missed"`
+	Id             openapi_types.UUID          `json:"id"`
+	InvoiceType    SubmittedInvoiceInvoiceType `json:"invoice_type"`
 
 	// InvoiceTypeCode Examples: 381
 	InvoiceTypeCode string                `json:"invoice_type_code"`
@@ -2514,6 +2577,9 @@ type ListInvoicesParams struct {
 	IssueDateTo   *openapi_types.Date `form:"issue_date_to,omitempty" json:"issue_date_to,omitempty"`
 	CreatedFrom   *time.Time          `form:"created_from,omitempty" json:"created_from,omitempty"`
 	CreatedTo     *time.Time          `form:"created_to,omitempty" json:"created_to,omitempty"`
+
+	// DeadlineAtRisk true: only invoices flagged deadline_at_risk; false: only those not flagged.
+	DeadlineAtRisk *bool `form:"deadline_at_risk,omitempty" json:"deadline_at_risk,omitempty"`
 }
 
 // SubmitInvoiceParams defines parameters for SubmitInvoice.
@@ -3323,6 +3389,18 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v2/invoices/qr/generate (the `GenerateQR` operationId).
 	GenerateQR(ctx context.Context, params *GenerateQRParams, body GenerateQRJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetInvoiceQueue The project's queue of invoices waiting for NRS
+	//
+	// The invoices accepted and not yet sent to NRS (`queued`): while NRS fails (the circuit
+	// breaker of its endpoint is open, a 429 holds calls back, or it does not answer) they wait,
+	// durably, and once it answers again they are sent earliest `deadline_at` first, at most
+	// `rate_per_minute` a minute. `at_risk` counts the queued invoices flagged
+	// `deadline_at_risk`, `missed` the unfinished invoices whose deadline passed. `nrs_status` is
+	// how NRS answers in the project's environment, as `/health` shows it.
+	//
+	// Corresponds with GET /api/v2/invoices/queue (the `GetInvoiceQueue` operationId).
+	GetInvoiceQueue(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RenderInvoiceWithBody Render an invoice as a JSON view or a PDF
 	//
 	// The JSON view holds the parties, lines with computed amounts, the tax breakdown, computed
@@ -3511,8 +3589,10 @@ type ClientInterface interface {
 	// request names none (`POST /invoices/schema/validate` without `profile`, rendering,
 	// certification runs). `nrs` (the default) makes only what NRS enforces an error; `strict`
 	// makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
-	// Owners and admins; written to the audit log as `project.update`. The new profile applies at
-	// once in the process that answered and within one second in the others.
+	// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
+	// or B2G invoice must be cleared; invoices submitted after the change take it as their
+	// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
+	// profile applies at once in the process that answered and within one second in the others.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3525,8 +3605,10 @@ type ClientInterface interface {
 	// request names none (`POST /invoices/schema/validate` without `profile`, rendering,
 	// certification runs). `nrs` (the default) makes only what NRS enforces an error; `strict`
 	// makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
-	// Owners and admins; written to the audit log as `project.update`. The new profile applies at
-	// once in the process that answered and within one second in the others.
+	// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
+	// or B2G invoice must be cleared; invoices submitted after the change take it as their
+	// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
+	// profile applies at once in the process that answered and within one second in the others.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4264,6 +4346,28 @@ func (c *RawClient) GenerateQR(ctx context.Context, params *GenerateQRParams, bo
 	return c.Client.Do(req)
 }
 
+// GetInvoiceQueue The project's queue of invoices waiting for NRS
+//
+// The invoices accepted and not yet sent to NRS (`queued`): while NRS fails (the circuit
+// breaker of its endpoint is open, a 429 holds calls back, or it does not answer) they wait,
+// durably, and once it answers again they are sent earliest `deadline_at` first, at most
+// `rate_per_minute` a minute. `at_risk` counts the queued invoices flagged
+// `deadline_at_risk`, `missed` the unfinished invoices whose deadline passed. `nrs_status` is
+// how NRS answers in the project's environment, as `/health` shows it.
+//
+// Corresponds with GET /api/v2/invoices/queue (the `GetInvoiceQueue` operationId).
+func (c *RawClient) GetInvoiceQueue(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetInvoiceQueueRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // RenderInvoiceWithBody Render an invoice as a JSON view or a PDF
 //
 // The JSON view holds the parties, lines with computed amounts, the tax breakdown, computed
@@ -4622,8 +4726,10 @@ func (c *RawClient) CreateProject(ctx context.Context, params *CreateProjectPara
 // request names none (`POST /invoices/schema/validate` without `profile`, rendering,
 // certification runs). `nrs` (the default) makes only what NRS enforces an error; `strict`
 // makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
-// Owners and admins; written to the audit log as `project.update`. The new profile applies at
-// once in the process that answered and within one second in the others.
+// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
+// or B2G invoice must be cleared; invoices submitted after the change take it as their
+// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
+// profile applies at once in the process that answered and within one second in the others.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4646,8 +4752,10 @@ func (c *RawClient) UpdateProjectWithBody(ctx context.Context, projectId Project
 // request names none (`POST /invoices/schema/validate` without `profile`, rendering,
 // certification runs). `nrs` (the default) makes only what NRS enforces an error; `strict`
 // makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
-// Owners and admins; written to the audit log as `project.update`. The new profile applies at
-// once in the process that answered and within one second in the others.
+// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
+// or B2G invoice must be cleared; invoices submitted after the change take it as their
+// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
+// profile applies at once in the process that answered and within one second in the others.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5819,6 +5927,18 @@ func NewListInvoicesRequest(server string, params *ListInvoicesParams) (*http.Re
 
 		}
 
+		if params.DeadlineAtRisk != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "deadline_at_risk", *params.DeadlineAtRisk, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -6160,6 +6280,33 @@ func NewGenerateQRRequestWithBody(server string, params *GenerateQRParams, conte
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewGetInvoiceQueueRequest constructs an http.Request for the GetInvoiceQueue method
+func NewGetInvoiceQueueRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/queue")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -8296,6 +8443,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v2/invoices/qr/generate (the `GenerateQR` operationId).
 	GenerateQRWithResponse(ctx context.Context, params *GenerateQRParams, body GenerateQRJSONRequestBody, reqEditors ...RequestEditorFn) (*GenerateQRResponse, error)
 
+	// GetInvoiceQueueWithResponse The project's queue of invoices waiting for NRS
+	//
+	// The invoices accepted and not yet sent to NRS (`queued`): while NRS fails (the circuit
+	// breaker of its endpoint is open, a 429 holds calls back, or it does not answer) they wait,
+	// durably, and once it answers again they are sent earliest `deadline_at` first, at most
+	// `rate_per_minute` a minute. `at_risk` counts the queued invoices flagged
+	// `deadline_at_risk`, `missed` the unfinished invoices whose deadline passed. `nrs_status` is
+	// how NRS answers in the project's environment, as `/health` shows it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/queue (the `GetInvoiceQueue` operationId).
+	GetInvoiceQueueWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetInvoiceQueueResponse, error)
+
 	// RenderInvoiceWithBodyWithResponse Render an invoice as a JSON view or a PDF
 	//
 	// The JSON view holds the parties, lines with computed amounts, the tax breakdown, computed
@@ -8498,8 +8659,10 @@ type ClientWithResponsesInterface interface {
 	// request names none (`POST /invoices/schema/validate` without `profile`, rendering,
 	// certification runs). `nrs` (the default) makes only what NRS enforces an error; `strict`
 	// makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
-	// Owners and admins; written to the audit log as `project.update`. The new profile applies at
-	// once in the process that answered and within one second in the others.
+	// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
+	// or B2G invoice must be cleared; invoices submitted after the change take it as their
+	// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
+	// profile applies at once in the process that answered and within one second in the others.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8512,8 +8675,10 @@ type ClientWithResponsesInterface interface {
 	// request names none (`POST /invoices/schema/validate` without `profile`, rendering,
 	// certification runs). `nrs` (the default) makes only what NRS enforces an error; `strict`
 	// makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
-	// Owners and admins; written to the audit log as `project.update`. The new profile applies at
-	// once in the process that answered and within one second in the others.
+	// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
+	// or B2G invoice must be cleared; invoices submitted after the change take it as their
+	// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
+	// profile applies at once in the process that answered and within one second in the others.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10989,6 +11154,118 @@ func (r GenerateQRResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GenerateQRResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetInvoiceQueueResponse200Headers the declared response headers of an HTTP 200 response for GetInvoiceQueue
+type GetInvoiceQueueResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// GetInvoiceQueueResponse401Headers the declared response headers of an HTTP 401 response for GetInvoiceQueue
+type GetInvoiceQueueResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetInvoiceQueueResponse403Headers the declared response headers of an HTTP 403 response for GetInvoiceQueue
+type GetInvoiceQueueResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceQueueResponse429Headers the declared response headers of an HTTP 429 response for GetInvoiceQueue
+type GetInvoiceQueueResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// GetInvoiceQueueResponse500Headers the declared response headers of an HTTP 500 response for GetInvoiceQueue
+type GetInvoiceQueueResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetInvoiceQueueResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceQueue
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetInvoiceQueueResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetInvoiceQueueResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetInvoiceQueueResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetInvoiceQueueResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetInvoiceQueueResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetInvoiceQueueResponse) GetJSON200() *InvoiceQueue {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetInvoiceQueueResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetInvoiceQueueResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetInvoiceQueueResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetInvoiceQueueResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetInvoiceQueueResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetInvoiceQueueResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetInvoiceQueueResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetInvoiceQueueResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15377,6 +15654,26 @@ func (c *ClientWithResponses) GenerateQRWithResponse(ctx context.Context, params
 	return ParseGenerateQRResponse(rsp)
 }
 
+// GetInvoiceQueueWithResponse The project's queue of invoices waiting for NRS
+//
+// The invoices accepted and not yet sent to NRS (`queued`): while NRS fails (the circuit
+// breaker of its endpoint is open, a 429 holds calls back, or it does not answer) they wait,
+// durably, and once it answers again they are sent earliest `deadline_at` first, at most
+// `rate_per_minute` a minute. `at_risk` counts the queued invoices flagged
+// `deadline_at_risk`, `missed` the unfinished invoices whose deadline passed. `nrs_status` is
+// how NRS answers in the project's environment, as `/health` shows it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/queue (the `GetInvoiceQueue` operationId).
+func (c *ClientWithResponses) GetInvoiceQueueWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetInvoiceQueueResponse, error) {
+	rsp, err := c.GetInvoiceQueue(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetInvoiceQueueResponse(rsp)
+}
+
 // RenderInvoiceWithBodyWithResponse Render an invoice as a JSON view or a PDF
 //
 // The JSON view holds the parties, lines with computed amounts, the tax breakdown, computed
@@ -15681,8 +15978,10 @@ func (c *ClientWithResponses) CreateProjectWithResponse(ctx context.Context, par
 // request names none (`POST /invoices/schema/validate` without `profile`, rendering,
 // certification runs). `nrs` (the default) makes only what NRS enforces an error; `strict`
 // makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
-// Owners and admins; written to the audit log as `project.update`. The new profile applies at
-// once in the process that answered and within one second in the others.
+// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
+// or B2G invoice must be cleared; invoices submitted after the change take it as their
+// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
+// profile applies at once in the process that answered and within one second in the others.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15701,8 +16000,10 @@ func (c *ClientWithResponses) UpdateProjectWithBodyWithResponse(ctx context.Cont
 // request names none (`POST /invoices/schema/validate` without `profile`, rendering,
 // certification runs). `nrs` (the default) makes only what NRS enforces an error; `strict`
 // makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
-// Owners and admins; written to the audit log as `project.update`. The new profile applies at
-// once in the process that answered and within one second in the others.
+// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
+// or B2G invoice must be cleared; invoices submitted after the change take it as their
+// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
+// profile applies at once in the process that answered and within one second in the others.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -19217,6 +19518,169 @@ func ParseGenerateQRResponse(rsp *http.Response) (*GenerateQRResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GenerateQRResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetInvoiceQueueResponse parses an HTTP response from a GetInvoiceQueueWithResponse call
+func ParseGetInvoiceQueueResponse(rsp *http.Response) (*GetInvoiceQueueResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetInvoiceQueueResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceQueue
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetInvoiceQueueResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetInvoiceQueueResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetInvoiceQueueResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetInvoiceQueueResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetInvoiceQueueResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

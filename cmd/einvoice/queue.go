@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/einvoice-ng/einvoice/model/submissions"
+)
+
+// queueConfig is how invoices wait for NRS: their deadlines and the pace
+// at which a project's waiting invoices are sent once NRS answers again.
+type queueConfig struct {
+	// B2CWindow is how long after its issue a B2C invoice must be reported
+	// (EINVOICE_B2C_DEADLINE, default 24h, 1h..72h).
+	B2CWindow time.Duration
+	// AtRiskMargin flags a waiting invoice at risk this close to its
+	// deadline (EINVOICE_DEADLINE_AT_RISK_MARGIN, default 30m, 1m..24h).
+	AtRiskMargin time.Duration
+	// RatePerMinute is how many waiting invoices of a project are sent a
+	// minute after an outage (EINVOICE_INVOICE_QUEUE_RATE, default 600,
+	// 1..100000).
+	RatePerMinute int
+}
+
+// queueFromEnv reads the queue's settings.
+func queueFromEnv(getenv func(string) string) (queueConfig, error) {
+	q := queueConfig{B2CWindow: submissions.DefaultB2CWindow, AtRiskMargin: submissions.DefaultAtRiskMargin,
+		RatePerMinute: submissions.DefaultQueueRate}
+	for _, d := range []struct {
+		name     string
+		dst      *time.Duration
+		min, max time.Duration
+	}{
+		{"EINVOICE_B2C_DEADLINE", &q.B2CWindow, time.Hour, 72 * time.Hour},
+		{"EINVOICE_DEADLINE_AT_RISK_MARGIN", &q.AtRiskMargin, time.Minute, 24 * time.Hour},
+	} {
+		if v := getenv(d.name); v != "" {
+			t, err := time.ParseDuration(v)
+			if err != nil || t < d.min || t > d.max {
+				return q, fmt.Errorf("%s: want a duration from %s to %s, got %q", d.name, d.min, d.max, v)
+			}
+			*d.dst = t
+		}
+	}
+	if v := getenv("EINVOICE_INVOICE_QUEUE_RATE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100000 {
+			return q, fmt.Errorf("EINVOICE_INVOICE_QUEUE_RATE: want invoices a minute from 1 to 100000, got %q", v)
+		}
+		q.RatePerMinute = n
+	}
+	return q, nil
+}

@@ -1,0 +1,383 @@
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/rest"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/worker"
+	"github.com/einvoice-ng/einvoice/workflows"
+	"github.com/einvoice-ng/einvoice/workflows/certtest"
+	"github.com/einvoice-ng/einvoice/workflows/mbs"
+)
+
+// outageInvoices is how many invoices TestInvoicesOutage submits during
+// the outage: 2,000, or 200 under the race detector.
+var outageInvoices = envInt("EINVOICE_OUTAGE_INVOICES", map[bool]int{false: 2000, true: 200}[raceEnabled])
+
+// clock is a controlled clock: real time plus an offset the test moves,
+// shared by the application, the stand-in's faults and the breakers.
+type clock struct{ off atomic.Int64 }
+
+func (c *clock) Now() time.Time          { return time.Now().Add(time.Duration(c.off.Load())) }
+func (c *clock) Advance(d time.Duration) { c.off.Add(int64(d)) }
+
+// countingTransport counts the requests that leave for the stand-in, and
+// those sent while the breaker of their endpoint was not closed (probes).
+type countingTransport struct {
+	base     http.RoundTripper
+	breakers func() *mbs.Breakers
+	sent     atomic.Int64
+	open     atomic.Int64
+}
+
+func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	t.sent.Add(1)
+	for _, s := range t.breakers().Snapshot() {
+		if s.State != mbs.BreakerClosed {
+			t.open.Add(1)
+			break
+		}
+	}
+	return t.base.RoundTrip(r)
+}
+
+// TestInvoicesOutage submits invoices (outageInvoices) during a six-hour
+// outage of the stand-in, on a controlled clock: every one is accepted
+// (202) and stays queued; nothing but the breakers' probes reaches the
+// stand-in while they are open; the worker (with fresh breakers) and the
+// API are replaced during the outage; the invoices that cannot make their
+// deadline are flagged at risk before it passes and missed after; once
+// the outage ends every invoice is confirmed, signed exactly once, in
+// deadline order within the drain's pace.
+func TestInvoicesOutage(t *testing.T) {
+	clk := &clock{}
+	const rate = 12000 // a minute: 200 a tick of the drain
+	r := newInvoiceRig(t, certtest.Options{
+		Sandbox: func(o *nrssandbox.Options) {
+			o.Now = clk.Now
+			o.BusinessRate = nrssandbox.RateLimit{Count: -1}
+			o.MaxConcurrent = -1
+		},
+		App: func(c *app.Config) { c.Now = clk.Now; c.QueueRatePerMinute = rate },
+	})
+	prevProbe, prevFallback := workflows.MaxProbeWait, workflows.FallbackWait
+	workflows.MaxProbeWait, workflows.FallbackWait = 50*time.Millisecond, time.Minute
+	t.Cleanup(func() { workflows.MaxProbeWait, workflows.FallbackWait = prevProbe, prevFallback })
+
+	var (
+		mu       sync.Mutex
+		breakers *mbs.Breakers
+		probes   atomic.Int64
+	)
+	current := func() *mbs.Breakers { mu.Lock(); defer mu.Unlock(); return breakers }
+	tr := &countingTransport{base: http.DefaultTransport, breakers: current}
+	start := func() func() {
+		b := mbs.NewBreakers(mbs.BreakerOptions{Now: clk.Now, OnChange: func(_ string, _ mbs.Operation, _, to mbs.BreakerState) {
+			if to == mbs.BreakerHalfOpen {
+				probes.Add(1)
+			}
+		}})
+		mu.Lock()
+		breakers = b
+		mu.Unlock()
+		build := func(c *authority.Credentials) (*mbs.Client, error) {
+			return mbs.New(mbs.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret,
+				HTTPClient: &http.Client{Transport: tr}, Timeout: invoiceCallTimeout, UserAgent: "einvoice-test",
+				Retry: mbs.RetryPolicy{MaxAttempts: 1}, Environment: string(c.Environment), Breakers: b})
+		}
+		w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Submissions: r.e.App.SubmissionSteps, TaskQueue: r.queue,
+			Logger: quiet(), SubmissionMBS: build, SubmissionCallTimeout: invoiceCallTimeout, Breakers: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var once atomic.Bool
+		stop := func() {
+			if once.CompareAndSwap(false, true) {
+				w.Stop()
+			}
+		}
+		t.Cleanup(stop)
+		return stop
+	}
+	stop := start()
+	tn := r.e.Tenant
+	ctx := context.Background()
+	biz := *tn.Project.Authority.BusinessID
+
+	// B2B and B2G invoices have 8 hours; B2C ones 24 hours after their
+	// issue, spread over the last day, so that some fall in the outage.
+	mins := 480
+	if _, err := r.e.App.Portal.UpdateProject(ctx, tn.User, tn.Project.ID, portal.ProjectUpdate{ClearanceDeadlineMinutes: &mins}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.e.Sandbox.SetSandboxFault(ctx, biz, nrssandbox.Fault{Kind: model.SandboxFaultOutage, Duration: "6h", RetryAfter: 30}); err != nil {
+		t.Fatal(err)
+	}
+	began := clk.Now()
+	lagos := time.FixedZone("WAT", 3600)
+	day := began.In(lagos).Format("2006-01-02")
+
+	n := outageInvoices
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	fail := make(chan string, 1)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				kind := model.AllInvoiceKinds[i%3]
+				body := submitBody(t, tn, kind, fmt.Sprintf("OUT%05d", i), func(doc map[string]any) {
+					doc["issue_date"] = day
+					// Issued between 23 and 0 hours before the outage began
+					// (never in the future).
+					at := began.In(lagos).Add(-time.Duration(i%23) * time.Hour).Add(-time.Minute)
+					if at.Format("2006-01-02") == day {
+						doc["issue_time"] = at.Format("15:04:05")
+					} else {
+						doc["issue_time"] = "00:00:00"
+					}
+				})
+				code, m, err := r.call("POST", "/api/v2/invoices", tn, body)
+				if err != nil || code != 202 {
+					select {
+					case fail <- fmt.Sprintf("invoice %d: %d %v %v", i, code, m, err):
+					default:
+					}
+					return
+				}
+				ids[i] = m["id"].(string)
+			}
+		}()
+	}
+	// The worker is replaced, with fresh breakers, halfway through.
+	for next.Load() < int64(n/2) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	stop = start()
+	wg.Wait()
+	close(fail)
+	if f, ok := <-fail; ok {
+		t.Fatal(f)
+	}
+	// The API is replaced: a new handler over the same application.
+	r.e.Handler = rest.New(r.e.App, rest.Options{Version: "test", Logger: quiet()})
+
+	invoices := func() []model.SubmittedInvoice {
+		var out []model.SubmittedInvoice
+		if err := r.e.Store.DB().NewSelect().Model(&out).ExcludeColumn("payload").
+			Where("project_id = ?", tn.Project.ID).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+
+	// Six hours pass in steps of ten minutes, under the at-risk margin:
+	// after each step, every queued invoice within the margin of its
+	// deadline is flagged before the clock moves on.
+	sentBefore := tr.sent.Load()
+	for clk.Now().Before(began.Add(6*time.Hour + time.Minute)) {
+		clk.Advance(10 * time.Minute)
+		limit := time.Now().Add(30 * time.Second)
+		for {
+			pending := 0
+			for _, inv := range invoices() {
+				if inv.Status == model.InvoiceConfirmed {
+					if clk.Now().Before(began.Add(6 * time.Hour)) {
+						t.Fatalf("%s was confirmed during the outage", inv.IRN)
+					}
+					continue
+				}
+				if inv.DeadlineAt.Before(clk.Now().Add(30*time.Minute)) && !inv.DeadlineAtRisk {
+					pending++
+				}
+			}
+			if pending == 0 {
+				break
+			}
+			if time.Now().After(limit) {
+				t.Fatalf("%d invoices near their deadline are not flagged at risk", pending)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	// The breakers' last wait (at most five minutes) ends: they probe.
+	clk.Advance(6 * time.Minute)
+	duringOutage := tr.sent.Load() - sentBefore
+	t.Logf("outage: %d requests reached the stand-in (%d while a breaker was not closed), %d probes admitted",
+		duringOutage, tr.open.Load(), probes.Load())
+	if tr.open.Load() > probes.Load() {
+		t.Fatalf("%d requests were sent while a breaker was open or probing, for %d probes", tr.open.Load(), probes.Load())
+	}
+
+	// NRS answers again: everything clears.
+	recovered := clk.Now()
+	limit := time.Now().Add(3 * time.Minute)
+	for {
+		left := 0
+		for _, inv := range invoices() {
+			if !inv.Status.Final() {
+				left++
+			}
+		}
+		if left == 0 {
+			break
+		}
+		if time.Now().After(limit) {
+			t.Fatalf("%d invoices not cleared within 3 minutes of the outage's end", left)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	all := invoices()
+	if len(all) != n {
+		t.Fatalf("%d invoices stored, want %d", len(all), n)
+	}
+	missed := 0
+	for _, inv := range all {
+		if inv.Status != model.InvoiceConfirmed {
+			t.Fatalf("%s ended %s", inv.IRN, inv.Status)
+		}
+		c := r.counts(tn, inv.IRN)
+		if c.Signs != 1 || c.SignRepeats != 0 {
+			t.Fatalf("%s: signed %d times (%d repeats), want once", inv.IRN, c.Signs, c.SignRepeats)
+		}
+		if inv.DeadlineAt.Before(recovered) {
+			missed++
+			if !inv.DeadlineMissed || !inv.DeadlineAtRisk {
+				t.Fatalf("%s: deadline %s passed in the outage, yet at risk %v, missed %v", inv.IRN, inv.DeadlineAt, inv.DeadlineAtRisk, inv.DeadlineMissed)
+			}
+			flagged := deadlineEventAt(t, r.e.Store, inv, "deadline at risk")
+			if !flagged.Before(inv.DeadlineAt) {
+				t.Fatalf("%s: flagged at risk at %s, not before its deadline %s", inv.IRN, flagged, inv.DeadlineAt)
+			}
+		}
+	}
+	if missed == 0 || missed == n {
+		t.Fatalf("%d of %d invoices missed their deadline: the test needs some of each", missed, n)
+	}
+	// Confirmed in deadline order, within the drain's pace: an invoice's
+	// rank by confirmation is within two ticks' releases (and the workers'
+	// concurrency) of its rank by deadline.
+	byDeadline := append([]model.SubmittedInvoice(nil), all...)
+	sort.SliceStable(byDeadline, func(i, j int) bool { return byDeadline[i].DeadlineAt.Before(byDeadline[j].DeadlineAt) })
+	byConfirm := append([]model.SubmittedInvoice(nil), all...)
+	sort.SliceStable(byConfirm, func(i, j int) bool { return byConfirm[i].ConfirmedAt.Before(*byConfirm[j].ConfirmedAt) })
+	rank := map[string]int{}
+	for i, inv := range byConfirm {
+		rank[inv.IRN] = i
+	}
+	window := 2*rate/60 + 100
+	for i, inv := range byDeadline {
+		if d := rank[inv.IRN] - i; d > window || d < -window {
+			t.Fatalf("%s: confirmed %d-th, but %d-th by deadline (window %d)", inv.IRN, rank[inv.IRN], i, window)
+		}
+	}
+	t.Logf("%d invoices cleared after the outage in %s; %d missed their deadline", n, clk.Now().Sub(recovered).Round(time.Millisecond), missed)
+}
+
+// deadlineEventAt is when an invoice's log recorded a deadline entry whose
+// message starts with prefix.
+func deadlineEventAt(t *testing.T, st *store.Store, inv model.SubmittedInvoice, prefix string) time.Time {
+	t.Helper()
+	var evs []model.InvoiceEvent
+	if err := st.DB().NewSelect().Model(&evs).Where("invoice_id = ?", inv.ID).Where("kind = ?", "deadline").
+		OrderExpr("seq").Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		if len(e.Message) >= len(prefix) && e.Message[:len(prefix)] == prefix {
+			return e.CreatedAt
+		}
+	}
+	b, _ := json.Marshal(evs)
+	t.Fatalf("%s: no %q entry: %s", inv.IRN, prefix, b)
+	return time.Time{}
+}
+
+// TestInvoicesThrottled: NRS answers irn/validate with 429 and
+// Retry-After past a small allowance; the invoices that meet it go back to
+// the queue and the drain sends them as the pace allows: every invoice is
+// confirmed, signed once, and none is rejected or left unknown.
+func TestInvoicesThrottled(t *testing.T) {
+	r := newInvoiceRig(t, certtest.Options{Sandbox: func(o *nrssandbox.Options) {
+		o.BusinessRate = nrssandbox.RateLimit{Count: -1}
+		o.MaxConcurrent = -1
+	}})
+	prevProbe := workflows.MaxProbeWait
+	workflows.MaxProbeWait = 200 * time.Millisecond
+	t.Cleanup(func() { workflows.MaxProbeWait = prevProbe })
+	b := mbs.NewBreakers(mbs.BreakerOptions{})
+	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Submissions: r.e.App.SubmissionSteps, TaskQueue: r.queue,
+		Logger: quiet(), SubmissionMBS: workflows.SubmissionClientsWith(egress.Policy{}, invoiceCallTimeout, b),
+		SubmissionCallTimeout: invoiceCallTimeout, Breakers: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	tn := r.e.Tenant
+	if _, err := r.e.Sandbox.SetSandboxFault(context.Background(), *tn.Project.Authority.BusinessID, nrssandbox.Fault{
+		Kind: model.SandboxFaultThrottle, Endpoint: "irn_validate", Rate: "4/s", RetryAfter: 1, Duration: "1h"}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 24
+	ids := make([]string, n)
+	for i := range ids {
+		code, m, err := r.call("POST", "/api/v2/invoices", tn, submitBody(t, tn, model.AllInvoiceKinds[i%3], fmt.Sprintf("THR%03d", i), nil))
+		if err != nil || code != 202 {
+			t.Fatalf("submit %d: %d %v %v", i, code, m, err)
+		}
+		ids[i] = m["id"].(string)
+	}
+	throttled, requeued := 0, 0
+	for _, id := range ids {
+		inv := r.waitInvoice(tn, id, 2*time.Minute, settled)
+		if inv["status"] != "confirmed" {
+			t.Fatalf("%s ended %v", id, inv)
+		}
+		if c := r.counts(tn, inv["irn"].(string)); c.Signs != 1 || c.SignRepeats != 0 {
+			t.Fatalf("%s: signed %d times, %d repeats", id, c.Signs, c.SignRepeats)
+		}
+		for _, e := range r.events(tn, id) {
+			if s, _ := e["http_status"].(float64); s == 429 {
+				throttled++
+			}
+			if e["to_status"] == "queued" && e["from_status"] == "submitting" {
+				requeued++
+			}
+			if e["to_status"] == "outcome_unknown" || e["to_status"] == "rejected" {
+				t.Fatalf("%s: %v", id, e)
+			}
+		}
+	}
+	if throttled == 0 || requeued == 0 {
+		t.Fatalf("the throttle never held an invoice back (%d answers of 429, %d invoices back in the queue)", throttled, requeued)
+	}
+	t.Logf("%d answers of 429; %d times an invoice went back to the queue", throttled, requeued)
+}
