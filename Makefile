@@ -26,12 +26,37 @@ lint: ## the layout's import arrows (depguard), staticcheck, one writer of a run
 	$(TOOL) workflowcheck ./workflows/...
 	$(GO) run ./bench/packages -max-methods 25 .
 
-test: vet ## vet, then every test with the race detector, then the exactly-once run over 1,000 invoices without it
-	$(GO) test -race -count=1 -timeout 30m ./...
+# The Temporal server (go.temporal.io/server, three quarters of the packages
+# the module builds) is compiled once, without the race detector: the tests
+# that need a Temporal server start cmd/einvoice-temporal as a process of
+# their own (worker/temporaltest; EINVOICE_TEST_TEMPORAL_BIN names the binary
+# built here), and the race-detector run covers every package except the two
+# that embed the server, on the production build of cmd/einvoice (-tags prod,
+# without `einvoice dev`). Those run after it without the race detector:
+# worker/devtemporal, and the tests of `einvoice dev` (TestDev*).
+EMBEDS_SERVER := /worker/devtemporal$$|/cmd/einvoice-temporal$$
+RACE_PKGS = $$($(GO) list ./... | grep -Ev '$(EMBEDS_SERVER)')
+
+# WITH_TEMPORAL_BIN builds cmd/einvoice-temporal into a temporary directory
+# and exports its path, for the rest of the recipe's line.
+WITH_TEMPORAL_BIN = bin=$$(mktemp -d) && trap 'rm -rf "$$bin"' EXIT && \
+	echo "$(GO) build -o $$bin/einvoice-temporal ./cmd/einvoice-temporal" && \
+	$(GO) build -o $$bin/einvoice-temporal ./cmd/einvoice-temporal && \
+	export EINVOICE_TEST_TEMPORAL_BIN=$$bin/einvoice-temporal
+
+test: vet ## vet, then every test with the race detector (the Temporal server a process of its own), then the tests embedding the server and the exactly-once run over 1,000 invoices without it
+	@$(WITH_TEMPORAL_BIN) && \
+	echo "$(GO) test -race -tags prod -count=1 -timeout 30m ./... (but worker/devtemporal, cmd/einvoice-temporal)" && \
+	$(GO) test -race -tags prod -count=1 -timeout 30m $(RACE_PKGS) && \
+	echo "$(GO) test -count=1 (no race detector) ./worker/devtemporal/ ./cmd/einvoice-temporal/, TestDev* of ./cmd/einvoice/, TestInvoicesExactlyOnce of ./worker/" && \
+	$(GO) test -count=1 -timeout 10m ./worker/devtemporal/ ./cmd/einvoice-temporal/ && \
+	$(GO) test -count=1 -timeout 10m -run '^TestDev' ./cmd/einvoice/ && \
 	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/
 
 security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
-	$(GO) test -race -count=1 -timeout 10m -run 'Attack' ./...
+	@$(WITH_TEMPORAL_BIN) && \
+	echo "$(GO) test -race -tags prod -count=1 -timeout 10m -run Attack ./... (but worker/devtemporal, cmd/einvoice-temporal)" && \
+	$(GO) test -race -tags prod -count=1 -timeout 10m -run 'Attack' $(RACE_PKGS)
 
 cluster-test: ## the deployed topology (PostgreSQL via a cuttable proxy, Redis, Temporal, the stand-in, 2 api, 2 worker) under load, SIGKILLs and a 60 s database outage (ports 19500-19599; needs psql and redis-server)
 	bench/cluster/run.sh

@@ -31,19 +31,19 @@ import (
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/worker"
-	"github.com/einvoice-ng/einvoice/worker/devtemporal"
+	"github.com/einvoice-ng/einvoice/worker/temporaltest"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
 )
 
-// One in-process Temporal server serves the whole test binary. It is
-// started by the first test that needs it, so tests without workflows do
-// not wait for it, and stopped by TestMain. Each test polls a task queue of
+// One Temporal server (a process of its own: worker/temporaltest) serves
+// the whole test binary. It is started by the first test that needs it, so
+// tests without workflows do not wait for it, and stopped by TestMain. Each test polls a task queue of
 // its own, so that no worker takes another test's runs.
 var (
 	temporalOnce sync.Once
 	temporalDir  string
-	temporalSrv  *devtemporal.Server
+	temporalSrv  *temporaltest.Server
 	temporalErr  error
 	taskQueues   atomic.Int64
 )
@@ -60,7 +60,7 @@ func TestMain(m *testing.M) {
 }
 
 // sharedTemporal returns the package's Temporal server, starting it once.
-func sharedTemporal(t testing.TB) *devtemporal.Server {
+func sharedTemporal(t testing.TB) *temporaltest.Server {
 	t.Helper()
 	temporalOnce.Do(func() {
 		temporalDir, temporalErr = os.MkdirTemp("", "einvoice-graph-test-")
@@ -69,7 +69,7 @@ func sharedTemporal(t testing.TB) *devtemporal.Server {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		temporalSrv, temporalErr = devtemporal.Start(ctx, devtemporal.Options{DataDir: temporalDir, FrontendAddr: "127.0.0.1:0"})
+		temporalSrv, temporalErr = temporaltest.Start(ctx, temporalDir)
 	})
 	if temporalErr != nil {
 		t.Fatalf("temporal server: %v", temporalErr)

@@ -20,7 +20,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/worker"
-	"github.com/einvoice-ng/einvoice/worker/devtemporal"
+	"github.com/einvoice-ng/einvoice/worker/temporaltest"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
 )
@@ -42,7 +42,7 @@ func runMain(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	srv, err := devtemporal.Start(ctx, devtemporal.Options{DataDir: dir, FrontendAddr: "127.0.0.1:0"})
+	srv, err := temporaltest.Start(ctx, dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
