@@ -382,7 +382,8 @@ func deadlineEventAt(t *testing.T, st *store.Store, inv model.SubmittedInvoice, 
 
 // TestInvoicesThrottled: NRS answers irn/validate with 429 and
 // Retry-After past a small allowance; the invoices that meet it go back to
-// the queue and the drain sends them as the pace allows: every invoice is
+// the queue, and once the throttle ends the drain sends them as the pace
+// allows: every invoice is
 // confirmed, signed once, and none is rejected or left unknown.
 func TestInvoicesThrottled(t *testing.T) {
 	r := newInvoiceRig(t, certtest.Options{Sandbox: func(o *nrssandbox.Options) {
@@ -404,8 +405,12 @@ func TestInvoicesThrottled(t *testing.T) {
 	}
 	t.Cleanup(w.Stop)
 	tn := r.e.Tenant
-	if _, err := r.e.Sandbox.SetSandboxFault(context.Background(), *tn.Project.Authority.BusinessID, nrssandbox.Fault{
-		Kind: model.SandboxFaultThrottle, Endpoint: "irn_validate", Rate: "4/s", RetryAfter: 1, Duration: "1h"}); err != nil {
+	// An allowance of 4 an hour: however slowly the invoices arrive, at
+	// least 20 of the 24 meet a 429. The throttle ends once invoices are
+	// seen back in the queue, and the drain sends them.
+	biz := *tn.Project.Authority.BusinessID
+	if _, err := r.e.Sandbox.SetSandboxFault(context.Background(), biz, nrssandbox.Fault{
+		Kind: model.SandboxFaultThrottle, Endpoint: "irn_validate", Rate: "4/h", RetryAfter: 1, Duration: "1h"}); err != nil {
 		t.Fatal(err)
 	}
 	const n = 24
@@ -416,6 +421,27 @@ func TestInvoicesThrottled(t *testing.T) {
 			t.Fatalf("submit %d: %d %v %v", i, code, m, err)
 		}
 		ids[i] = m["id"].(string)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		back := 0
+		for _, id := range ids {
+			for _, e := range r.events(tn, id) {
+				if e["to_status"] == "queued" && e["from_status"] == "submitting" {
+					back++
+					break
+				}
+			}
+		}
+		if back >= n-4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 2 minutes only %d of %d invoices were sent back to the queue by the throttle", back, n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if cleared, err := r.e.Sandbox.ClearSandboxFaults(context.Background(), biz, model.SandboxFaultThrottle, "irn_validate"); err != nil || cleared != 1 {
+		t.Fatalf("ending the throttle: %d %v", cleared, err)
 	}
 	throttled, requeued := 0, 0
 	for _, id := range ids {
