@@ -90,7 +90,7 @@ phase "generate: oapi-codegen, ogen, openapi-typescript"
 for v in v1 v2; do
   mkdir -p "gen/$v/oapi" "gen/$v/ogen"
   go tool oapi-codegen -package oapi -o "gen/$v/oapi/api.gen.go" "gen/$v/openapi.json"
-  quiet "ogen $v" '^$|Header name is not canonical|Convenient errors are not available' \
+  quiet "ogen $v" '^$|^go: downloading |Header name is not canonical|Convenient errors are not available' \
     go tool ogen -package ogen -target "gen/$v/ogen" -clean "gen/$v/openapi.json"
   quiet "openapi-typescript $v" '^$|^✨ openapi-typescript [0-9.]+$|^🚀 ' \
     node_modules/.bin/openapi-typescript "gen/$v/openapi.json" -o "gen/$v/schema.d.ts"
