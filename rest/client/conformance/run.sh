@@ -92,7 +92,7 @@ for v in v1 v2; do
   go tool oapi-codegen -package oapi -o "gen/$v/oapi/api.gen.go" "gen/$v/openapi.json"
   quiet "ogen $v" '^$|^go: downloading |Header name is not canonical|Convenient errors are not available' \
     go tool ogen -package ogen -target "gen/$v/ogen" -clean "gen/$v/openapi.json"
-  quiet "openapi-typescript $v" '^$|^✨ openapi-typescript [0-9.]+$|^🚀 ' \
+  quiet "openapi-typescript $v" '^$|^✨ openapi-typescript [0-9.]+$|^🚀 |Found two ambiguous paths: `/api/v[12]/invoices/batches/\{batch_id\}`' \
     node_modules/.bin/openapi-typescript "gen/$v/openapi.json" -o "gen/$v/schema.d.ts"
 done
 
