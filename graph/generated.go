@@ -398,6 +398,7 @@ type ComplexityRoot struct {
 		Name                     func(childComplexity int) int
 		Organization             func(childComplexity int) int
 		OrganizationID           func(childComplexity int) int
+		QueueRatePerMinute       func(childComplexity int) int
 		Usage                    func(childComplexity int, from *string, to *string, keyID *string) int
 		ValidationProfile        func(childComplexity int) int
 		WebhookEndpoints         func(childComplexity int, first *int, after *string) int
@@ -2148,6 +2149,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.OrganizationID(childComplexity), true
+	case "Project.queueRatePerMinute":
+		if e.ComplexityRoot.Project.QueueRatePerMinute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.QueueRatePerMinute(childComplexity), true
 	case "Project.usage":
 		if e.ComplexityRoot.Project.Usage == nil {
 			break
@@ -3730,6 +3737,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_validationProfile(ctx, field)
 	case "clearanceDeadlineMinutes":
 		return ec.fieldContext_Project_clearanceDeadlineMinutes(ctx, field)
+	case "queueRatePerMinute":
+		return ec.fieldContext_Project_queueRatePerMinute(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Project_createdAt(ctx, field)
 	case "authority":
@@ -10612,6 +10621,29 @@ func (ec *executionContext) fieldContext_Project_clearanceDeadlineMinutes(_ cont
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Project_queueRatePerMinute(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_queueRatePerMinute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.QueueRatePerMinute, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Project_queueRatePerMinute(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16056,7 +16088,7 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"validationProfile", "clearanceDeadlineMinutes"}
+	fieldsInOrder := [...]string{"validationProfile", "clearanceDeadlineMinutes", "queueRatePerMinute"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -16077,6 +16109,13 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.ClearanceDeadlineMinutes = data
+		case "queueRatePerMinute":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("queueRatePerMinute"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.QueueRatePerMinute = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -18984,6 +19023,11 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 		case "clearanceDeadlineMinutes":
 			out.Values[i] = ec._Project_clearanceDeadlineMinutes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "queueRatePerMinute":
+			out.Values[i] = ec._Project_queueRatePerMinute(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":

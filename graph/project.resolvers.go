@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/portal"
 )
 
@@ -43,6 +44,9 @@ func (r *mutationResolver) UpdateProject(ctx context.Context, projectID string, 
 		in.ValidationProfile = &p
 	}
 	in.ClearanceDeadlineMinutes = input.ClearanceDeadlineMinutes
+	if input.QueueRatePerMinute.IsSet() {
+		in.QueueRatePerMinute = model.NullableInt{Set: true, Value: input.QueueRatePerMinute.Value()}
+	}
 	out, err := r.app.Portal.UpdateProject(ctx, u, id, in)
 	if err != nil {
 		return nil, inInput(err)

@@ -28,6 +28,12 @@ var ClearanceDeadlineMinutes = struct{ Min, Max int }{Min: 1, Max: 72 * 60}
 // it sets one: an hour.
 const DefaultClearanceDeadlineMinutes = 60
 
+// QueueRatePerMinute bounds a project's queue_rate_per_minute: how many of
+// its waiting invoices are sent a minute once NRS answers again, from one
+// to 6,000 (100 a second); the operator's default
+// (EINVOICE_INVOICE_QUEUE_RATE) when never set or set to null.
+var QueueRatePerMinute = struct{ Min, Max int }{Min: 1, Max: 6000}
+
 // The interface document's defaults.
 const (
 	DefaultEnvironment   = EnvironmentSandbox

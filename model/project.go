@@ -24,6 +24,10 @@ type Project struct {
 	// ClearanceDeadlineMinutes is how long after it was accepted a B2B or
 	// B2G invoice must be cleared (bounded by ClearanceDeadlineMinutes).
 	ClearanceDeadlineMinutes int `bun:"clearance_deadline_minutes,default:60"`
+	// QueueRatePerMinute is how many of the project's waiting invoices are
+	// sent a minute once NRS answers again (bounded by QueueRatePerMinute);
+	// nil: the operator's default.
+	QueueRatePerMinute *int `bun:"queue_rate_per_minute"`
 
 	// Authority settings. Secret material is sealed (AES-256-GCM) and only
 	// ever opened by model/authority.

@@ -309,6 +309,9 @@ func parseInteger(n json.Number) (int64, error) {
 var (
 	uuidType = reflect.TypeOf(uuid.UUID{})
 	anyType  = reflect.TypeOf((*any)(nil)).Elem()
+	// nullableIntType is a partial update's field where null is a value
+	// (back to the default), not "left out".
+	nullableIntType = reflect.TypeOf(model.NullableInt{})
 )
 
 // structField is what decoding needs of a struct field, worked out once per
@@ -361,6 +364,21 @@ func assignStruct(p *model.Problems, obj map[string]any, v reflect.Value, loc []
 		}
 		floc[len(loc)] = f.boxed
 		val, present := obj[f.name]
+		if fv := v.Field(f.index); present && fv.Type() == nullableIntType {
+			var n int
+			before := p.Len()
+			if val != nil {
+				assignValue(p, val, reflect.ValueOf(&n).Elem(), floc)
+			}
+			if p.Len() == before {
+				out := model.NullableInt{Set: true}
+				if val != nil {
+					out.Value = &n
+				}
+				fv.Set(reflect.ValueOf(out))
+			}
+			continue
+		}
 		if !present || (val == nil && !f.required) {
 			if f.required {
 				p.Add(model.ProblemMissing, "Field required", floc...)

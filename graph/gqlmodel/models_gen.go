@@ -5,6 +5,7 @@ package gqlmodel
 import (
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/audit"
 	"github.com/einvoice-ng/einvoice/model/events"
@@ -230,9 +231,12 @@ type UpdateProjectInput struct {
 	// NRS or STRICT: the profile the project's invoices are validated with when a request names none.
 	ValidationProfile *model.ValidationProfile `json:"validationProfile,omitempty"`
 	// How long after it was accepted a B2B or B2G invoice must be cleared, in minutes: 1..4320 (72
-	// hours). Applies to invoices submitted after the change. An input without this field and without
-	// validationProfile is invalid (missing).
+	// hours). Applies to invoices submitted after the change. An input without this field,
+	// validationProfile and queueRatePerMinute is invalid (missing).
 	ClearanceDeadlineMinutes *int `json:"clearanceDeadlineMinutes,omitempty"`
+	// How many of the project's waiting invoices are sent a minute once NRS answers again: 1..6000
+	// (100 a second). Null goes back to the operator's default; left out keeps the value.
+	QueueRatePerMinute graphql.Omittable[*int] `json:"queueRatePerMinute,omitempty"`
 }
 
 // Changes a webhook endpoint; omitted fields stay as they are.

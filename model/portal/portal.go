@@ -103,9 +103,13 @@ type ProjectView struct {
 	ValidationProfile model.ValidationProfile `json:"validation_profile"`
 	// ClearanceDeadlineMinutes is how long after it was accepted a B2B or
 	// B2G invoice must be cleared.
-	ClearanceDeadlineMinutes int           `json:"clearance_deadline_minutes"`
-	CreatedAt                time.Time     `json:"created_at"`
-	Authority                AuthorityView `json:"authority"`
+	ClearanceDeadlineMinutes int `json:"clearance_deadline_minutes"`
+	// QueueRatePerMinute is the project's own pace for its queue (how many
+	// waiting invoices are sent a minute once NRS answers again); nil: the
+	// operator's default.
+	QueueRatePerMinute *int          `json:"queue_rate_per_minute"`
+	CreatedAt          time.Time     `json:"created_at"`
+	Authority          AuthorityView `json:"authority"`
 }
 
 func (s *Service) projectView(pr *model.Project) *ProjectView {
@@ -132,7 +136,7 @@ func (s *Service) projectView(pr *model.Project) *ProjectView {
 		profile = model.ProfileNRS
 	}
 	return &ProjectView{ID: pr.ID, OrganizationID: pr.OrganizationID, Name: pr.Name, Environment: pr.Environment,
-		ValidationProfile: profile, ClearanceDeadlineMinutes: clearanceMinutes(pr), CreatedAt: pr.CreatedAt.UTC(), Authority: a}
+		ValidationProfile: profile, ClearanceDeadlineMinutes: clearanceMinutes(pr), QueueRatePerMinute: pr.QueueRatePerMinute, CreatedAt: pr.CreatedAt.UTC(), Authority: a}
 }
 
 func (s *Service) projectValue(pr *model.Project) ProjectView { return *s.projectView(pr) }

@@ -244,11 +244,15 @@ type ProjectUpdate struct {
 	// ClearanceDeadlineMinutes is how long after it was accepted a B2B or
 	// B2G invoice must be cleared (model.ClearanceDeadlineMinutes bounds it).
 	ClearanceDeadlineMinutes *int `json:"clearance_deadline_minutes"`
+	// QueueRatePerMinute is how many of the project's waiting invoices are
+	// sent a minute once NRS answers again (model.QueueRatePerMinute bounds
+	// it); null: back to the operator's default.
+	QueueRatePerMinute model.NullableInt `json:"queue_rate_per_minute"`
 }
 
 // Validate records every problem of the update.
 func (in *ProjectUpdate) Validate(p *model.Problems) {
-	if in.ValidationProfile == nil && in.ClearanceDeadlineMinutes == nil {
+	if in.ValidationProfile == nil && in.ClearanceDeadlineMinutes == nil && !in.QueueRatePerMinute.Set {
 		p.Add(model.ProblemMissing, "Field required", "validation_profile")
 		return
 	}
@@ -261,6 +265,14 @@ func (in *ProjectUpdate) Validate(p *model.Problems) {
 			p.Add(model.ProblemValueError, fmt.Sprintf("Input should be greater than or equal to %d", b.Min), "clearance_deadline_minutes")
 		} else if *m > b.Max {
 			p.Add(model.ProblemValueError, fmt.Sprintf("Input should be less than or equal to %d", b.Max), "clearance_deadline_minutes")
+		}
+	}
+	if r := in.QueueRatePerMinute.Value; r != nil {
+		b := model.QueueRatePerMinute
+		if *r < b.Min {
+			p.Add(model.ProblemValueError, fmt.Sprintf("Input should be greater than or equal to %d", b.Min), "queue_rate_per_minute")
+		} else if *r > b.Max {
+			p.Add(model.ProblemValueError, fmt.Sprintf("Input should be less than or equal to %d", b.Max), "queue_rate_per_minute")
 		}
 	}
 }
@@ -282,6 +294,9 @@ func (s *Service) UpdateProject(ctx context.Context, who *model.Principal, proje
 		}
 		if in.ClearanceDeadlineMinutes != nil {
 			pr.ClearanceDeadlineMinutes = *in.ClearanceDeadlineMinutes
+		}
+		if in.QueueRatePerMinute.Set {
+			pr.QueueRatePerMinute = in.QueueRatePerMinute.Value
 		}
 		return tx.Projects().UpdateSettings(ctx, pr)
 	})

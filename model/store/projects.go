@@ -63,10 +63,19 @@ func (rp Projects) Sandbox(ctx context.Context, after uuid.UUID, limit int) ([]m
 	return out, rp.s.wrap(err, "project")
 }
 
+// QueueRate reads a project's queue_rate_per_minute alone (nil: the
+// operator's default).
+func (rp Projects) QueueRate(ctx context.Context, id uuid.UUID) (*int, error) {
+	var rate *int
+	err := rp.s.idb.NewSelect().Model((*model.Project)(nil)).Column("queue_rate_per_minute").
+		Where("id = ?", id).Scan(ctx, &rate)
+	return rate, rp.s.wrap(err, "project")
+}
+
 // UpdateSettings saves a project's settings: its validation profile and
-// clearance deadline.
+// clearance deadline and queue rate.
 func (rp Projects) UpdateSettings(ctx context.Context, p *model.Project) error {
-	res, err := rp.s.idb.NewUpdate().Model(p).Column("updated_at", "validation_profile", "clearance_deadline_minutes").WherePK().Exec(ctx)
+	res, err := rp.s.idb.NewUpdate().Model(p).Column("updated_at", "validation_profile", "clearance_deadline_minutes", "queue_rate_per_minute").WherePK().Exec(ctx)
 	if err != nil {
 		return rp.s.wrap(err, "project")
 	}

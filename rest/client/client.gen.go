@@ -1381,7 +1381,7 @@ type InvoiceQueue struct {
 	// OldestAgeSeconds Age of the oldest queued invoice in seconds; 0 when the queue is empty.
 	OldestAgeSeconds int `json:"oldest_age_seconds"`
 
-	// RatePerMinute How many queued invoices are sent a minute once NRS answers.
+	// RatePerMinute How many queued invoices are sent a minute once NRS answers: the project's queue_rate_per_minute, else the operator's default.
 	RatePerMinute int `json:"rate_per_minute"`
 }
 
@@ -1820,6 +1820,9 @@ type Project struct {
 	Name                     string             `json:"name"`
 	OrganizationId           openapi_types.UUID `json:"organization_id"`
 
+	// QueueRatePerMinute How many of the project's waiting invoices are sent a minute once NRS answers again; null when the project keeps the operator's default.
+	QueueRatePerMinute *int `json:"queue_rate_per_minute"`
+
 	// ValidationProfile The profile the project's invoices are validated with when a request names none.
 	ValidationProfile ValidationProfile `json:"validation_profile"`
 }
@@ -1848,6 +1851,9 @@ type ProjectRequest struct {
 type ProjectUpdateRequest struct {
 	// ClearanceDeadlineMinutes How long after it was accepted a B2B or B2G invoice must be cleared, in minutes (72 hours at most).
 	ClearanceDeadlineMinutes *int `json:"clearance_deadline_minutes,omitempty"`
+
+	// QueueRatePerMinute How many of the project's waiting invoices are sent a minute once NRS answers again (100 a second at most); null goes back to the operator's default.
+	QueueRatePerMinute *int `json:"queue_rate_per_minute,omitempty"`
 
 	// ValidationProfile `nrs`: errors only for what NRS enforces (its mandatory fields, types, formats and code
 	// lists); einvoice's consistency checks are warnings. `strict`: those checks are errors too.
@@ -3759,8 +3765,12 @@ type ClientInterface interface {
 	// makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
 	// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
 	// or B2G invoice must be cleared; invoices submitted after the change take it as their
-	// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
-	// profile applies at once in the process that answered and within one second in the others.
+	// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
+	// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
+	// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
+	// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+	// The new profile applies at once in the process that answered and within one second in the
+	// others.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3775,8 +3785,12 @@ type ClientInterface interface {
 	// makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
 	// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
 	// or B2G invoice must be cleared; invoices submitted after the change take it as their
-	// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
-	// profile applies at once in the process that answered and within one second in the others.
+	// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
+	// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
+	// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
+	// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+	// The new profile applies at once in the process that answered and within one second in the
+	// others.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4984,8 +4998,12 @@ func (c *RawClient) CreateProject(ctx context.Context, params *CreateProjectPara
 // makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
 // Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
 // or B2G invoice must be cleared; invoices submitted after the change take it as their
-// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
-// profile applies at once in the process that answered and within one second in the others.
+// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
+// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
+// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
+// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+// The new profile applies at once in the process that answered and within one second in the
+// others.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5010,8 +5028,12 @@ func (c *RawClient) UpdateProjectWithBody(ctx context.Context, projectId Project
 // makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
 // Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
 // or B2G invoice must be cleared; invoices submitted after the change take it as their
-// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
-// profile applies at once in the process that answered and within one second in the others.
+// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
+// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
+// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
+// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+// The new profile applies at once in the process that answered and within one second in the
+// others.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9066,8 +9088,12 @@ type ClientWithResponsesInterface interface {
 	// makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
 	// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
 	// or B2G invoice must be cleared; invoices submitted after the change take it as their
-	// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
-	// profile applies at once in the process that answered and within one second in the others.
+	// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
+	// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
+	// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
+	// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+	// The new profile applies at once in the process that answered and within one second in the
+	// others.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9082,8 +9108,12 @@ type ClientWithResponsesInterface interface {
 	// makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
 	// Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
 	// or B2G invoice must be cleared; invoices submitted after the change take it as their
-	// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
-	// profile applies at once in the process that answered and within one second in the others.
+	// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
+	// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
+	// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
+	// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+	// The new profile applies at once in the process that answered and within one second in the
+	// others.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16806,8 +16836,12 @@ func (c *ClientWithResponses) CreateProjectWithResponse(ctx context.Context, par
 // makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
 // Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
 // or B2G invoice must be cleared; invoices submitted after the change take it as their
-// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
-// profile applies at once in the process that answered and within one second in the others.
+// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
+// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
+// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
+// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+// The new profile applies at once in the process that answered and within one second in the
+// others.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -16828,8 +16862,12 @@ func (c *ClientWithResponses) UpdateProjectWithBodyWithResponse(ctx context.Cont
 // makes einvoice's consistency checks (arithmetic, dates in order, references) errors too.
 // Sets `clearance_deadline_minutes` (1..4320, default 60): how long after it was accepted a B2B
 // or B2G invoice must be cleared; invoices submitted after the change take it as their
-// `deadline_at`. Owners and admins; written to the audit log as `project.update`. The new
-// profile applies at once in the process that answered and within one second in the others.
+// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
+// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
+// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
+// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+// The new profile applies at once in the process that answered and within one second in the
+// others.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

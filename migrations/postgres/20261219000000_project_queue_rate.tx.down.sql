@@ -1,0 +1,1 @@
+ALTER TABLE projects DROP COLUMN queue_rate_per_minute;
