@@ -192,11 +192,12 @@ func (a *InvoiceActivities) holdFor(env model.Environment) time.Duration {
 		return 0
 	}
 	var wait time.Duration
+	now := a.breakers.Now()
 	for _, s := range a.breakers.Snapshot() {
 		if s.Environment != string(env) || s.State == mbs.BreakerClosed || !slices.Contains(beginOps, s.Operation) {
 			continue
 		}
-		w := time.Until(s.Until)
+		w := s.Until.Sub(now)
 		wait = max(wait, w, time.Second)
 	}
 	return wait

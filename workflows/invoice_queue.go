@@ -24,21 +24,28 @@ import (
 // nothing was signed yet. Its workflow then makes sure its project's
 // drain (QueueDrainWorkflowName, workflow id QueueDrainID) runs and waits,
 // durably, for the drain's release signal (ReleaseSignal), at most the
-// fallback wait, before it begins again.
+// fallback wait, before it begins again. When the drain was already
+// running, the invoice also sends it a wake signal (WakeSignal): a drain
+// that found its queue empty checks for wakes before it ends and goes round
+// again, and a wake that finds the drain ended starts it again, so an
+// invoice that begins to wait as its project's drain ends is not left to
+// the fallback wait.
 //
 // The drain probes NRS with one read-only call (irn/validate of the queued
 // invoice with the earliest deadline), through the breakers, so that while
 // a breaker is open nothing but its probes is sent. Once NRS answers, it
 // releases the queued invoices in deadline order, at most the project's
-// rate a minute (a tick a second), and goes back to probing whenever an
+// rate a minute (its queue_rate_per_minute, else the operator's default;
+// a share every tick, see paceOf), and goes back to probing whenever an
 // invoice comes back to the queue or a breaker opens. It flags the
-// deadlines (at risk, missed) on every pass, and ends when the queue is
-// empty. It continues as new every drainPasses passes to bound its history.
+// deadlines (at risk by the projected send time or the margin, missed) on
+// every pass, and ends when the queue is empty and no wake is pending. It continues as new every drainPasses passes to bound its history.
 
 // Names of the queue's workflow, signal and activities.
 const (
 	QueueDrainWorkflowName = "InvoiceQueueDrain"
 	ReleaseSignal          = "invoice-release"
+	WakeSignal             = "invoice-queue-wake"
 	ActivityProbeQueue     = "ProbeInvoiceQueue"
 	ActivityNextQueued     = "NextQueuedInvoices"
 )
@@ -63,8 +70,24 @@ type ProbeResult struct {
 	Rate     int           `json:"rate"`
 }
 
-// drainTick is how often the drain releases a share of its rate.
+// drainTick is how often the drain releases a share of its rate, at
+// most (a slower rate releases one invoice a tick of 60/rate seconds).
 const drainTick = time.Second
+
+// paceOf is how many invoices the drain releases a tick, and how long a
+// tick is, at rate a minute: rate/60 a second from 60 a minute up (6,000:
+// 100 a second), one every 60/rate seconds below (1: one a minute), so
+// that the rate is kept exactly when it divides by 60 and within one
+// invoice a second otherwise.
+func paceOf(rate int) (per int, tick time.Duration) {
+	rate = max(rate, 1)
+	per = max(1, rate/60)
+	return per, time.Duration(per) * time.Minute / time.Duration(rate)
+}
+
+// wakeChange is the version of the invoices' wait that wakes a running
+// drain (workflow.GetVersion): histories from before it replay without.
+const wakeChange = "invoice-queue-wake"
 
 // drainPasses bounds the passes of one run of the drain.
 const drainPasses = 500
@@ -89,13 +112,40 @@ var drainActivityOptions = workflow.LocalActivityOptions{
 // earliest deadline first, at the project's pace.
 func InvoiceQueueDrain(ctx workflow.Context, in DrainInput) error {
 	ctx = workflow.WithLocalActivityOptions(ctx, drainActivityOptions)
+	wake := workflow.GetSignalChannel(ctx, WakeSignal)
+	// woken takes every pending wake and reports whether there was one.
+	woken := func() bool {
+		got := false
+		for wake.ReceiveAsync(nil) {
+			got = true
+		}
+		return got
+	}
+	// again reports whether an empty queue must be read again: an invoice
+	// woke the drain since the pass began (it may have been queued after
+	// the read). The drain then starts over from the earliest deadline.
+	again := func() (bool, error) {
+		if !woken() {
+			return false, nil
+		}
+		in.AfterDeadline, in.AfterID = nil, uuid.Nil
+		return true, workflow.Sleep(ctx, drainTick)
+	}
 	for pass := 0; pass < drainPasses; pass++ {
+		// Wakes sent before this pass's reads are answered by them.
+		woken()
 		if !in.Answering {
 			var pr ProbeResult
 			if err := workflow.ExecuteLocalActivity(ctx, ActivityProbeQueue, in.ProjectID).Get(ctx, &pr); err != nil {
 				return err
 			}
 			if pr.Depth == 0 {
+				if ok, err := again(); ok || err != nil {
+					if err != nil {
+						return err
+					}
+					continue
+				}
 				return nil
 			}
 			if !pr.Answered {
@@ -111,6 +161,12 @@ func InvoiceQueueDrain(ctx workflow.Context, in DrainInput) error {
 			return err
 		}
 		if b.Depth == 0 {
+			if ok, err := again(); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
 			return nil
 		}
 		if b.Hold {
@@ -128,10 +184,15 @@ func InvoiceQueueDrain(ctx workflow.Context, in DrainInput) error {
 			// A signal to an invoice that finished fails; nothing to do.
 			_ = workflow.SignalExternalWorkflow(ctx, submissions.WorkflowID(in.ProjectID, irn), "", ReleaseSignal, nil).Get(ctx, nil)
 		}
-		if err := workflow.Sleep(ctx, drainTick); err != nil {
+		tick := b.Tick
+		if tick <= 0 {
+			tick = drainTick
+		}
+		if err := workflow.Sleep(ctx, tick); err != nil {
 			return err
 		}
 	}
+	woken()
 	return workflow.NewContinueAsNewError(ctx, QueueDrainWorkflowName, in)
 }
 
@@ -141,21 +202,35 @@ type NextQueuedResult struct {
 	// Hold says NRS stopped answering (a breaker of the first endpoints
 	// opened): probe again before releasing more.
 	Hold bool `json:"hold"`
+	// Tick is how long the drain waits before its next release (paceOf
+	// the project's rate); zero: drainTick.
+	Tick time.Duration `json:"tick,omitempty"`
 }
 
 // ProbeInvoiceQueue flags the project's deadlines and probes NRS with a
 // read-only call for the queued invoice with the earliest deadline.
 func (a *InvoiceActivities) ProbeInvoiceQueue(ctx context.Context, projectID uuid.UUID) (ProbeResult, error) {
-	out := ProbeResult{Rate: a.steps.RatePerMinute()}
-	if _, err := a.steps.FlagDeadlines(ctx, projectID); err != nil {
-		return out, a.fail(ctx, err)
-	}
-	first, err := a.steps.EarliestQueued(ctx, projectID)
-	if model.ErrorCodeOf(err) == model.CodeNotFound {
-		return out, nil
-	}
+	rate, err := a.steps.QueueRate(ctx, projectID)
 	if err != nil {
+		return ProbeResult{}, a.fail(ctx, err)
+	}
+	out := ProbeResult{Rate: rate}
+	first, err := a.steps.EarliestQueued(ctx, projectID)
+	empty := model.ErrorCodeOf(err) == model.CodeNotFound
+	if err != nil && !empty {
 		return out, a.fail(ctx, err)
+	}
+	// Nothing is sent before the open breaker's next probe: the queue's
+	// projected send times start there.
+	pace := submissions.Pace{RatePerMinute: rate}
+	if !empty {
+		pace.Wait = a.holdFor(first.Environment)
+	}
+	if _, err := a.steps.FlagDeadlines(ctx, projectID, pace); err != nil {
+		return out, a.fail(ctx, err)
+	}
+	if empty {
+		return out, nil
 	}
 	out.Depth = 1
 	cl, err := a.open(ctx, InvoiceStep{ProjectID: projectID, IRN: first.IRN, InvoiceID: first.ID})
@@ -194,15 +269,19 @@ func (a *InvoiceActivities) ProbeInvoiceQueue(ctx context.Context, projectID uui
 // share of its queue to release (its rate for one tick), unless a breaker
 // of the first endpoints opened again.
 func (a *InvoiceActivities) NextQueuedInvoices(ctx context.Context, in DrainInput) (NextQueuedResult, error) {
-	if _, err := a.steps.FlagDeadlines(ctx, in.ProjectID); err != nil {
+	rate, err := a.steps.QueueRate(ctx, in.ProjectID)
+	if err != nil {
 		return NextQueuedResult{}, a.fail(ctx, err)
 	}
-	per := max(1, int((int64(a.steps.RatePerMinute())*int64(drainTick)+int64(time.Minute)-1)/int64(time.Minute)))
+	if _, err := a.steps.FlagDeadlines(ctx, in.ProjectID, submissions.Pace{RatePerMinute: rate}); err != nil {
+		return NextQueuedResult{}, a.fail(ctx, err)
+	}
+	per, tick := paceOf(rate)
 	b, err := a.steps.NextQueued(ctx, in.ProjectID, in.AfterDeadline, in.AfterID, per)
 	if err != nil {
 		return NextQueuedResult{}, a.fail(ctx, err)
 	}
-	out := NextQueuedResult{QueuedBatch: *b}
+	out := NextQueuedResult{QueuedBatch: *b, Tick: tick}
 	if b.Depth > 0 && a.breakers != nil {
 		if first, err := a.steps.EarliestQueued(ctx, in.ProjectID); err == nil && a.holdFor(first.Environment) > 0 {
 			out.Hold, out.IRNs = true, nil
@@ -212,7 +291,9 @@ func (a *InvoiceActivities) NextQueuedInvoices(ctx context.Context, in DrainInpu
 }
 
 // waitInQueue makes sure the project's drain runs and waits for its
-// release, at most FallbackWait.
+// release, at most FallbackWait. A drain already running is woken
+// (WakeSignal), so that it does not end without reading the queue again;
+// one that ended before the wake reached it is started again.
 func waitInQueue(ctx workflow.Context, projectID uuid.UUID, release workflow.ReceiveChannel) {
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 		WorkflowID:            QueueDrainID(projectID),
@@ -221,7 +302,19 @@ func waitInQueue(ctx workflow.Context, projectID uuid.UUID, release workflow.Rec
 	})
 	child := workflow.ExecuteChildWorkflow(cctx, QueueDrainWorkflowName, DrainInput{ProjectID: projectID})
 	// Started, or already running: either way the drain runs.
-	_ = child.GetChildWorkflowExecution().Get(ctx, nil)
+	err := child.GetChildWorkflowExecution().Get(ctx, nil)
+	if workflow.GetVersion(ctx, wakeChange, workflow.DefaultVersion, 1) >= 1 {
+		// A drain started now reads the queue itself; one already running
+		// may be ending on an empty read made before this invoice was
+		// queued: wake it, or start it again when it ended meanwhile.
+		for attempt := 0; err != nil && attempt < 3; attempt++ {
+			if workflow.SignalExternalWorkflow(ctx, QueueDrainID(projectID), "", WakeSignal, nil).Get(ctx, nil) == nil {
+				break
+			}
+			child = workflow.ExecuteChildWorkflow(cctx, QueueDrainWorkflowName, DrainInput{ProjectID: projectID})
+			err = child.GetChildWorkflowExecution().Get(ctx, nil)
+		}
+	}
 	tctx, cancel := workflow.WithCancel(ctx)
 	defer cancel()
 	timer := workflow.NewTimer(tctx, FallbackWait)

@@ -221,6 +221,27 @@ func (rp Submissions) Queued(ctx context.Context, projectID uuid.UUID, afterDead
 	return out, rp.s.wrap(err, submittedInvoice)
 }
 
+// QueuedDepth counts a project's queued invoices
+// (submitted_invoices_queue_idx).
+func (rp Submissions) QueuedDepth(ctx context.Context, projectID uuid.UUID) (int, error) {
+	n, err := rp.s.idb.NewSelect().Model((*model.SubmittedInvoice)(nil)).
+		Where("project_id = ?", projectID).Where("status = ?", model.InvoiceQueued).Count(ctx)
+	return n, rp.s.wrap(err, submittedInvoice)
+}
+
+// QueuedBefore lists, in the queue's order (deadline, then id), a
+// project's queued invoices whose deadline is before by, at most limit:
+// their id, deadline and at-risk flag only. The invoices ahead of any
+// of them in the queue are all in the list, so an invoice's index is its
+// place in the queue.
+func (rp Submissions) QueuedBefore(ctx context.Context, projectID uuid.UUID, by time.Time, limit int) ([]model.SubmittedInvoice, error) {
+	out := []model.SubmittedInvoice{}
+	err := rp.s.idb.NewSelect().Model(&out).Column("id", "deadline_at", "deadline_at_risk").
+		Where("project_id = ?", projectID).Where("status = ?", model.InvoiceQueued).
+		Where("deadline_at < ?", by).OrderExpr("deadline_at, id").Limit(limit).Scan(ctx)
+	return out, rp.s.wrap(err, submittedInvoice)
+}
+
 // Unflagged lists up to limit of a project's invoices that are neither
 // confirmed nor rejected, whose deadline is before by and that are not yet
 // flagged as flag says (deadline_at_risk or deadline_missed), earliest

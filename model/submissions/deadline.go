@@ -116,54 +116,140 @@ func (c *core) flagAtRisk(ctx context.Context, tx *store.Store, inv *model.Submi
 // flagBatch bounds the invoices FlagDeadlines flags in one transaction.
 const flagBatch = 200
 
-// FlagDeadlines flags a project's waiting invoices: queued ones within
-// the at-risk margin of their deadline deadline_at_risk, unfinished ones
-// past it deadline_missed. It answers how many it flagged.
-func (s *Steps) FlagDeadlines(ctx context.Context, projectID uuid.UUID) (int, error) {
+// Pace is how a project's queue is expected to be sent: the wait before
+// its first invoice goes (the time until the circuit breaker's next probe
+// while NRS does not answer; zero while it does) and how many go a minute
+// (RatePerMinute; the project's queue rate when zero).
+type Pace struct {
+	Wait          time.Duration
+	RatePerMinute int
+}
+
+// QueueRate is how many of a project's waiting invoices are sent a minute:
+// its queue_rate_per_minute, else Config.RatePerMinute.
+func (s *Steps) QueueRate(ctx context.Context, projectID uuid.UUID) (int, error) {
+	return s.queueRate(ctx, projectID)
+}
+
+func (c *core) queueRate(ctx context.Context, projectID uuid.UUID) (int, error) {
+	r, err := c.st.Projects().QueueRate(ctx, projectID)
+	if err != nil {
+		return 0, err
+	}
+	if r != nil && *r > 0 {
+		return *r, nil
+	}
+	return c.cfg.RatePerMinute, nil
+}
+
+// SendsAt is when the queued invoice with ahead invoices before it in the
+// queue's order is expected to be sent at pace p: now + p.Wait + ahead
+// minutes / p.RatePerMinute.
+func (p Pace) SendsAt(now time.Time, ahead int) time.Time {
+	return now.Add(p.Wait + time.Duration(ahead)*time.Minute/time.Duration(max(1, p.RatePerMinute)))
+}
+
+// FlagDeadlines flags a project's waiting invoices: a queued one
+// deadline_at_risk when its deadline is before its projected send time at
+// pace p (Pace.SendsAt, from its place in the queue's order: deadline,
+// then id) or within the at-risk margin (the floor); an unfinished one
+// past its deadline deadline_missed. It answers how many it flagged.
+//
+// It reads only the queued invoices that could be at risk: with depth
+// queued invoices, none sends later than SendsAt(now, depth-1), so those
+// whose deadline is before that (or before the margin) are a prefix of the
+// queue, read in one ordered query of their ids, deadlines and flags.
+func (s *Steps) FlagDeadlines(ctx context.Context, projectID uuid.UUID, p Pace) (int, error) {
+	if p.RatePerMinute <= 0 {
+		r, err := s.queueRate(ctx, projectID)
+		if err != nil {
+			return 0, err
+		}
+		p.RatePerMinute = r
+	}
+	now := s.now()
+	depth, err := s.st.Submissions().QueuedDepth(ctx, projectID)
+	if err != nil {
+		return 0, err
+	}
+	var risky []uuid.UUID
+	if depth > 0 {
+		floor := now.Add(s.cfg.AtRiskMargin)
+		horizon := p.SendsAt(now, depth-1)
+		if horizon.Before(floor) {
+			horizon = floor
+		}
+		rows, err := s.st.Submissions().QueuedBefore(ctx, projectID, horizon, depth)
+		if err != nil {
+			return 0, err
+		}
+		for k, r := range rows {
+			if !r.DeadlineAtRisk && (r.DeadlineAt.Before(floor) || r.DeadlineAt.Before(p.SendsAt(now, k))) {
+				risky = append(risky, r.ID)
+			}
+		}
+	}
 	n := 0
-	for _, f := range []struct {
-		flag string
-		by   func(now time.Time) time.Time
-		do   func(context.Context, *store.Store, *model.SubmittedInvoice, time.Time) error
-	}{
-		{"deadline_at_risk", func(now time.Time) time.Time { return now.Add(s.cfg.AtRiskMargin) }, s.flagAtRisk},
-		{"deadline_missed", func(now time.Time) time.Time { return now }, s.flagMissed},
-	} {
-		for {
-			now := s.now()
-			rows, err := s.st.Submissions().Unflagged(ctx, projectID, f.flag, f.by(now), flagBatch)
-			if err != nil {
-				return n, err
-			}
-			if len(rows) == 0 {
-				break
-			}
-			err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-				for _, r := range rows {
-					inv, err := tx.Submissions().Lock(ctx, r.ID)
-					if err != nil {
-						return err
-					}
-					if inv.Status.Final() {
-						continue
-					}
-					if err := f.do(ctx, tx, inv, now); err != nil {
-						return err
-					}
-					inv.UpdatedAt = now
-					if err := tx.Submissions().Save(ctx, inv); err != nil {
-						return err
-					}
+	for len(risky) > 0 {
+		batch := risky[:min(len(risky), flagBatch)]
+		risky = risky[len(batch):]
+		err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+			for _, id := range batch {
+				inv, err := tx.Submissions().Lock(ctx, id)
+				if err != nil {
+					return err
 				}
-				return nil
-			})
-			if err != nil {
-				return n, err
+				if inv.Status != model.InvoiceQueued || inv.DeadlineAtRisk {
+					continue
+				}
+				if err := s.flagAtRisk(ctx, tx, inv, now); err != nil {
+					return err
+				}
+				inv.UpdatedAt = now
+				if err := tx.Submissions().Save(ctx, inv); err != nil {
+					return err
+				}
+				n++
 			}
-			n += len(rows)
-			if len(rows) < flagBatch {
-				break
+			return nil
+		})
+		if err != nil {
+			return n, err
+		}
+	}
+	for {
+		rows, err := s.st.Submissions().Unflagged(ctx, projectID, "deadline_missed", now, flagBatch)
+		if err != nil {
+			return n, err
+		}
+		if len(rows) == 0 {
+			break
+		}
+		err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+			for _, r := range rows {
+				inv, err := tx.Submissions().Lock(ctx, r.ID)
+				if err != nil {
+					return err
+				}
+				if inv.Status.Final() {
+					continue
+				}
+				if err := s.flagMissed(ctx, tx, inv, now); err != nil {
+					return err
+				}
+				inv.UpdatedAt = now
+				if err := tx.Submissions().Save(ctx, inv); err != nil {
+					return err
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			return n, err
+		}
+		n += len(rows)
+		if len(rows) < flagBatch {
+			break
 		}
 	}
 	return n, nil

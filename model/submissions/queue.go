@@ -35,7 +35,11 @@ func (s *Service) Queue(ctx context.Context, who *model.Principal) (*QueueView, 
 	if err != nil {
 		return nil, err
 	}
-	out := &QueueView{Depth: q.Depth, AtRisk: q.AtRisk, Missed: q.Missed, RatePerMinute: s.cfg.RatePerMinute,
+	rate, err := s.queueRate(ctx, who.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	out := &QueueView{Depth: q.Depth, AtRisk: q.AtRisk, Missed: q.Missed, RatePerMinute: rate,
 		NRSStatus: s.cfg.Health(who.Environment), NextDeadlineAt: model.UTC(q.NextDeadlineAt)}
 	if q.OldestAt != nil {
 		out.OldestAgeSeconds = max(0, int(s.cfg.Now().Sub(*q.OldestAt)/time.Second))
@@ -113,10 +117,6 @@ func (s *Steps) EarliestQueued(ctx context.Context, projectID uuid.UUID) (*model
 	}
 	return &rows[0], nil
 }
-
-// RatePerMinute is how many queued invoices of a project are sent a
-// minute once NRS answers.
-func (s *Steps) RatePerMinute() int { return s.cfg.RatePerMinute }
 
 // QueueTotals is every project's queue summed up by environment, for
 // metrics: queued invoices and the age of the oldest.

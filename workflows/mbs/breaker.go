@@ -247,6 +247,10 @@ func HealthOf(snaps []BreakerSnapshot, environment string, paced bool) string {
 	return HealthOK
 }
 
+// Now is the breakers' clock (BreakerOptions.Now), against which
+// BreakerSnapshot.Until is read.
+func (b *Breakers) Now() time.Time { return b.opts.Now() }
+
 // Paced reports whether a 429's Retry-After still holds back calls of the
 // environment.
 func (b *Breakers) Paced(environment string) bool {
