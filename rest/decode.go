@@ -370,13 +370,13 @@ func assignStruct(p *model.Problems, obj map[string]any, v reflect.Value, loc []
 			if val != nil {
 				assignValue(p, val, reflect.ValueOf(&n).Elem(), floc)
 			}
-			if p.Len() == before {
-				out := model.NullableInt{Set: true}
-				if val != nil {
-					out.Value = &n
-				}
-				fv.Set(reflect.ValueOf(out))
+			// Given, even when refused: the refusal names it, not a
+			// missing field.
+			out := model.NullableInt{Set: true}
+			if val != nil && p.Len() == before {
+				out.Value = &n
 			}
+			fv.Set(reflect.ValueOf(out))
 			continue
 		}
 		if !present || (val == nil && !f.required) {
