@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test security vet lint cluster-test bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
+.PHONY: build dev test outage-test security vet lint cluster-test bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice for production (-tags prod: without the embedded Temporal server and UI that only dev uses)
 	CGO_ENABLED=0 $(GO) build -tags prod -trimpath -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -52,6 +52,11 @@ test: vet ## vet, then every test with the race detector (the Temporal server a 
 	$(GO) test -count=1 -timeout 10m ./worker/devtemporal/ ./cmd/einvoice-temporal/ && \
 	$(GO) test -count=1 -timeout 10m -run '^TestDev' ./cmd/einvoice/ && \
 	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/
+
+outage-test: ## the issue's outage: 2,000 invoices submitted during a six-hour stand-in outage (TestInvoicesOutage at EINVOICE_OUTAGE_INVOICES=2000, without the race detector; make test runs it over 60)
+	@$(WITH_TEMPORAL_BIN) && \
+	echo "EINVOICE_OUTAGE_INVOICES=2000 $(GO) test -count=1 -timeout 20m -run '^TestInvoicesOutage$$' ./worker/" && \
+	EINVOICE_OUTAGE_INVOICES=2000 $(GO) test -count=1 -timeout 20m -v -run '^TestInvoicesOutage$$' ./worker/
 
 security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
 	@$(WITH_TEMPORAL_BIN) && \

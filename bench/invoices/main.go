@@ -16,8 +16,9 @@
 // the last (the time the circuit breakers take to probe is left out and
 // printed apart), and, with -server-pid, the CPU seconds the server spent
 // from the outage's end to the last confirmation (/proc/PID/stat), since
-// the machine may be shared. Run the server with a queue rate above the
-// drain to measure (EINVOICE_INVOICE_QUEUE_RATE) to find its ceiling.
+// the machine may be shared. The queue's pace caps the drain (600 a
+// minute by default, 10 a second): -queue-rate sets the project's own
+// queue_rate_per_minute (1..6000) to find the ceiling beneath it.
 //
 // Run the server with rate limits above the bench's rate, e.g.
 //
@@ -66,6 +67,7 @@ func run() error {
 	nkeys := flag.Int("keys", 4, "API keys the submissions are spread over")
 	timeout := flag.Duration("timeout", 10*time.Minute, "give up after this long")
 	outage := flag.Duration("outage", 0, "hold every invoice in the queue with a stand-in outage lasting this long after the last submission, then measure the drain")
+	queueRate := flag.Int("queue-rate", 0, "set the project's queue_rate_per_minute (1..6000) before submitting; 0 keeps the server's default")
 	serverPID := flag.Int("server-pid", 0, "with -outage, the server's process id, to report its CPU seconds during the drain")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
@@ -76,6 +78,12 @@ func run() error {
 		return err
 	}
 	faults := "/api/v2/projects/" + project + "/sandbox/faults"
+	if *queueRate > 0 {
+		var pr map[string]any
+		if err := b.call(ctx, "PATCH", "/api/v2/projects/"+project, nil, token, map[string]any{"queue_rate_per_minute": *queueRate}, &pr); err != nil {
+			return fmt.Errorf("queue rate: %w", err)
+		}
+	}
 	if *outage > 0 {
 		var f map[string]any
 		if err := b.call(ctx, "POST", faults, nil, token, map[string]any{"kind": "outage", "duration": "24h", "retry_after": 5}, &f); err != nil {
