@@ -225,13 +225,19 @@ func TestInvoicesOutage(t *testing.T) {
 	}
 	sentBefore, openBefore, probesBefore := tr.sent.Load(), tr.open.Load(), probes.Load()
 	steps := int64(0)
+	// A step waits for the drain (its pass, the probe) and for the flags;
+	// the first waits too for the invoices' workflows still taking their
+	// first steps after the submissions, which grows with their number.
+	stepWait := 30*time.Second + time.Duration(n)*30*time.Millisecond
+	stepping, slowest, probeWait := time.Now(), time.Duration(0), time.Duration(0)
 	for clk.Now().Before(began.Add(6*time.Hour + time.Minute)) {
+		stepBegan := time.Now()
 		// The breakers' wait (at most five minutes) passes: the drain's
 		// next pass flags the deadlines, then probes.
 		admitted := tr.sent.Load()
 		clk.Advance(10 * time.Minute)
 		steps++
-		limit := time.Now().Add(30 * time.Second)
+		limit := time.Now().Add(stepWait)
 		reopened := func() bool {
 			for _, s := range current().Snapshot() {
 				if s.State == mbs.BreakerOpen {
@@ -259,10 +265,11 @@ func TestInvoicesOutage(t *testing.T) {
 						evs = evs[20:]
 					}
 				}
-				t.Fatalf("the drain did not probe within 30 s of the breakers' wait: sent %d, breakers %+v, now %s; %v %v; %s %s %v", tr.sent.Load(), current().Snapshot(), clk.Now(), d.GetWorkflowExecutionInfo().GetStatus(), err, inv.IRN, inv.Status, evs[max(0, len(evs)-4):])
+				t.Fatalf("the drain did not probe within %s of the breakers' wait: sent %d, breakers %+v, now %s; %v %v; %s %s %v", stepWait, tr.sent.Load(), current().Snapshot(), clk.Now(), d.GetWorkflowExecutionInfo().GetStatus(), err, inv.IRN, inv.Status, evs[max(0, len(evs)-4):])
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
+		probeWait += time.Since(stepBegan)
 		for {
 			pending := 0
 			for _, inv := range invoices() {
@@ -284,7 +291,11 @@ func TestInvoicesOutage(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
+		slowest = max(slowest, time.Since(stepBegan))
 	}
+	t.Logf("%d steps of the clock in %s of real time (%s a step on average, %s waiting for the probe; the slowest %s)",
+		steps, time.Since(stepping).Round(time.Millisecond), (time.Since(stepping) / time.Duration(steps)).Round(time.Millisecond),
+		(probeWait / time.Duration(steps)).Round(time.Millisecond), slowest.Round(time.Millisecond))
 	// The breakers' last wait (at most five minutes) ends: they probe.
 	clk.Advance(6 * time.Minute)
 	duringOutage := tr.sent.Load() - sentBefore
