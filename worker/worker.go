@@ -116,7 +116,7 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 	if opts.Submissions != nil {
 		inv, err := workflows.NewInvoiceActivities(workflows.InvoiceActivitiesConfig{
 			Steps: opts.Submissions, MBS: opts.SubmissionMBS, CallTimeout: opts.SubmissionCallTimeout,
-			Metrics: opts.Metrics, Logger: opts.Logger, Breakers: opts.Breakers})
+			Metrics: opts.Metrics, Logger: opts.Logger, Breakers: opts.Breakers, Queue: c, QueueTaskQueue: opts.TaskQueue})
 		if err != nil {
 			return nil, err
 		}

@@ -48,6 +48,12 @@ type InvoiceActivitiesConfig struct {
 	Breakers *mbs.Breakers
 	// Metrics, when set, observes every call to the authority.
 	Metrics CallObserver
+	// Queue, when set, wakes or starts a project's drain for an invoice
+	// that begins to wait (WakeQueueDrain), on the task queue QueueTaskQueue:
+	// one signal-with-start, atomic at the Temporal server. Without it
+	// the invoice starts the drain as its child.
+	Queue          QueueWaker
+	QueueTaskQueue string
 	// Logger receives unexpected failures; default slog.Default().
 	Logger *slog.Logger
 }
@@ -63,12 +69,14 @@ type CallObserver interface {
 // makes its authority calls, records each exchange and the invoice's new
 // state through submissions.Steps, and is safe to repeat.
 type InvoiceActivities struct {
-	breakers *mbs.Breakers
-	steps    *submissions.Steps
-	settle   time.Duration
-	mbs      func(c *authority.Credentials) (*mbs.Client, error)
-	metrics  CallObserver
-	log      *slog.Logger
+	queue      QueueWaker
+	queueTasks string
+	breakers   *mbs.Breakers
+	steps      *submissions.Steps
+	settle     time.Duration
+	mbs        func(c *authority.Credentials) (*mbs.Client, error)
+	metrics    CallObserver
+	log        *slog.Logger
 }
 
 // settleGrace is how long after a request's client timeout the authority
@@ -127,7 +135,7 @@ func NewInvoiceActivities(cfg InvoiceActivitiesConfig) (*InvoiceActivities, erro
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = DefaultSubmissionCallTimeout
 	}
-	return &InvoiceActivities{breakers: cfg.Breakers, steps: cfg.Steps, settle: cfg.CallTimeout + settleGrace, mbs: cfg.MBS, metrics: cfg.Metrics, log: cfg.Logger}, nil
+	return &InvoiceActivities{queue: cfg.Queue, queueTasks: cfg.QueueTaskQueue, breakers: cfg.Breakers, steps: cfg.Steps, settle: cfg.CallTimeout + settleGrace, mbs: cfg.MBS, metrics: cfg.Metrics, log: cfg.Logger}, nil
 }
 
 // InvoiceStep names the invoice an activity works on. InvoiceID is zero

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -24,12 +25,13 @@ import (
 // nothing was signed yet. Its workflow then makes sure its project's
 // drain (QueueDrainWorkflowName, workflow id QueueDrainID) runs and waits,
 // durably, for the drain's release signal (ReleaseSignal), at most the
-// fallback wait, before it begins again. When the drain was already
-// running, the invoice also sends it a wake signal (WakeSignal): a drain
-// that found its queue empty checks for wakes before it ends and goes round
-// again, and a wake that finds the drain ended starts it again, so an
-// invoice that begins to wait as its project's drain ends is not left to
-// the fallback wait.
+// fallback wait, before it begins again. It wakes the drain with one
+// signal-with-start (WakeSignal; a local activity, WakeQueueDrain): the
+// Temporal server starts the drain when none runs, else signals it, and
+// refuses to let a drain end while a signal it has not seen is pending.
+// A drain that found its queue empty checks for wakes before it ends and
+// reads the queue again, so an invoice that begins to wait as its
+// project's drain ends is not left to the fallback wait.
 //
 // The drain probes NRS with one read-only call (irn/validate of the queued
 // invoice with the earliest deadline), through the breakers, so that while
@@ -48,6 +50,7 @@ const (
 	WakeSignal             = "invoice-queue-wake"
 	ActivityProbeQueue     = "ProbeInvoiceQueue"
 	ActivityNextQueued     = "NextQueuedInvoices"
+	ActivityWakeQueue      = "WakeQueueDrain"
 )
 
 // QueueDrainID is the workflow id of a project's drain.
@@ -290,30 +293,54 @@ func (a *InvoiceActivities) NextQueuedInvoices(ctx context.Context, in DrainInpu
 	return out, nil
 }
 
-// waitInQueue makes sure the project's drain runs and waits for its
-// release, at most FallbackWait. A drain already running is woken
-// (WakeSignal), so that it does not end without reading the queue again;
-// one that ended before the wake reached it is started again.
-func waitInQueue(ctx workflow.Context, projectID uuid.UUID, release workflow.ReceiveChannel) {
-	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-		WorkflowID:            QueueDrainID(projectID),
-		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+// QueueWaker starts a workflow or signals it when it runs, atomically
+// (client.Client).
+type QueueWaker interface {
+	SignalWithStartWorkflow(ctx context.Context, workflowID string, signalName string, signalArg any,
+		options client.StartWorkflowOptions, workflow any, workflowArgs ...any) (client.WorkflowRun, error)
+}
+
+// WakeQueueDrain wakes the project's drain, starting it when none runs,
+// with one signal-with-start; false when the activities have no Temporal
+// client (the workflow then starts the drain as its child).
+func (a *InvoiceActivities) WakeQueueDrain(ctx context.Context, projectID uuid.UUID) (bool, error) {
+	if a.queue == nil {
+		return false, nil
+	}
+	_, err := a.queue.SignalWithStartWorkflow(ctx, QueueDrainID(projectID), WakeSignal, nil, client.StartWorkflowOptions{
+		ID: QueueDrainID(projectID), TaskQueue: a.queueTasks,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-	})
-	child := workflow.ExecuteChildWorkflow(cctx, QueueDrainWorkflowName, DrainInput{ProjectID: projectID})
-	// Started, or already running: either way the drain runs.
-	err := child.GetChildWorkflowExecution().Get(ctx, nil)
+	}, QueueDrainWorkflowName, DrainInput{ProjectID: projectID})
+	if err != nil {
+		return false, a.fail(ctx, err)
+	}
+	return true, nil
+}
+
+// waitInQueue makes sure the project's drain runs and waits for its
+// release, at most FallbackWait. The drain is woken (started when none
+// runs) with a signal-with-start, so that a drain ending on an empty read
+// made before this invoice was queued reads the queue again.
+func waitInQueue(ctx workflow.Context, projectID uuid.UUID, release workflow.ReceiveChannel) {
+	woken := false
 	if workflow.GetVersion(ctx, wakeChange, workflow.DefaultVersion, 1) >= 1 {
-		// A drain started now reads the queue itself; one already running
-		// may be ending on an empty read made before this invoice was
-		// queued: wake it, or start it again when it ended meanwhile.
-		for attempt := 0; err != nil && attempt < 3; attempt++ {
-			if workflow.SignalExternalWorkflow(ctx, QueueDrainID(projectID), "", WakeSignal, nil).Get(ctx, nil) == nil {
-				break
-			}
-			child = workflow.ExecuteChildWorkflow(cctx, QueueDrainWorkflowName, DrainInput{ProjectID: projectID})
-			err = child.GetChildWorkflowExecution().Get(ctx, nil)
-		}
+		lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+			StartToCloseTimeout: 30 * time.Second, ScheduleToCloseTimeout: 2 * time.Minute,
+			RetryPolicy: &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second},
+		})
+		// A failure (Temporal unreachable for two minutes) falls back to
+		// the child start below.
+		_ = workflow.ExecuteLocalActivity(lctx, ActivityWakeQueue, projectID).Get(ctx, &woken)
+	}
+	if !woken {
+		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+			WorkflowID:            QueueDrainID(projectID),
+			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		})
+		child := workflow.ExecuteChildWorkflow(cctx, QueueDrainWorkflowName, DrainInput{ProjectID: projectID})
+		// Started, or already running: either way the drain runs.
+		_ = child.GetChildWorkflowExecution().Get(ctx, nil)
 	}
 	tctx, cancel := workflow.WithCancel(ctx)
 	defer cancel()
