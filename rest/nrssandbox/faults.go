@@ -81,7 +81,17 @@ func endpointOf(r *http.Request) string {
 	if rc == nil {
 		return ""
 	}
-	return Endpoints[r.Method+" "+rc.RoutePattern()]
+	p := rc.RoutePattern()
+	if e, ok := Endpoints[r.Method+" "+p]; ok {
+		return e
+	}
+	// Mounted under a prefix (einvoice dev serves the stand-in under
+	// /nrs-sandbox): the pattern carries the prefix; the stand-in's own
+	// routes begin at /api/.
+	if i := strings.Index(p, "/api/"); i > 0 {
+		return Endpoints[r.Method+" "+p[i:]]
+	}
+	return ""
 }
 
 // Fault is an outage or a throttle of a business's endpoint, as the fault

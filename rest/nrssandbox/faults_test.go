@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 )
 
@@ -138,5 +140,21 @@ func TestFaultAdmin(t *testing.T) {
 	e.must(&e.biz, 200, "GET", "/api/v1/entity", nil)
 	if a := e.call(nil, "GET", "/sandbox/faults", nil); a.Status != 400 || a.errorField("public_message") != "unable to validate api key" {
 		t.Fatalf("own faults without a key: %d %s", a.Status, a.Raw)
+	}
+}
+
+// Mounted under a prefix (as einvoice dev serves it, under /nrs-sandbox),
+// the stand-in still knows its endpoints, so its faults apply.
+func TestFaultMounted(t *testing.T) {
+	e := newEnv(t, nrssandbox.Options{})
+	mux := chi.NewRouter()
+	mux.Mount("/nrs-sandbox", e.h)
+	e.must(&e.biz, 201, "POST", "/sandbox/faults", map[string]any{"kind": "outage", "endpoint": "invoice_validate", "duration": "1h"})
+	inv, _ := fixture(t, "b2c", e.biz, "MNT1")
+	if a := serve(t, mux, context.Background(), &e.biz, "POST", "/nrs-sandbox/api/v1/invoice/validate", inv, nil); a.Status != 503 {
+		t.Fatalf("validate under the prefix during its outage: %d %s", a.Status, a.Raw)
+	}
+	if a := serve(t, mux, context.Background(), &e.biz, "POST", "/nrs-sandbox/api/v1/invoice/irn/validate", map[string]any{}, nil); a.Status == 503 {
+		t.Fatalf("another endpoint under the prefix: %d %s", a.Status, a.Raw)
 	}
 }
