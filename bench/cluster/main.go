@@ -47,6 +47,8 @@ type options struct {
 	sandbox  string // PostgreSQL URL of the stand-in's database, direct
 	port     int    // first port of the range
 	runs     int
+	invoices int
+	fixtures string // directory of the fixtures' invoices
 	projects int
 	outage   time.Duration
 	deadline time.Duration
@@ -70,6 +72,8 @@ func main() {
 	flag.StringVar(&o.sandbox, "sandbox-database-url", "postgres://postgres@127.0.0.1:5432/einvoice_cluster_nrs?sslmode=disable", "the stand-in's database")
 	flag.IntVar(&o.port, "port", 19500, "first of the 100 ports the cluster may use")
 	flag.IntVar(&o.runs, "runs", 300, "certification runs to drive")
+	flag.IntVar(&o.invoices, "invoices", 300, "invoices to submit (a third of them in batches of 10)")
+	flag.StringVar(&o.fixtures, "fixtures", "testdata/fixtures", "directory of the B2B, B2C and B2G invoice fixtures")
 	flag.IntVar(&o.projects, "projects", 10, "sandbox projects the runs are spread over")
 	flag.DurationVar(&o.outage, "outage", 60*time.Second, "how long the database is cut")
 	flag.DurationVar(&o.deadline, "deadline", 5*time.Minute, "how long the runs may take to end after the outage")
@@ -138,6 +142,16 @@ func run(o options) error {
 		d.report(nil)
 		return err
 	}
+	d.mu.Lock()
+	d.runsFinal = time.Now()
+	d.mu.Unlock()
+	if err := d.waitInvoices(ctx, db); err != nil {
+		d.report(nil)
+		return err
+	}
+	d.mu.Lock()
+	d.invoicesFinal = time.Now()
+	d.mu.Unlock()
 	// A graceful stop flushes the APIs' usage.
 	c.stopAPIs()
 	res := d.verify(ctx, db)
