@@ -2,12 +2,15 @@
 // purpose: PostgreSQL (its own databases on a shared server, reached
 // through a TCP proxy this program can cut), Redis, a Temporal server, the
 // NRS sandbox stand-in, two `einvoice api` and two `einvoice worker`, each
-// a process of its own. It drives certification runs and an IRN load
-// through both APIs, SIGKILLs one worker and one api mid-way, cuts the
-// database for a while, and then checks: every run reached a final state
-// once and passed, no IRN was issued twice, every audit chain verifies,
-// usage equals the successful metered calls, and nothing answered 5xx
-// other than 503 during the outage. bench/cluster/run.sh (make
+// a process of its own. It drives certification runs, an IRN load and
+// invoice submissions (alone and in batches, under Idempotency-Keys
+// repeated by every retry) through both APIs, SIGKILLs one worker and one
+// api mid-way, cuts the database for a while, and then checks: every run
+// reached a final state once and passed, no IRN was issued twice, every
+// invoice accepted was confirmed once (one invoice per reference, signed
+// once in its event log, held signed once by the stand-in), every audit
+// chain verifies, usage equals the successful metered calls, and nothing
+// answered 5xx other than 503 during the outage. bench/cluster/run.sh (make
 // cluster-test) builds the binaries, creates and drops the databases and
 // runs it; it prints its figures and exits non-zero on any failed check.
 //
