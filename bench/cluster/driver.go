@@ -53,6 +53,8 @@ type driver struct {
 
 	// down[i] set: requests avoid api i (killed, restarting).
 	down [2]atomic.Bool
+	// inflight[i] counts the requests to api i not yet answered.
+	inflight [2]atomic.Int64
 
 	mu         sync.Mutex
 	calls      []call
@@ -94,7 +96,9 @@ func (d *driver) do(ctx context.Context, i int, method, path, op string, hdr map
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
+	d.inflight[i].Add(1)
 	res, err := d.client.Do(req)
+	d.inflight[i].Add(-1)
 	c := call{at: time.Now(), api: i, op: op}
 	if err != nil {
 		c.err = true
@@ -329,16 +333,24 @@ func (d *driver) chaos(ctx context.Context, proxy *tcpproxy.Proxy) <-chan struct
 		time.Sleep(killAt)
 		// Requests stop going to api1 a moment before it dies, so that
 		// none is in flight at the kill: a request whose answer is lost
-		// with the process cannot be counted by the client.
+		// with the process cannot be counted by the client (and a run
+		// start recorded without its answer stored under its key is
+		// started again by the retry once the key's lease lapses).
 		d.down[0].Store(true)
 		time.Sleep(300 * time.Millisecond)
+		// On a loaded machine a request may take longer: wait (up to 10 s)
+		// until none is left.
+		for wait := 0; d.inflight[0].Load() > 0 && wait < 200; wait++ {
+			time.Sleep(50 * time.Millisecond)
+		}
+		left := d.inflight[0].Load()
 		api, worker := d.c.apis[0], d.c.workers[0]
 		api.kill()
 		worker.kill()
 		d.mu.Lock()
 		d.killed = time.Now()
 		d.mu.Unlock()
-		fmt.Printf("  %5.1fs SIGKILL api1 and worker1\n", time.Since(d.loadFrom).Seconds())
+		fmt.Printf("  %5.1fs SIGKILL api1 and worker1 (%d requests in flight to api1)\n", time.Since(d.loadFrom).Seconds(), left)
 		time.Sleep(restartAfter)
 		_ = worker.start()
 		if err := api.start(); err == nil {

@@ -290,15 +290,16 @@ func (d *driver) verifyInvoices(ctx context.Context, db *sql.DB, r *results) {
 		r.fail("one invoice reference answered as two invoices: %v", d.inv.dupes)
 	}
 	// einvoice: one invoice per accepted reference, confirmed, signed and
-	// confirmed once in its event log.
+	// confirmed once in its event log (state changes: a deadline flag is a
+	// state entry from and to the same state).
 	type row struct {
 		id, project, irn, status string
 		signed, confirmed        int
 		signOK                   int
 	}
 	rows, err := db.QueryContext(ctx, `SELECT i.id, i.project_id, i.irn, i.status,
-			count(*) FILTER (WHERE e.kind = 'state' AND e.to_status = 'signed'),
-			count(*) FILTER (WHERE e.kind = 'state' AND e.to_status = 'confirmed'),
+			count(*) FILTER (WHERE e.kind = 'state' AND e.to_status = 'signed' AND e.from_status IS DISTINCT FROM e.to_status),
+			count(*) FILTER (WHERE e.kind = 'state' AND e.to_status = 'confirmed' AND e.from_status IS DISTINCT FROM e.to_status),
 			count(*) FILTER (WHERE e.kind = 'exchange' AND e.operation = 'invoice_sign' AND e.http_status BETWEEN 200 AND 299)
 		FROM submitted_invoices i LEFT JOIN invoice_events e ON e.invoice_id = i.id
 		WHERE i.organization_id = $1 GROUP BY i.id, i.project_id, i.irn, i.status`, d.org)
