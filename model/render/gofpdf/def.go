@@ -713,6 +713,8 @@ type fontDefType struct {
 	i            string        // 1-based position in font list, set by font loader, not this program
 	utf8File     *utf8FontFile // UTF-8 font
 	usedRunes    map[int]int   // Array of used runes
+	// einvoice: set by AddPreparedUTF8Font
+	prepared *PreparedUTF8Font
 }
 
 // generateFontID generates a font Id from the font definition

@@ -4106,13 +4106,26 @@ func (f *Fpdf) putfonts() {
 				f.out("endobj")
 			case "UTF8":
 				fontName := "utf8" + font.Name
-				usedRunes := font.usedRunes
-				delete(usedRunes, 0)
-				utf8FontStream := font.utf8File.GenerateCutFont(usedRunes)
-				utf8FontSize := len(utf8FontStream)
-				compressedFontStream := sliceCompress(utf8FontStream)
-				CodeSignDictionary := font.utf8File.CodeSymbolDictionary
-				delete(CodeSignDictionary, 0)
+				// einvoice: the subset (font file, widths, CIDToGIDMap) is
+				// made by utf8Subset, or taken from a prepared font's cache.
+				var sub *utf8SubsetType
+				if font.prepared != nil {
+					var err error
+					if sub, err = font.prepared.subset(font.usedRunes); err != nil {
+						f.err = err
+						return
+					}
+				} else {
+					sub = newUTF8Subset(font.utf8File, font.Cw, font.usedRunes)
+				}
+				utf8FontSize := sub.length1
+				compressedFontStream := sub.fontFile
+				cidToGidMap := sub.cidToGID
+				if f.protect.encrypted {
+					// putstream encrypts in place: keep the cached bytes.
+					compressedFontStream = append([]byte(nil), compressedFontStream...)
+					cidToGidMap = append([]byte(nil), cidToGidMap...)
+				}
 
 				f.newobj()
 				f.out(fmt.Sprintf("<</Type /Font\n/Subtype /Type0\n/BaseFont /%s\n/Encoding /Identity-H\n/DescendantFonts [%d 0 R]\n/ToUnicode %d 0 R>>\n"+"endobj", fontName, f.n+1, f.n+2))
@@ -4123,7 +4136,7 @@ func (f *Fpdf) putfonts() {
 				if font.Desc.MissingWidth != 0 {
 					f.out("/DW " + strconv.Itoa(font.Desc.MissingWidth) + "")
 				}
-				f.generateCIDFontMap(&font, font.utf8File.LastRune)
+				f.out(sub.widths)
 				f.out("/CIDToGIDMap " + strconv.Itoa(f.n+4) + " 0 R>>")
 				f.out("endobj")
 
@@ -4158,14 +4171,6 @@ func (f *Fpdf) putfonts() {
 				f.out("endobj")
 
 				// Embed CIDToGIDMap
-				cidToGidMap := make([]byte, 256*256*2)
-
-				for cc, glyph := range CodeSignDictionary {
-					cidToGidMap[cc*2] = byte(glyph >> 8)
-					cidToGidMap[cc*2+1] = byte(glyph & 0xFF)
-				}
-
-				cidToGidMap = sliceCompress(cidToGidMap)
 				f.newobj()
 				f.out("<</Length " + strconv.Itoa(len(cidToGidMap)) + "/Filter /FlateDecode>>")
 				f.putstream(cidToGidMap)
@@ -4188,7 +4193,9 @@ func (f *Fpdf) putfonts() {
 	return
 }
 
-func (f *Fpdf) generateCIDFontMap(font *fontDefType, LastRune int) {
+// cidFontWidths returns the /W entry of a CIDFontType2 font (einvoice:
+// upstream's generateCIDFontMap, returning the entry instead of writing it).
+func cidFontWidths(font *fontDefType, LastRune int) string {
 	rangeID := 0
 	cidArray := make(map[int]*untypedKeyMap)
 	cidArrayKeys := make([]int, 0)
@@ -4302,7 +4309,7 @@ func (f *Fpdf) generateCIDFontMap(font *fontDefType, LastRune int) {
 			w.printf(" %d [ %s ]\n", k, implode(" ", ws.valueSet))
 		}
 	}
-	f.out("/W [" + w.String() + " ]")
+	return "/W [" + w.String() + " ]"
 }
 
 func implode(sep string, arr []int) string {

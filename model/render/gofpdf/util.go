@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 func round(f float64) int {
@@ -84,11 +85,22 @@ func slicesEqual(a, b []float64) bool {
 // sliceCompress returns a zlib-compressed copy of the specified byte array
 func sliceCompress(data []byte) []byte {
 	var buf bytes.Buffer
-	cmp, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	// einvoice: writers are reused (a new one allocates and clears about
+	// 1 MB); a reset writer writes the same bytes as a new one.
+	cmp, _ := zlibWriters.Get().(*zlib.Writer)
+	if cmp == nil {
+		cmp, _ = zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	} else {
+		cmp.Reset(&buf)
+	}
 	cmp.Write(data)
 	cmp.Close()
+	zlibWriters.Put(cmp)
 	return buf.Bytes()
 }
+
+// zlibWriters holds idle zlib writers at level BestSpeed (einvoice).
+var zlibWriters sync.Pool
 
 // sliceUncompress returns an uncompressed copy of the specified zlib-compressed byte array
 func sliceUncompress(data []byte) (outData []byte, err error) {
