@@ -3748,7 +3748,14 @@ func (f *Fpdf) putstream(b []byte) {
 		f.protect.rc4(uint32(f.n), &b)
 	}
 	f.out("stream")
-	f.out(string(b))
+	// einvoice: written as is, not copied into a string first.
+	if f.state == 2 {
+		f.pages[f.page].Write(b)
+		f.pages[f.page].WriteString("\n")
+	} else {
+		f.buffer.Write(b)
+		f.buffer.WriteString("\n")
+	}
 	f.out("endstream")
 }
 
@@ -3862,12 +3869,13 @@ func (f *Fpdf) replaceAliases() {
 				alias = utf8toutf16(alias, false)
 				replacement = utf8toutf16(replacement, false)
 			}
+			// einvoice: the pages are searched as bytes, not copied into
+			// strings first.
 			for n := 1; n <= f.page; n++ {
-				s := f.pages[n].String()
-				if strings.Contains(s, alias) {
-					s = strings.Replace(s, alias, replacement, -1)
+				if b := f.pages[n].Bytes(); bytes.Contains(b, []byte(alias)) {
+					b = bytes.Replace(b, []byte(alias), []byte(replacement), -1)
 					f.pages[n].Truncate(0)
-					f.pages[n].WriteString(s)
+					f.pages[n].Write(b)
 				}
 			}
 		}
