@@ -151,6 +151,12 @@ func (l *line) shr(k uint) line {
 	return line{l[0]>>k | l[1]<<(64-k), l[1]>>k | l[2]<<(64-k), l[2] >> k}
 }
 
+// shl1 returns l moved one module away from 0: bit x of the result is
+// module x-1.
+func (l *line) shl1() line {
+	return line{l[0] << 1, l[1]<<1 | l[0]>>63, l[2]<<1 | l[1]>>63}
+}
+
 // ones returns a line whose first n modules are set.
 func ones(n int) line {
 	var l line
@@ -245,24 +251,24 @@ var finderLike = [2][11]bool{
 // lineScore is the penalty of rules 1 and 3 along l, a line of n modules.
 func lineScore(l *line, n int) int {
 	score := 0
-	// Rule 1: runs of five or more, run-2 each. A run ends where module x
-	// differs from module x+1.
+	// Rule 1: runs of five or more, run-2 each. same has bit x where
+	// modules x to x+4 are of one colour: L-4 bits for a run of L, in one
+	// group per run, so a run's penalty is its bits plus 2 for its group.
 	next := l.shr(1)
-	ends := and(line{l[0] ^ next[0], l[1] ^ next[1], l[2] ^ next[2]}, ones(n-1))
-	start := 0
-	for w, word := range ends {
-		for word != 0 {
-			x := 64*w + bits.TrailingZeros64(word)
-			word &= word - 1
-			if run := x + 1 - start; run >= 5 {
-				score += run - 2
-			}
-			start = x + 1
-		}
+	eq := ones(n - 1)
+	for w := range eq {
+		eq[w] &^= l[w] ^ next[w]
 	}
-	if run := n - start; run >= 5 {
-		score += run - 2
+	e1, e2, e3 := eq.shr(1), eq.shr(2), eq.shr(3)
+	var same, first line
+	for w := range same {
+		same[w] = eq[w] & e1[w] & e2[w] & e3[w]
 	}
+	prev := same.shl1()
+	for w := range first {
+		first[w] = same[w] &^ prev[w]
+	}
+	score += same.count() + 2*first.count()
 	// Rule 3: the finder-like sequences, at every start they fit from.
 	if n >= 11 {
 		var shifted [11]line
