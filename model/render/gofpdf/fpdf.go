@@ -866,15 +866,26 @@ func rgbColorValue(r, g, b int, grayStr, fullStr string) (clr colorType) {
 	clr.ib, clr.b = colorComp(b)
 	clr.mode = colorModeRGB
 	clr.gray = clr.ir == clr.ig && clr.r == clr.b
-	if len(grayStr) > 0 {
-		if clr.gray {
-			clr.str = sprintf("%.3f %s", clr.r, grayStr)
-		} else {
-			clr.str = sprintf("%.3f %.3f %.3f %s", clr.r, clr.g, clr.b, fullStr)
-		}
+	// einvoice: formatted with strconv rather than fmt (the same text).
+	buf := make([]byte, 0, 32)
+	if len(grayStr) > 0 && clr.gray {
+		buf = strconv.AppendFloat(buf, clr.r, 'f', 3, 64)
 	} else {
-		clr.str = sprintf("%.3f %.3f %.3f", clr.r, clr.g, clr.b)
+		buf = strconv.AppendFloat(buf, clr.r, 'f', 3, 64)
+		buf = append(buf, ' ')
+		buf = strconv.AppendFloat(buf, clr.g, 'f', 3, 64)
+		buf = append(buf, ' ')
+		buf = strconv.AppendFloat(buf, clr.b, 'f', 3, 64)
 	}
+	if len(grayStr) > 0 {
+		buf = append(buf, ' ')
+		if clr.gray {
+			buf = append(buf, grayStr...)
+		} else {
+			buf = append(buf, fullStr...)
+		}
+	}
+	clr.str = string(buf)
 	return
 }
 
