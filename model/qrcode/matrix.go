@@ -22,6 +22,13 @@ func (m *Matrix) Dark(x, y int) bool {
 	return m.bits[y*m.stride+x/8]&(1<<uint(7-x&7)) != 0
 }
 
+// Row returns row y of the modules, module 0 in the high bit of the first
+// byte, 1 for dark: (Size+7)/8 bytes, the bits past Size meaning nothing.
+// It is the matrix's memory: the caller must not change it.
+func (m *Matrix) Row(y int) []byte {
+	return m.bits[y*m.stride : y*m.stride+(m.Size+7)/8]
+}
+
 // Modules encodes content as a QR code at error correction level H, in the
 // smallest version and mode that hold it and with the mask of lowest
 // penalty (ISO/IEC 18004 §7.8.3), like PNG and Image, but as a matrix of

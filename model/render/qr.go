@@ -69,14 +69,16 @@ func maskImage(qr *qrcode.Matrix) qrImage {
 	const digits = "0123456789abcdef"
 	n := qr.Size
 	stride := (n + 7) / 8
+	last := byte(0xFF) // the modules of a row's last byte
+	if n%8 != 0 {
+		last <<= 8 - n%8
+	}
 	buf := make([]byte, 0, n*stride*2+1)
-	for row := 0; row < n; row++ {
-		for b := 0; b < stride; b++ {
-			var v byte
-			for bit := 0; bit < 8; bit++ {
-				if col := b*8 + bit; col < n && qr.Dark(col, row) {
-					v |= 0x80 >> bit
-				}
+	for y := range n {
+		row := qr.Row(y)
+		for i, v := range row {
+			if i == len(row)-1 {
+				v &= last
 			}
 			buf = append(buf, digits[v>>4], digits[v&15])
 		}
