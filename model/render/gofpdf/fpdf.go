@@ -3881,16 +3881,53 @@ func (f *Fpdf) replaceAliases() {
 				replacement = utf8toutf16(replacement, false)
 			}
 			// einvoice: the pages are searched as bytes, not copied into
-			// strings first.
+			// strings first (see aliasReplace).
 			for n := 1; n <= f.page; n++ {
-				if b := f.pages[n].Bytes(); bytes.Contains(b, []byte(alias)) {
-					b = bytes.Replace(b, []byte(alias), []byte(replacement), -1)
+				if b, ok := aliasReplace(f.pages[n].Bytes(), []byte(alias), []byte(replacement)); ok {
 					f.pages[n].Truncate(0)
 					f.pages[n].Write(b)
 				}
 			}
 		}
 	}
+}
+
+// aliasReplace returns a copy of b with every old replaced by new, as
+// bytes.Replace(b, old, new, -1) does, and whether it found any (einvoice).
+// It finds old by its part after any leading NUL bytes: the UTF-16 text of
+// an ASCII alias starts with one, and a page of UTF-16 text has NUL bytes
+// everywhere, which makes bytes.Index slow.
+func aliasReplace(b, old, new []byte) ([]byte, bool) {
+	k := len(old) - len(bytes.TrimLeft(old, "\x00"))
+	if k == len(old) {
+		if !bytes.Contains(b, old) {
+			return b, false
+		}
+		return bytes.Replace(b, old, new, -1), true
+	}
+	key := old[k:]
+	var out []byte
+	found := false
+	last := 0 // b[:last] is in out
+	for i := 0; ; {
+		j := bytes.Index(b[i:], key)
+		if j < 0 {
+			break
+		}
+		if at := i + j - k; at >= last && bytes.Equal(b[at:at+len(old)], old) {
+			out = append(out, b[last:at]...)
+			out = append(out, new...)
+			found = true
+			last = at + len(old)
+			i = last
+		} else {
+			i += j + 1
+		}
+	}
+	if !found {
+		return b, false
+	}
+	return append(out, b[last:]...), true
 }
 
 func (f *Fpdf) putpages() {
