@@ -32,7 +32,7 @@ func (m *Matrix) Row(y int) []byte {
 // Modules encodes content as a QR code at error correction level H, in the
 // smallest version and mode that hold it and with the mask of lowest
 // penalty (ISO/IEC 18004 §7.8.3), like PNG and Image, but as a matrix of
-// modules for vector drawing. The content is encoded once, with mask 0:
+// modules for drawing in documents. The content is encoded once, with mask 0:
 // the other seven symbols differ from it by a pattern that depends on the
 // version and mask only (the mask over the data modules and the format
 // bits), computed once per process, so an encoding costs one set of
