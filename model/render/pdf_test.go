@@ -133,7 +133,22 @@ func TestRenderPDFQRScans(t *testing.T) {
 
 // scanQR rasterises page 1 of a PDF at 150 dpi and decodes the one QR code
 // on it.
-func scanQR(t testing.TB, pdf []byte) string {
+func scanQR(t testing.TB, pdf []byte) string { return scanQRAt(t, pdf, 150) }
+
+// TestRenderPDFQRScansAtOtherResolutions: the QR code is an image mask of
+// one sample per module, scaled without smoothing; it must scan from a
+// coarse screen rendering as well as from a fine print resolution.
+func TestRenderPDFQRScansAtOtherResolutions(t *testing.T) {
+	v := viewOf(t, loadFixture(t, "invoice-b2b-1.1.json"), model.InvoiceKindB2B, realQR(t))
+	pdf := renderPDF(t, v)
+	for _, dpi := range []int{96, 300} {
+		if got := scanQRAt(t, pdf, dpi); got != v.QR.Payload {
+			t.Errorf("at %d dpi scanned %q, want %q", dpi, got, v.QR.Payload)
+		}
+	}
+}
+
+func scanQRAt(t testing.TB, pdf []byte, dpi int) string {
 	t.Helper()
 	requireTools(t, "pdftoppm", "zbarimg")
 	dir := t.TempDir()
@@ -142,7 +157,7 @@ func scanQR(t testing.TB, pdf []byte) string {
 		t.Fatal(err)
 	}
 	prefix := filepath.Join(dir, "page")
-	if out, err := exec.Command("pdftoppm", "-r", "150", "-f", "1", "-l", "1", "-png", "-singlefile", src, prefix).CombinedOutput(); err != nil {
+	if out, err := exec.Command("pdftoppm", "-r", strconv.Itoa(dpi), "-f", "1", "-l", "1", "-png", "-singlefile", src, prefix).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v: %s", err, out)
 	}
 	cmd := exec.Command("zbarimg", "-q", "--raw", "-Sdisable", "-Sqrcode.enable", prefix+".png")
