@@ -62,7 +62,7 @@ var baseRanges = [][2]rune{
 const fontBlock = 32
 
 // fontSubsets is how many font subsets (the base runes plus some blocks)
-// the process keeps: about 24 kB with the base runes only, 105 kB with
+// the process keeps: about 22 kB with the base runes only, 105 kB with
 // every block of glyphRanges, so at most about 7 MB in all.
 const fontSubsets = 64
 
