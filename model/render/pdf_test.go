@@ -461,3 +461,37 @@ func TestRenderPDFFontSubsetsEvicted(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderFontSubsetsConcurrent renders documents needing font subsets
+// not made yet from many goroutines at once (run with -race): each must
+// come out as it does alone afterwards.
+func TestRenderFontSubsetsConcurrent(t *testing.T) {
+	names := []string{"Ọlá Ẹ̀gbẹ́ Ǹ", "Ɗanjuma Ƙwari Ǹ", "Chụkwụ Ọkọńkwọ Ǹ", "Plain Trader Ǹ", "Zoë Ångström Ǹ", "Ɓauchi Ƴan Ǹ"}
+	views := make([]render.View, len(names))
+	for i, name := range names {
+		views[i] = withNames(t, name, "Buyer", "Item")
+	}
+	const copies = 4
+	got := make([][]byte, copies*len(names))
+	var wg sync.WaitGroup
+	for c := range copies {
+		for i := range names {
+			wg.Go(func() {
+				b, err := render.RenderWith(views[i], render.Options{Now: clock})
+				if err != nil {
+					t.Error(err)
+				}
+				got[c*len(names)+i] = b
+			})
+		}
+	}
+	wg.Wait()
+	for i, v := range views {
+		want := renderPDF(t, v)
+		for c := range copies {
+			if !bytes.Equal(got[c*len(names)+i], want) {
+				t.Errorf("%q rendered at once with others differs from its rendering alone", names[i])
+			}
+		}
+	}
+}
