@@ -170,8 +170,22 @@ func TestIdempotencyHolderFailedInOutage(t *testing.T) {
 		return on.do(withKey(irnReq(tn, irnBody(ref)), key))
 	}
 	failed, answered, elsewhere := claim("failed", "INV001"), claim("answered", "INV002"), claim("elsewhere", "INV003")
+	// A request still running when its claim can no longer be renewed is
+	// stopped before its lease lapses (here a lease of 300 ms).
+	short := idempotency.New(st, idempotency.Config{Box: shared, Lease: 300 * time.Millisecond})
+	running, _, err := short.Acquire(ctx, idempotency.Request{Credential: idempotency.KeyCredential(keyID), Key: "running",
+		Method: "POST", Target: "/api/v2/invoices/irn/generate", Body: []byte(`{}`)})
+	if err != nil || running == nil {
+		t.Fatalf("claim running: %v", err)
+	}
+	held, stop := running.Hold(ctx)
+	defer stop()
 
 	p.Cut()
+	<-held.Done()
+	if cause := context.Cause(held); !errors.Is(cause, idempotency.ErrClaimLost) {
+		t.Fatalf("running request's context ended with %v, want ErrClaimLost", cause)
+	}
 	// The requests end while the database is away: their ends are not
 	// written.
 	for _, f := range []struct {

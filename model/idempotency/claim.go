@@ -45,9 +45,10 @@ func (c *Claim) Renew(ctx context.Context) error {
 
 // Hold renews the claim every third of its lease while the request runs,
 // until stop is called. The returned context is ctx, cancelled with cause
-// ErrClaimLost when the claim is lost: taken over, or not renewed for most
-// of a lease (the database is unreachable), so that the request does not
-// go on while a retry may run it again.
+// ErrClaimLost when the claim is lost: taken over, or not renewed for over
+// half a lease (the database is unreachable: two renewals failed, with a
+// third of the lease still to run), so that the request does not go on
+// while a retry may run it again.
 func (c *Claim) Hold(ctx context.Context) (held context.Context, stop func()) {
 	held, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
@@ -72,7 +73,9 @@ func (c *Claim) Hold(ctx context.Context) (held context.Context, stop func()) {
 			switch {
 			case err == nil:
 				renewed = time.Now()
-			case errors.Is(err, ErrClaimLost), time.Since(renewed) > lease*5/6:
+			case errors.Is(err, ErrClaimLost), time.Since(renewed) > lease/2:
+				// Taken over, or the next renewal would come too late to
+				// be sure no retry took the claim meanwhile.
 				cancel(ErrClaimLost)
 				return
 			}
