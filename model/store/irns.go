@@ -141,8 +141,18 @@ func (rp IRNs) claimAllSQLite(ctx context.Context, recs, got []*model.IssuedIRN,
 		}
 		ins := btx.Tx.StmtContext(ctx, stmt)
 		defer ins.Close()
+		// The inserts run without ctx's cancellation: given a context that
+		// can end, the driver starts a goroutine per statement to interrupt
+		// it, which costs more than the insert. Inside an IMMEDIATE
+		// transaction (BEGIN, which does wait on the lock, keeps ctx) an
+		// insert never waits on another writer, and ctx is checked before
+		// each one.
+		nc := context.WithoutCancel(ctx)
 		for i, rec := range recs {
-			res, err := ins.ExecContext(ctx, rec.ProjectID.String(), rec.InvoiceReference, rec.IssueDate, rec.IRN,
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			res, err := ins.ExecContext(nc, rec.ProjectID.String(), rec.InvoiceReference, rec.IssueDate, rec.IRN,
 				rec.InvoiceTypeCode, rec.CreatedAt.UTC().Format(sqliteTime))
 			if err != nil {
 				return tx.wrap(err, "IRN")
