@@ -60,9 +60,8 @@ func TestClaimAll(t *testing.T) {
 	}
 }
 
-// A batch larger than one statement's rows (SQLite cuts it into chunks)
-// tells every taken reference from every new one, and a bad record in its
-// last chunk rolls back the chunks before it.
+// A large batch tells every taken reference from every new one, and a
+// bad record at its end rolls back every record before it.
 func TestClaimAllLargeBatch(t *testing.T) {
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) {
@@ -74,7 +73,7 @@ func TestClaimAllLargeBatch(t *testing.T) {
 				return &model.IssuedIRN{ProjectID: p.ID, InvoiceReference: ref, IssueDate: date,
 					IRN: ref + "-94ND90NR-" + date, InvoiceTypeCode: "381", CreatedAt: now()}
 			}
-			const n = 87 // 64 + 16 + 4 + 2 + 1
+			const n = 87
 			for i := 0; i < n; i += 5 {
 				if _, created, err := st.IRNs().Claim(ctx, rec(i, "2026-01-01")); err != nil || !created {
 					t.Fatalf("claim %d: created %v, %v", i, created, err)
