@@ -134,23 +134,26 @@ func (rp IRNs) claimAllSQLite(ctx context.Context, recs, got []*model.IssuedIRN,
 	if err != nil {
 		return nil, nil, rp.s.wrap(err, "IRN")
 	}
-	err = rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+	// The transaction runs without ctx's cancellation: given a context
+	// that can end, the driver starts a goroutine per statement (BEGIN and
+	// each insert) to interrupt it, which costs about as much as an insert.
+	// Nothing in it waits longer than SQLite's busy timeout (BEGIN
+	// IMMEDIATE waiting for another writer; an insert inside the
+	// transaction never waits), and ctx is checked before each statement.
+	if err := ctx.Err(); err != nil {
+		return nil, nil, rp.s.wrap(err, "IRN")
+	}
+	nc := context.WithoutCancel(ctx)
+	err = rp.s.RunInTx(nc, func(nc context.Context, tx *Store) error {
 		btx, ok := tx.idb.(bun.Tx)
 		if !ok {
 			return errors.New("store: IRN claims outside a transaction")
 		}
-		ins := btx.Tx.StmtContext(ctx, stmt)
+		ins := btx.Tx.StmtContext(nc, stmt)
 		defer ins.Close()
-		// The inserts run without ctx's cancellation: given a context that
-		// can end, the driver starts a goroutine per statement to interrupt
-		// it, which costs more than the insert. Inside an IMMEDIATE
-		// transaction (BEGIN, which does wait on the lock, keeps ctx) an
-		// insert never waits on another writer, and ctx is checked before
-		// each one.
-		nc := context.WithoutCancel(ctx)
 		for i, rec := range recs {
 			if err := ctx.Err(); err != nil {
-				return err
+				return tx.wrap(err, "IRN")
 			}
 			res, err := ins.ExecContext(nc, rec.ProjectID.String(), rec.InvoiceReference, rec.IssueDate, rec.IRN,
 				rec.InvoiceTypeCode, rec.CreatedAt.UTC().Format(sqliteTime))
@@ -164,7 +167,7 @@ func (rp IRNs) claimAllSQLite(ctx context.Context, recs, got []*model.IssuedIRN,
 			// Issued before: read what was stored.
 			old := new(model.IssuedIRN)
 			err = tx.idb.NewSelect().Model(old).
-				Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(ctx)
+				Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(nc)
 			if err != nil {
 				return tx.wrap(err, "IRN")
 			}
