@@ -51,7 +51,9 @@ test: vet ## vet, then every test with the race detector (the Temporal server a 
 	echo "$(GO) test -count=1 (no race detector) ./worker/devtemporal/ ./cmd/einvoice-temporal/, TestDev* of ./cmd/einvoice/, TestInvoicesExactlyOnce of ./worker/" && \
 	$(GO) test -count=1 -timeout 10m ./worker/devtemporal/ ./cmd/einvoice-temporal/ && \
 	$(GO) test -count=1 -timeout 10m -run '^TestDev' ./cmd/einvoice/ && \
-	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/
+	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/ && \
+	echo "(cd model/render/gofpdf && $(GO) test -race -count=1 .)  (the patched gofpdf, a module of its own)" && \
+	(cd model/render/gofpdf && $(GO) test -race -count=1 .)
 
 security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
 	@$(WITH_TEMPORAL_BIN) && \
