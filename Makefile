@@ -51,7 +51,9 @@ test: vet ## vet, then every test with the race detector (the Temporal server a 
 	echo "$(GO) test -count=1 (no race detector) ./worker/devtemporal/ ./cmd/einvoice-temporal/, TestDev* of ./cmd/einvoice/, TestInvoicesExactlyOnce of ./worker/" && \
 	$(GO) test -count=1 -timeout 10m ./worker/devtemporal/ ./cmd/einvoice-temporal/ && \
 	$(GO) test -count=1 -timeout 10m -run '^TestDev' ./cmd/einvoice/ && \
-	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/
+	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/ && \
+	echo "(cd model/render/gofpdf && $(GO) test -race -count=1 .)  (the patched gofpdf, a module of its own)" && \
+	(cd model/render/gofpdf && $(GO) test -race -count=1 .)
 
 outage-test: ## the issue's outage: 2,000 invoices submitted during a six-hour stand-in outage (TestInvoicesOutage at EINVOICE_OUTAGE_INVOICES=2000, without the race detector; make test runs it over 60)
 	@$(WITH_TEMPORAL_BIN) && \

@@ -263,3 +263,5 @@ require (
 )
 
 tool github.com/99designs/gqlgen
+
+replace github.com/jung-kurt/gofpdf => ./model/render/gofpdf

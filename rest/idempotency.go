@@ -31,6 +31,13 @@ var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-L
 // request is not run again. A credential past its quota of keys gets 429
 // before its request runs. It runs after authentication, which puts the
 // credential in the context.
+//
+// A claim is held on a lease (idempotency.DefaultLease, 30 s) renewed while
+// the request runs. When its end cannot be written (the database failed),
+// this process writes it again until it can: a retry reaching this process
+// writes it first, and another process's retry gets 409 meanwhile. A
+// holder that died leaves the claim to lapse at the end of its lease;
+// then a retry of the same request runs it again.
 func (a *api) idempotent(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, sent := r.Header[idempotency.Header]
@@ -50,7 +57,7 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		req := idempotency.Request{Credential: credential, Key: key[0], Method: r.Method, Target: r.URL.RequestURI(), Body: body}
-		stored, err := a.app.Idempotency.Begin(r.Context(), req)
+		claim, stored, err := a.app.Idempotency.Acquire(r.Context(), req)
 		if err != nil {
 			switch {
 			case errors.Is(err, idempotency.ErrResponseNotKept):
@@ -66,11 +73,17 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 			return
 		}
 		rec := &recorder{ResponseWriter: w, limit: a.app.Idempotency.MaxResponse(), hash: sha256.New()}
+		// The claim is renewed while the request runs; lost (the database
+		// unreachable for most of a lease), the request's context ends.
+		held, release := claim.Hold(r.Context())
 		finished := false
 		defer func() {
+			release()
 			// Store the response (or, past the bound, its size and hash),
 			// or release the key on a server error or a panic (then
-			// recoverer answers).
+			// recoverer answers). When the database cannot take it, the
+			// claim keeps it and writes it again until it can, or the
+			// lease lapses.
 			var resp *idempotency.StoredResponse
 			if finished {
 				resp = &idempotency.StoredResponse{Status: rec.statusCode(), Header: rec.kept, Body: rec.body.Bytes(),
@@ -80,11 +93,11 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 				}
 			}
 			ctx := context.WithoutCancel(r.Context())
-			if err := a.app.Idempotency.Finish(ctx, req, resp); err != nil {
-				a.log.Error("store idempotent response", "request_id", requestID(r.Context()), "error", err)
+			if err := claim.Finish(ctx, resp); err != nil {
+				a.log.Warn("store idempotent response", "request_id", requestID(r.Context()), "error", err)
 			}
 		}()
-		next.ServeHTTP(rec, r)
+		next.ServeHTTP(rec, r.WithContext(held))
 		finished = true
 	})
 }

@@ -31,6 +31,7 @@ const (
 
 type project struct {
 	id, clientID, secret string
+	business             string // its business at the stand-in
 }
 
 // call is one answered request.
@@ -52,6 +53,8 @@ type driver struct {
 
 	// down[i] set: requests avoid api i (killed, restarting).
 	down [2]atomic.Bool
+	// inflight[i] counts the requests to api i not yet answered.
+	inflight [2]atomic.Int64
 
 	mu         sync.Mutex
 	calls      []call
@@ -65,11 +68,17 @@ type driver struct {
 	loadFrom   time.Time
 	loadTo     time.Time
 	runsTo     time.Time
+
+	inv           invoiceState
+	invoicesTo    time.Time // the last invoice accepted
+	runsFinal     time.Time // every run ended
+	invoicesFinal time.Time // every invoice final
 }
 
 func newDriver(o options, c *cluster) *driver {
 	return &driver{o: o, c: c, client: &http.Client{Timeout: 30 * time.Second},
-		runIDs: map[int]string{}, irns: map[string]string{}}
+		runIDs: map[int]string{}, irns: map[string]string{},
+		inv: invoiceState{accepted: map[string]*submitted{}, requests: map[string]int{}, extra: map[string]int64{}}}
 }
 
 // do sends one request to api i and records the answer.
@@ -87,7 +96,9 @@ func (d *driver) do(ctx context.Context, i int, method, path, op string, hdr map
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
+	d.inflight[i].Add(1)
 	res, err := d.client.Do(req)
+	d.inflight[i].Add(-1)
 	c := call{at: time.Now(), api: i, op: op}
 	if err != nil {
 		c.err = true
@@ -139,7 +150,10 @@ func (d *driver) setup(ctx context.Context) error {
 			return fmt.Errorf("project: %d %v %s", st, err, b)
 		}
 		var pr struct {
-			ID string `json:"id"`
+			ID        string `json:"id"`
+			Authority struct {
+				BusinessID string `json:"business_id"`
+			} `json:"authority"`
 		}
 		_ = json.Unmarshal(b, &pr)
 		st, _, b, err = d.do(ctx, n%2, "POST", "/api/v2/projects/"+pr.ID+"/keys", "", bearer, map[string]any{"key_name": "load"})
@@ -151,9 +165,9 @@ func (d *driver) setup(ctx context.Context) error {
 			ClientSecret string `json:"client_secret"`
 		}
 		_ = json.Unmarshal(b, &k)
-		d.projects = append(d.projects, project{id: pr.ID, clientID: k.ClientID, secret: k.ClientSecret})
+		d.projects = append(d.projects, project{id: pr.ID, clientID: k.ClientID, secret: k.ClientSecret, business: pr.Authority.BusinessID})
 	}
-	return nil
+	return d.loadTemplates()
 }
 
 func (p project) headers() map[string]string {
@@ -168,15 +182,17 @@ func retryAfter(h http.Header) time.Duration {
 	return time.Second
 }
 
-// startRun starts run n, retrying after a 503 (which records nothing)
-// until it is accepted. It sends no Idempotency-Key: a key claimed just
-// before the database is cut keeps its claim in flight, and retries answer
-// 409, for the claim's lease (5 minutes), longer than this test waits.
+// startRun starts run n under an Idempotency-Key of its own, sent again
+// with every retry: after a 503 (which records nothing), a 409 while the
+// key is held (a claim whose end the database could not take during the
+// outage is released by its API once the database is back, or lapses),
+// or no answer, until it is accepted.
 func (d *driver) startRun(ctx context.Context, n int) error {
 	p := d.projects[n%len(d.projects)]
 	kinds := []string{"B2B", "B2C", "B2G"}
 	body := map[string]any{"invoice_type": kinds[n%3], "issue_date": time.Now().UTC().Format(time.DateOnly)}
 	hdr := p.headers()
+	hdr["Idempotency-Key"] = fmt.Sprintf("cluster-run-%d", n)
 	giveUp := time.Now().Add(3 * time.Minute)
 	for attempt := 0; ; attempt++ {
 		if ctx.Err() != nil || time.Now().After(giveUp) {
@@ -252,6 +268,16 @@ func (d *driver) load(ctx context.Context) error {
 			}
 		})
 	}
+	// Invoices: spread over the first 80 s (through the kill and most of
+	// the outage), three requests at a time.
+	invoicesDone := make(chan error, 1)
+	go func() {
+		err := d.submitInvoices(ctx, 80*time.Second)
+		d.mu.Lock()
+		d.invoicesTo = time.Now()
+		d.mu.Unlock()
+		invoicesDone <- err
+	}()
 	// Runs: spread over the first 50 s (so that some start during the
 	// kill and the outage), four at a time.
 	next := make(chan int)
@@ -291,6 +317,7 @@ func (d *driver) load(ctx context.Context) error {
 	}
 	close(stop)
 	wg.Wait()
+	errs = append(errs, <-invoicesDone)
 	d.mu.Lock()
 	d.loadTo = time.Now()
 	d.mu.Unlock()
@@ -306,16 +333,24 @@ func (d *driver) chaos(ctx context.Context, proxy *tcpproxy.Proxy) <-chan struct
 		time.Sleep(killAt)
 		// Requests stop going to api1 a moment before it dies, so that
 		// none is in flight at the kill: a request whose answer is lost
-		// with the process cannot be counted by the client.
+		// with the process cannot be counted by the client (and a run
+		// start recorded without its answer stored under its key is
+		// started again by the retry once the key's lease lapses).
 		d.down[0].Store(true)
 		time.Sleep(300 * time.Millisecond)
+		// On a loaded machine a request may take longer: wait (up to 10 s)
+		// until none is left.
+		for wait := 0; d.inflight[0].Load() > 0 && wait < 200; wait++ {
+			time.Sleep(50 * time.Millisecond)
+		}
+		left := d.inflight[0].Load()
 		api, worker := d.c.apis[0], d.c.workers[0]
 		api.kill()
 		worker.kill()
 		d.mu.Lock()
 		d.killed = time.Now()
 		d.mu.Unlock()
-		fmt.Printf("  %5.1fs SIGKILL api1 and worker1\n", time.Since(d.loadFrom).Seconds())
+		fmt.Printf("  %5.1fs SIGKILL api1 and worker1 (%d requests in flight to api1)\n", time.Since(d.loadFrom).Seconds(), left)
 		time.Sleep(restartAfter)
 		_ = worker.start()
 		if err := api.start(); err == nil {
@@ -375,6 +410,7 @@ type results struct {
 	outage503 int
 	connErrs  int
 	audit     string
+	invoices  *invoiceResults
 }
 
 func (r *results) fail(format string, args ...any) {
@@ -483,6 +519,9 @@ func (d *driver) verify(ctx context.Context, db *sql.DB) *results {
 			}
 		}
 	}
+	for op, n := range d.inv.extra {
+		r.client[op] += n
+	}
 	for op, n := range r.client {
 		if r.usage[op] != n {
 			r.fail("usage of %s: %d metered, %d answered 2xx", op, r.usage[op], n)
@@ -496,6 +535,7 @@ func (d *driver) verify(ctx context.Context, db *sql.DB) *results {
 	if d.cut.IsZero() || d.restored.IsZero() {
 		r.fail("the database was not cut and restored")
 	}
+	d.verifyInvoices(ctx, db, r)
 	return r
 }
 
@@ -506,8 +546,12 @@ func (d *driver) report(r *results) {
 	fmt.Printf("  load: %.0fs (runs accepted over %.0fs); SIGKILL at %.0fs; database cut %.0fs to %.0fs\n",
 		d.loadTo.Sub(d.loadFrom).Seconds(), d.runsTo.Sub(d.loadFrom).Seconds(), d.killed.Sub(d.loadFrom).Seconds(),
 		d.cut.Sub(d.loadFrom).Seconds(), d.restored.Sub(d.loadFrom).Seconds())
+	if r == nil {
+		d.reportInvoices(nil)
+	}
 	if r != nil {
 		fmt.Printf("  runs: %d accepted, stored by status %v, %d certification.start audit entries\n", len(d.runIDs), r.runs, r.starts)
+		d.reportInvoices(r.invoices)
 		fmt.Printf("  IRNs: %d stored (the runs' included), %d distinct invoices asked for, %d asked twice\n", r.irns, len(d.irns), d.irnRepeats)
 		codes := make([]int, 0, len(r.statuses))
 		for c := range r.statuses {

@@ -2,12 +2,15 @@
 // purpose: PostgreSQL (its own databases on a shared server, reached
 // through a TCP proxy this program can cut), Redis, a Temporal server, the
 // NRS sandbox stand-in, two `einvoice api` and two `einvoice worker`, each
-// a process of its own. It drives certification runs and an IRN load
-// through both APIs, SIGKILLs one worker and one api mid-way, cuts the
-// database for a while, and then checks: every run reached a final state
-// once and passed, no IRN was issued twice, every audit chain verifies,
-// usage equals the successful metered calls, and nothing answered 5xx
-// other than 503 during the outage. bench/cluster/run.sh (make
+// a process of its own. It drives certification runs, an IRN load and
+// invoice submissions (alone and in batches, under Idempotency-Keys
+// repeated by every retry) through both APIs, SIGKILLs one worker and one
+// api mid-way, cuts the database for a while, and then checks: every run
+// reached a final state once and passed, no IRN was issued twice, every
+// invoice accepted was confirmed once (one invoice per reference, signed
+// once in its event log, held signed once by the stand-in), every audit
+// chain verifies, usage equals the successful metered calls, and nothing
+// answered 5xx other than 503 during the outage. bench/cluster/run.sh (make
 // cluster-test) builds the binaries, creates and drops the databases and
 // runs it; it prints its figures and exits non-zero on any failed check.
 //
@@ -47,6 +50,8 @@ type options struct {
 	sandbox  string // PostgreSQL URL of the stand-in's database, direct
 	port     int    // first port of the range
 	runs     int
+	invoices int
+	fixtures string // directory of the fixtures' invoices
 	projects int
 	outage   time.Duration
 	deadline time.Duration
@@ -70,6 +75,8 @@ func main() {
 	flag.StringVar(&o.sandbox, "sandbox-database-url", "postgres://postgres@127.0.0.1:5432/einvoice_cluster_nrs?sslmode=disable", "the stand-in's database")
 	flag.IntVar(&o.port, "port", 19500, "first of the 100 ports the cluster may use")
 	flag.IntVar(&o.runs, "runs", 300, "certification runs to drive")
+	flag.IntVar(&o.invoices, "invoices", 300, "invoices to submit (a third of them in batches of 10)")
+	flag.StringVar(&o.fixtures, "fixtures", "testdata/fixtures", "directory of the B2B, B2C and B2G invoice fixtures")
 	flag.IntVar(&o.projects, "projects", 10, "sandbox projects the runs are spread over")
 	flag.DurationVar(&o.outage, "outage", 60*time.Second, "how long the database is cut")
 	flag.DurationVar(&o.deadline, "deadline", 5*time.Minute, "how long the runs may take to end after the outage")
@@ -138,6 +145,16 @@ func run(o options) error {
 		d.report(nil)
 		return err
 	}
+	d.mu.Lock()
+	d.runsFinal = time.Now()
+	d.mu.Unlock()
+	if err := d.waitInvoices(ctx, db); err != nil {
+		d.report(nil)
+		return err
+	}
+	d.mu.Lock()
+	d.invoicesFinal = time.Now()
+	d.mu.Unlock()
 	// A graceful stop flushes the APIs' usage.
 	c.stopAPIs()
 	res := d.verify(ctx, db)

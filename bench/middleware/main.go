@@ -9,7 +9,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -53,12 +52,16 @@ func run() error {
 	dir := flag.String("dir", "", "directory for the SQLite database and the credentials file (required)")
 	pprofAddr := flag.String("pprof", "", "address serving net/http/pprof while the benchmark runs (e.g. 127.0.0.1:18083)")
 	postgres := flag.String("postgres", "", "PostgreSQL server URL: the full router then runs on a fresh database there (dropped at exit) instead of SQLite under -dir")
+	join := flag.String("join", "", "the -dir of a running bench server: serve its database too, as a second API (the full router only, on -full; its credentials hold)")
 	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *join != "" {
+		return serveJoined(ctx, *join, *fullAddr)
+	}
 	if *dir == "" {
 		return errors.New("-dir is required")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	dsn := filepath.Join(*dir, "einvoice.db")
 	if *postgres != "" {
@@ -74,6 +77,9 @@ func run() error {
 		return err
 	}
 	defer closeAll()
+	if err := os.WriteFile(filepath.Join(*dir, "dsn"), []byte(dsn), 0o600); err != nil {
+		return err
+	}
 
 	bare := chi.NewRouter()
 	bare.Post("/api/v2/invoices/irn/generate", func(w http.ResponseWriter, r *http.Request) {
@@ -93,7 +99,11 @@ func run() error {
 	}
 	// The credentials file tells run.sh that both servers are up.
 	time.Sleep(200 * time.Millisecond)
-	if err := os.WriteFile(filepath.Join(*dir, "credentials"), []byte(creds), 0o600); err != nil {
+	// Written whole, then renamed: run.sh reads it as soon as it exists.
+	if err := os.WriteFile(filepath.Join(*dir, "credentials.tmp"), []byte(creds), 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(*dir, "credentials.tmp"), filepath.Join(*dir, "credentials")); err != nil {
 		return err
 	}
 	select {
@@ -131,27 +141,33 @@ func freshPostgres(ctx context.Context, base string) (string, func(), error) {
 	}, nil
 }
 
-// fullRouter builds einvoice's router as `einvoice api` does, with rate
-// limits too high to trigger, signs up a tenant and warms the caches. It
-// returns the router, the JSON the route answers, the key as shell
-// variables and a cleanup.
-func fullRouter(ctx context.Context, dsn string) (http.Handler, []byte, string, func(), error) {
+// fullRouter builds einvoice's router (router), signs up a tenant and
+// warms the caches. It returns the router, the JSON the route answers, the
+// key as shell variables and a cleanup.
+// router builds einvoice's router over dsn as `einvoice api` does (the
+// schema migrated first when migrate), with rate limits too high to
+// trigger, and returns it with a cleanup.
+func router(ctx context.Context, dsn string, migrate bool) (http.Handler, func(), error) {
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
-		return nil, nil, "", nil, err
+		return nil, nil, err
 	}
-	if _, err := st.Migrations().Up(ctx); err != nil {
-		return nil, nil, "", nil, err
+	if migrate {
+		if _, err := st.Migrations().Up(ctx); err != nil {
+			_ = st.Close()
+			return nil, nil, err
+		}
 	}
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	box, err := secret.NewBox(key)
+	// One key for every process serving the database (-join).
+	box, err := secret.NewBox(bytes.Repeat([]byte("k"), 32))
 	if err != nil {
-		return nil, nil, "", nil, err
+		_ = st.Close()
+		return nil, nil, err
 	}
 	n, err := nrs.New(nrs.Options{})
 	if err != nil {
-		return nil, nil, "", nil, err
+		_ = st.Close()
+		return nil, nil, err
 	}
 	// Logs are formatted as in production but not written: the disk is
 	// not what is measured.
@@ -162,11 +178,51 @@ func fullRouter(ctx context.Context, dsn string) (http.Handler, []byte, string, 
 		Authorities: model.NewAuthorities([]model.Authority{n}, nil), Logger: log,
 	})
 	if err != nil {
-		return nil, nil, "", nil, err
+		_ = st.Close()
+		return nil, nil, err
 	}
 	high := rest.Limit{Count: 1 << 30, Period: time.Second}
 	h := rest.New(svc, rest.Options{Version: "bench", Logger: log, RateLimits: rest.RateLimits{Sandbox: high, Production: high, GraphQLAnonymous: high}})
 
+	cleanup := func() {
+		_ = svc.Close(context.Background())
+		_ = st.Close()
+	}
+	return h, cleanup, nil
+}
+
+// serveJoined serves the database of the bench server whose -dir is dir
+// with a router of its own on addr, until ctx ends: a second API.
+func serveJoined(ctx context.Context, dir, addr string) error {
+	dsn, err := os.ReadFile(filepath.Join(dir, "dsn"))
+	if err != nil {
+		return err
+	}
+	h, cleanup, err := router(ctx, string(dsn), false)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	srv := &http.Server{Addr: addr, Handler: h}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	return srv.Shutdown(context.Background())
+}
+
+func fullRouter(ctx context.Context, dsn string) (http.Handler, []byte, string, func(), error) {
+	h, cleanup, err := router(ctx, dsn, true)
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	fail := func(err error) (http.Handler, []byte, string, func(), error) {
+		cleanup()
+		return nil, nil, "", nil, err
+	}
 	call := func(method, path, token string, body any, hdr map[string]string) (map[string]any, []byte, error) {
 		b, _ := json.Marshal(body)
 		if s, ok := body.(string); ok {
@@ -192,26 +248,22 @@ func fullRouter(ctx context.Context, dsn string) (http.Handler, []byte, string, 
 	su, _, err := call("POST", "/api/v2/auth/signup", "", map[string]any{"email": "bench@example.com", "password": "correct horse battery",
 		"organization_name": "Bench", "organization_slug": "bench"}, nil)
 	if err != nil {
-		return nil, nil, "", nil, err
+		return fail(err)
 	}
 	tok := su["access_token"].(string)
 	pr, _, err := call("POST", "/api/v2/projects", tok, map[string]any{"organization_id": su["organization"].(map[string]any)["id"], "name": "Bench shop", "environment": "sandbox"}, nil)
 	if err != nil {
-		return nil, nil, "", nil, err
+		return fail(err)
 	}
 	k, _, err := call("POST", "/api/v2/projects/"+pr["id"].(string)+"/keys", tok, map[string]any{"key_name": "bench"}, nil)
 	if err != nil {
-		return nil, nil, "", nil, err
+		return fail(err)
 	}
 	id, sec := k["client_id"].(string), k["client_secret"].(string)
 	_, answer, err := call("POST", "/api/v2/invoices/irn/generate", "", IRNBody, map[string]string{"X-Client-Id": id, "X-Client-Secret": sec})
 	if err != nil {
-		return nil, nil, "", nil, err
+		return fail(err)
 	}
 	creds := fmt.Sprintf("CLIENT_ID=%s\nCLIENT_SECRET=%s\nBODY='%s'\n", id, sec, IRNBody)
-	cleanup := func() {
-		_ = svc.Close(context.Background())
-		_ = st.Close()
-	}
 	return h, answer, creds, cleanup, nil
 }

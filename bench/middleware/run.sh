@@ -15,6 +15,10 @@
 #   IDEMPOTENCY=1 bench/middleware/run.sh   # every request replayed under one Idempotency-Key
 #   POSTGRES=postgres://postgres@127.0.0.1:5432/test?sslmode=disable bench/middleware/run.sh
 #                                           # the full router on a fresh PostgreSQL database (dropped after)
+#   APIS=2 POSTGRES=... bench/middleware/run.sh
+#                                           # two API processes on that database, each loaded by a wrk of
+#                                           # its own with half the threads and connections (rates and CPU
+#                                           # summed over both)
 #
 # Needs wrk (Debian: apt-get install -y wrk). Traffic stays on 127.0.0.1.
 set -euo pipefail
@@ -25,12 +29,17 @@ THREADS="${THREADS:-2}"
 CONNECTIONS="${CONNECTIONS:-32}"
 BARE_ADDR="${BARE_ADDR:-127.0.0.1:18081}"
 FULL_ADDR="${FULL_ADDR:-127.0.0.1:18082}"
+FULL2_ADDR="${FULL2_ADDR:-127.0.0.1:18084}"
+APIS="${APIS:-1}"
+case "$APIS" in 1|2) ;; *) echo "APIS is 1 or 2" >&2; exit 1 ;; esac
 
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 
 tmp="$(mktemp -d)"
 pid=""
+pid2=""
 cleanup() {
+  if [ -n "$pid2" ]; then kill "$pid2" 2>/dev/null || true; wait "$pid2" 2>/dev/null || true; fi
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
 }
@@ -46,6 +55,15 @@ for _ in $(seq 1 100); do [ -f "$tmp/credentials" ] && break; sleep 0.1; done
 [ -f "$tmp/credentials" ] || { echo "the bench server did not start:" >&2; cat "$tmp/serve.log" >&2; exit 1; }
 # shellcheck disable=SC1091
 . "$tmp/credentials"
+pids=("$pid")
+if [ "$APIS" = 2 ]; then
+  # A second API on the first one's database (its tenant and key hold).
+  "$tmp/serve" -join "$tmp" -full "$FULL2_ADDR" 2>"$tmp/serve2.log" &
+  pid2=$!
+  pids+=("$pid2")
+  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/${FULL2_ADDR%:*}/${FULL2_ADDR##*:}") 2>/dev/null && break; sleep 0.1; done
+  (exec 3<>"/dev/tcp/${FULL2_ADDR%:*}/${FULL2_ADDR##*:}") 2>/dev/null || { echo "the second API did not start:" >&2; cat "$tmp/serve2.log" >&2; exit 1; }
+fi
 
 idem=""
 if [ "${IDEMPOTENCY:-0}" = 1 ]; then idem='wrk.headers["Idempotency-Key"] = "bench-replay"'; fi
@@ -81,22 +99,38 @@ function request()
 end
 LUA
 
-# cpu_ticks PID: user + system CPU time of a process, in clock ticks.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# cpu_ticks PID...: user + system CPU time of the processes, in clock ticks.
+cpu_ticks() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat"))); done; echo "$t"; }
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
 
-# rate URL [SCRIPT [ARG]]: one wrk round (SCRIPT defaults to the same reference; ARG goes to its init). Prints "req/s server-CPU-us/request wrk-CPU-us/request";
-# non-2xx answers fail the run.
+# rate URLS [SCRIPT [ARG]]: one wrk round (SCRIPT defaults to the same reference; ARG goes to its init). Prints "req/s server-CPU-us/request wrk-CPU-us/request";
+# non-2xx answers fail the run. URLS is one URL, or two (APIS=2): each then gets a wrk of its own with
+# half the threads and connections, at the same time, and the rates, requests and CPU times are summed.
 rate() {
-  local out before after requests wrk_cpu
-  before="$(cpu_ticks "$pid")"
-  out="$( { TIMEFORMAT='%U %S'; time wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "${2:-$tmp/irn.lua}" "$1" ${3:+"$3"}; } 2>"$tmp/wrk.time")"
-  after="$(cpu_ticks "$pid")"
+  local out before after requests wrk_cpu rps urls i
+  read -ra urls <<<"$1"
+  before="$(cpu_ticks "${pids[@]}")"
+  if [ "${#urls[@]}" = 1 ]; then
+    { TIMEFORMAT='%U %S'; time wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "${2:-$tmp/irn.lua}" "${urls[0]}" ${3:+"$3"} >"$tmp/wrk.0"; } 2>"$tmp/wrk.time"
+  else
+    { TIMEFORMAT='%U %S'; time {
+      local wrks=()
+      for i in 0 1; do
+        wrk -t"$(( (THREADS + 1) / 2 ))" -c"$(( (CONNECTIONS + 1) / 2 ))" -d"$DURATION" --latency -s "${2:-$tmp/irn.lua}" "${urls[$i]}" ${3:+"${3}A$i"} >"$tmp/wrk.$i" &
+        wrks+=($!)
+      done
+      wait "${wrks[@]}"
+    }; } 2>"$tmp/wrk.time"
+  fi
+  after="$(cpu_ticks "${pids[@]}")"
+  out="$(cat "$tmp"/wrk.[0-9])"
   printf '%s\n' "$out" >&2
   if grep -q 'Non-2xx' <<<"$out"; then echo "non-2xx answers from $1" >&2; exit 1; fi
-  requests="$(awk '/requests in/ { print $1 }' <<<"$out")"
+  requests="$(awk '/requests in/ { n += $1 } END { print n }' <<<"$out")"
+  rps="$(awk '/^Requests\/sec:/ { r += $2 } END { printf "%.2f", r }' <<<"$out")"
   wrk_cpu="$(awk '{ print $1 + $2 }' "$tmp/wrk.time")"
-  awk -v rps="$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")" -v n="$requests" -v srv="$(( (after - before) * TICK_US ))" -v w="$wrk_cpu" \
+  rm -f "$tmp"/wrk.[0-9]
+  awk -v rps="$rps" -v n="$requests" -v srv="$(( (after - before) * TICK_US ))" -v w="$wrk_cpu" \
     'BEGIN { printf "%s %.2f %.2f\n", rps, srv / n, w * 1000000 / n }'
 }
 
@@ -106,6 +140,7 @@ rate() {
 ROUNDS="${ROUNDS:-5}"
 BARE="http://$BARE_ADDR/api/v2/invoices/irn/generate"
 FULL="http://$FULL_ADDR/api/v2/invoices/irn/generate"
+if [ "$APIS" = 2 ]; then FULL="$FULL http://$FULL2_ADDR/api/v2/invoices/irn/generate"; fi
 run="$$"
 DURATION=2s rate "$BARE" >/dev/null 2>&1
 DURATION=2s rate "$FULL" >/dev/null 2>&1
@@ -136,10 +171,23 @@ cu="$(median "${cpu_uniq[@]}")"
 
 # Latency of new references at half the rate measured for them.
 half="$(awk -v u="$uniq" 'BEGIN { printf "%d", u / 2 }')"
-latency="$("$tmp/irnload" -url "$FULL" -client-id "$CLIENT_ID" -client-secret "$CLIENT_SECRET" -rate "$half" -duration "$DURATION" -conns "$CONNECTIONS" -prefix "H${run}")"
+# With two APIs each gets half of it, from a load of its own, at the same
+# time, and reports its own latencies.
+read -ra fulls_ <<<"$FULL"
+latency=""
+loads=()
+for i in "${!fulls_[@]}"; do
+  "$tmp/irnload" -url "${fulls_[$i]}" -client-id "$CLIENT_ID" -client-secret "$CLIENT_SECRET" -rate "$(( half / ${#fulls_[@]} ))" \
+    -duration "$DURATION" -conns "$(( CONNECTIONS / ${#fulls_[@]} ))" -prefix "H${run}A$i" >"$tmp/lat.$i" &
+  loads+=($!)
+done
+wait "${loads[@]}"
+for i in "${!fulls_[@]}"; do
+  latency+="${latency:+; }$( [ "${#fulls_[@]}" -gt 1 ] && echo "API $((i + 1)): ")$(cat "$tmp/lat.$i")"
+done
 
 echo
-echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds, POST /api/v2/invoices/irn/generate, database $( [ -n "${POSTGRES:-}" ] && echo PostgreSQL || echo SQLite), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION x $ROUNDS rounds, POST /api/v2/invoices/irn/generate, database $( [ -n "${POSTGRES:-}" ] && echo PostgreSQL || echo SQLite), $APIS API process(es), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bare rounds:            ${bares[*]}"
 echo "same reference rounds:  ${fulls[*]}"
 echo "new reference rounds:   ${uniqs[*]}"

@@ -76,7 +76,7 @@ func tooBig(pkgs []*pkg, max int) []string {
 }
 
 // measure walks root and counts every directory holding non-test Go files,
-// leaving out node_modules, testdata and dot directories.
+// leaving out node_modules, testdata, dot directories and other modules.
 func measure(root string) ([]*pkg, error) {
 	byDir := map[string]*pkg{}
 	fset := token.NewFileSet()
@@ -87,6 +87,11 @@ func measure(root string) ([]*pkg, error) {
 		name := d.Name()
 		if d.IsDir() {
 			if path != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			// A directory with a go.mod of its own is another module (a
+			// patched copy of a dependency), not one of the project's.
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); path != root && err == nil {
 				return filepath.SkipDir
 			}
 			return nil

@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -131,12 +132,16 @@ func TestIdempotency(t *testing.T) {
 			}
 
 			// A claim whose process died is taken over by the same request
-			// once its lock lapses, never by another request.
+			// once its lease lapses, never by another request.
 			stale := idemRequest("stale", `{"a":1}`)
 			if _, err := begin(stale); err != nil {
 				t.Fatal(err)
 			}
-			clk.advance(6 * time.Minute)
+			clk.advance(idempotency.DefaultLease - time.Second)
+			if _, err := begin(stale); model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("retry within the lease: %v, want conflict", err)
+			}
+			clk.advance(time.Second)
 			if _, err := begin(idemRequest("stale", `{"a":2}`)); model.ErrorCodeOf(err) != model.CodeIdempotencyKeyReuse {
 				t.Fatalf("other request on a stale claim: %v", err)
 			}
@@ -237,6 +242,79 @@ func TestIdempotencyConcurrentClaims(t *testing.T) {
 			wg.Wait()
 			if won != 1 || busy != n-1 {
 				t.Fatalf("won %d, busy %d, errors %d; want exactly one winner", won, busy, otherErrs)
+			}
+		})
+	}
+}
+
+// TestIdempotencyLease: a claim is held on a lease its holder renews; once
+// it lapsed (the holder died, or could not write its end) a retry of the
+// same request takes it over, and the old holder is fenced off: it can
+// neither renew nor store its response, and its held context ends.
+func TestIdempotencyLease(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			clk := &clock{t: time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC)}
+			const lease = 300 * time.Millisecond
+			svc := idempotency.New(d.Open(t), idempotency.Config{Box: apptest.Config(t, nil).Box, Now: clk.now, Lease: lease})
+			r := idemRequest("lease", `{"x":1}`)
+			first, stored, err := svc.Acquire(ctx, r)
+			if err != nil || first == nil || stored != nil {
+				t.Fatalf("claim: %v %v %v", first, stored, err)
+			}
+			// Renewed, the claim outlives its first lease.
+			clk.advance(lease - time.Millisecond)
+			if err := first.Renew(ctx); err != nil {
+				t.Fatalf("renew: %v", err)
+			}
+			clk.advance(lease - time.Millisecond)
+			if _, _, err := svc.Acquire(ctx, r); model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("retry while renewed: %v, want conflict", err)
+			}
+			// Not renewed, it lapses: the retry takes it over.
+			clk.advance(time.Millisecond)
+			second, stored, err := svc.Acquire(ctx, r)
+			if err != nil || second == nil || stored != nil {
+				t.Fatalf("take over: %v %v %v", second, stored, err)
+			}
+			if err := first.Renew(ctx); !errors.Is(err, idempotency.ErrClaimLost) {
+				t.Fatalf("old holder renews: %v, want ErrClaimLost", err)
+			}
+			held, stop := first.Hold(ctx)
+			<-held.Done()
+			if cause := context.Cause(held); !errors.Is(cause, idempotency.ErrClaimLost) {
+				t.Fatalf("old holder's context ended with %v, want ErrClaimLost", cause)
+			}
+			stop()
+			// The old holder's late answer is not stored; the new one's is.
+			if err := first.Finish(ctx, &idempotency.StoredResponse{Status: 200, Body: []byte(`{"run":1}`)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := svc.Acquire(ctx, r); model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("after the old holder's finish: %v, want the new claim still in flight", err)
+			}
+			if err := second.Finish(ctx, &idempotency.StoredResponse{Status: 200, Body: []byte(`{"run":2}`)}); err != nil {
+				t.Fatal(err)
+			}
+			_, got, err := svc.Acquire(ctx, r)
+			if err != nil || got == nil || string(got.Body) != `{"run":2}` {
+				t.Fatalf("replay: %+v %v", got, err)
+			}
+			// A released claim of the old holder does not release the new
+			// one either.
+			r2 := idemRequest("lease-2", `{"x":2}`)
+			old, _, _ := svc.Acquire(ctx, r2)
+			clk.advance(lease)
+			cur, _, err := svc.Acquire(ctx, r2)
+			if err != nil || cur == nil {
+				t.Fatalf("take over: %v", err)
+			}
+			if err := old.Finish(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := svc.Acquire(ctx, r2); model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("after the old holder's release: %v, want the new claim still in flight", err)
 			}
 		})
 	}

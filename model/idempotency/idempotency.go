@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -25,10 +26,11 @@ import (
 // replayed.
 const TTL = 24 * time.Hour
 
-// lockTTL is how long a claim stays in flight before a retry of
-// the same request may take it over: longer than any request may run, so it
-// only matters when the process that claimed the key died.
-const lockTTL = 5 * time.Minute
+// DefaultLease is how long a claim stays in flight without its holder
+// renewing it (Claim.Hold renews it every third of it while the request
+// runs). A claim whose holder died, or could not release it, lapses after
+// at most this long, and a retry of the same request takes it over.
+const DefaultLease = 30 * time.Second
 
 // MaxKeyLength bounds the Idempotency-Key header.
 const MaxKeyLength = 255
@@ -114,12 +116,22 @@ type Config struct {
 	Limits Limits
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Lease is how long a claim stays in flight unless renewed; default
+	// DefaultLease.
+	Lease time.Duration
 }
 
 // Service claims Idempotency-Keys and keeps their responses.
 type Service struct {
 	st  *store.Store
 	cfg Config
+
+	// unsettled holds the ends of claims (a response to store, or a
+	// release) that could not be written, by credential and key, until
+	// the database takes them or their lease lapses.
+	mu        sync.Mutex
+	unsettled map[string]*unsettled
+	settling  bool
 }
 
 // New builds the service over st.
@@ -128,7 +140,10 @@ func New(st *store.Store, cfg Config) *Service {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Service{st: st, cfg: cfg}
+	if cfg.Lease <= 0 {
+		cfg.Lease = DefaultLease
+	}
+	return &Service{st: st, cfg: cfg, unsettled: map[string]*unsettled{}}
 }
 
 func (l *Limits) defaults() {
@@ -194,13 +209,25 @@ func CheckKey(key string) error {
 // and an idempotency_key_reuse error when the key was used for another
 // request.
 func (s *Service) Begin(ctx context.Context, req Request) (*StoredResponse, error) {
+	_, stored, err := s.Acquire(ctx, req)
+	return stored, err
+}
+
+// Acquire is Begin returning the claim when the caller is to run the
+// request: the caller holds it (Claim.Hold) while the request runs and
+// ends it with Claim.Finish. A claim of the same key whose end this
+// process could not write (the database failed) is settled first.
+func (s *Service) Acquire(ctx context.Context, req Request) (*Claim, *StoredResponse, error) {
 	if err := CheckKey(req.Key); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if err := s.settle(ctx, req.Credential, req.Key); err != nil {
+		return nil, nil, err
 	}
 	now := model.StoredTime(s.cfg.Now())
 	rec := &store.IdempotencyRecord{
 		Credential: req.Credential, Key: req.Key, RequestHash: req.hash(),
-		CreatedAt: now, LockedUntil: now.Add(lockTTL), ExpiresAt: now.Add(TTL),
+		CreatedAt: now, LockedUntil: now.Add(s.cfg.Lease), ExpiresAt: now.Add(TTL),
 	}
 	admit := func(ctx context.Context) error {
 		u, err := s.st.Idempotency().UsageOf(ctx, req.Credential, now)
@@ -216,41 +243,47 @@ func (s *Service) Begin(ctx context.Context, req Request) (*StoredResponse, erro
 	}
 	got, claimed, err := s.st.Idempotency().Claim(ctx, rec, now, admit)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if claimed {
-		return nil, nil
+		return &Claim{s: s, req: req, at: got.CreatedAt}, nil, nil
 	}
 	if subtle.ConstantTimeCompare(got.RequestHash, rec.RequestHash) != 1 {
-		return nil, &model.Error{Code: model.CodeIdempotencyKeyReuse,
+		return nil, nil, &model.Error{Code: model.CodeIdempotencyKeyReuse,
 			Message: "this Idempotency-Key was already used for another request",
 			Fields: []model.FieldError{{Loc: []any{"header", Header},
 				Msg: "Idempotency-Key was already used with another method, path or body", Type: model.ProblemIdempotencyKeyMismatch}}}
 	}
 	if got.State != store.IdempotencyDone {
-		return nil, model.Errorf(model.CodeConflict, "a request with this Idempotency-Key is still in progress; retry later")
+		return nil, nil, model.Errorf(model.CodeConflict, "a request with this Idempotency-Key is still in progress; retry later")
 	}
 	if !got.BodyKept {
-		return nil, model.Wrap(model.CodeConflict, ErrResponseNotKept,
+		return nil, nil, model.Wrap(model.CodeConflict, ErrResponseNotKept,
 			"the first request with this Idempotency-Key answered %d with %d bytes (SHA-256 %s), more than is kept for replay; "+
 				"it is not run again: send a new Idempotency-Key to run it again", got.Status, got.BodySize, hex.EncodeToString(got.BodySHA256))
 	}
 	body, err := s.cfg.Box.Open(got.Body, req.sealPurpose())
 	if err != nil {
-		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+		return nil, nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 	}
 	out := &StoredResponse{Status: got.Status, Body: body, Size: got.BodySize, SHA256: got.BodySHA256}
 	if err := json.Unmarshal([]byte(got.Header), &out.Header); err != nil {
-		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+		return nil, nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 	}
-	return out, nil
+	return nil, out, nil
 }
 
 // Finish stores the response of a request Begin let
 // run, or releases its key when the response is not one to keep (see
 // ShouldStore) or resp is nil.
 func (s *Service) Finish(ctx context.Context, req Request, resp *StoredResponse) error {
-	rec := &store.IdempotencyRecord{Credential: req.Credential, Key: req.Key, RequestHash: req.hash()}
+	return s.finish(ctx, req, time.Time{}, resp)
+}
+
+// finish is Finish of the claim made at claimedAt (zero: of whichever
+// claim of req is in flight).
+func (s *Service) finish(ctx context.Context, req Request, claimedAt time.Time, resp *StoredResponse) error {
+	rec := &store.IdempotencyRecord{Credential: req.Credential, Key: req.Key, RequestHash: req.hash(), CreatedAt: claimedAt}
 	if resp == nil || !ShouldStore(resp.Status) {
 		return s.st.Idempotency().Release(ctx, rec)
 	}

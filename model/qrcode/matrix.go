@@ -22,10 +22,17 @@ func (m *Matrix) Dark(x, y int) bool {
 	return m.bits[y*m.stride+x/8]&(1<<uint(7-x&7)) != 0
 }
 
+// Row returns row y of the modules, module 0 in the high bit of the first
+// byte, 1 for dark: (Size+7)/8 bytes, the bits past Size meaning nothing.
+// It is the matrix's memory: the caller must not change it.
+func (m *Matrix) Row(y int) []byte {
+	return m.bits[y*m.stride : y*m.stride+(m.Size+7)/8]
+}
+
 // Modules encodes content as a QR code at error correction level H, in the
 // smallest version and mode that hold it and with the mask of lowest
 // penalty (ISO/IEC 18004 §7.8.3), like PNG and Image, but as a matrix of
-// modules for vector drawing. The content is encoded once, with mask 0:
+// modules for drawing in documents. The content is encoded once, with mask 0:
 // the other seven symbols differ from it by a pattern that depends on the
 // version and mask only (the mask over the data modules and the format
 // bits), computed once per process, so an encoding costs one set of
@@ -58,22 +65,26 @@ func Modules(content string) (Matrix, error) {
 	if err != nil {
 		return Matrix{}, fmt.Errorf("qrcode: %w", err)
 	}
-	base := c.Bitmap
-	var sc scratch
-	best := Matrix{Size: c.Size, stride: c.Stride, bits: base}
-	bestScore := best.score(&sc)
-	cand := make([]byte, len(base))
+	// Each mask's rows and columns are those of mask 0 XOR the version's
+	// difference: the symbol is unpacked and transposed once.
+	n := c.Size
+	base := toLines(c.Bitmap, c.Stride, n)
+	bestMask, bestScore := 0, scoreLines(&base, n)
+	cand := lines{rows: make([]line, n), cols: make([]line, n)}
 	for mask := 1; mask < 8; mask++ {
-		for i, d := range vm.diff[mask] {
-			cand[i] = base[i] ^ d
+		d := &vm.lines[mask]
+		for i := range n {
+			cand.rows[i] = xor(base.rows[i], d.rows[i])
+			cand.cols[i] = xor(base.cols[i], d.cols[i])
 		}
-		m := Matrix{Size: c.Size, stride: c.Stride, bits: cand}
-		if s := m.score(&sc); s < bestScore {
-			bestScore = s
-			best.bits, cand = cand, best.bits
-			if &cand[0] == &base[0] {
-				cand = make([]byte, len(base))
-			}
+		if s := scoreLines(&cand, n); s < bestScore {
+			bestMask, bestScore = mask, s
+		}
+	}
+	best := Matrix{Size: n, stride: c.Stride, bits: c.Bitmap}
+	if bestMask != 0 {
+		for i, d := range vm.diff[bestMask] {
+			best.bits[i] ^= d
 		}
 	}
 	return best, nil
@@ -85,7 +96,8 @@ func Modules(content string) (Matrix, error) {
 // and placement are linear; masking and the format bits depend on the
 // mask alone).
 type versionMasks struct {
-	diff [8][]byte
+	diff  [8][]byte
+	lines [8]lines // diff as rows and columns
 }
 
 // masks holds the versionMasks of each version met.
@@ -116,6 +128,7 @@ func masksOf(v coding.Version, enc coding.Encoding) (*versionMasks, error) {
 			d[i] = c.Bitmap[i] ^ base[i]
 		}
 		vm.diff[mask] = d
+		vm.lines[mask] = toLines(d, c.Stride, c.Size)
 	}
 	masks.Store(v, vm)
 	return vm, nil
@@ -151,6 +164,12 @@ func (l *line) shr(k uint) line {
 	return line{l[0]>>k | l[1]<<(64-k), l[1]>>k | l[2]<<(64-k), l[2] >> k}
 }
 
+// shl1 returns l moved one module away from 0: bit x of the result is
+// module x-1.
+func (l *line) shl1() line {
+	return line{l[0] << 1, l[1]<<1 | l[0]>>63, l[2]<<1 | l[1]>>63}
+}
+
 // ones returns a line whose first n modules are set.
 func ones(n int) line {
 	var l line
@@ -169,49 +188,48 @@ func (l *line) count() int {
 	return bits.OnesCount64(l[0]) + bits.OnesCount64(l[1]) + bits.OnesCount64(l[2])
 }
 
-// scratch is the working memory of score, reused across the masks of
-// one encoding.
-type scratch struct{ rows, cols []line }
+// lines is a symbol as bits: its rows and its columns.
+type lines struct{ rows, cols []line }
+
+// toLines unpacks a bitmap of n×n modules (stride bytes a row, module 0 in
+// a byte's high bit) into rows and columns.
+func toLines(bitmap []byte, stride, n int) lines {
+	ls := lines{rows: make([]line, n), cols: make([]line, n)}
+	for y := range n {
+		var r line
+		for i, b := range bitmap[y*stride : y*stride+(n+7)/8] {
+			r[i>>3] |= uint64(bits.Reverse8(b)) << (8 * uint(i&7))
+		}
+		r = and(r, ones(n))
+		ls.rows[y] = r
+		for w, word := range r {
+			for word != 0 {
+				x := 64*w + bits.TrailingZeros64(word)
+				word &= word - 1
+				ls.cols[x][y>>6] |= 1 << uint(y&63)
+			}
+		}
+	}
+	return ls
+}
 
 // penalty scores a masked symbol by the four rules of ISO/IEC 18004
 // §7.8.3.1: runs of five or more modules of one colour in a row or column,
 // 2×2 blocks of one colour, finder-like 1:1:3:1:1 patterns with four light
 // modules on one side, and the imbalance of dark and light.
 func (m *Matrix) penalty() int {
-	var sc scratch
-	return m.score(&sc)
+	ls := toLines(m.bits, m.stride, m.Size)
+	return scoreLines(&ls, m.Size)
 }
 
-// score is penalty with its working memory in sc. Each line is scored as
-// bits, all of its positions at once.
-func (m *Matrix) score(sc *scratch) int {
-	n := m.Size
-	if cap(sc.rows) < n {
-		sc.rows, sc.cols = make([]line, n), make([]line, n)
-	}
-	rows, cols := sc.rows[:n], sc.cols[:n]
-	clear(cols)
+// scoreLines is penalty of a symbol of n×n modules as lines. Each line is
+// scored as bits, all of its positions at once.
+func scoreLines(ls *lines, n int) int {
+	rows, cols := ls.rows[:n], ls.cols[:n]
 	total := 0
-	for y := range n {
-		var r line
-		src := m.bits[y*m.stride : y*m.stride+(n+7)/8]
-		for i, b := range src {
-			// The bitmap keeps module 0 in a byte's high bit.
-			r[i>>3] |= uint64(bits.Reverse8(b)) << (8 * uint(i&7))
-		}
-		r = and(r, ones(n))
-		rows[y] = r
-		total += r.count()
-		for w, word := range r {
-			for word != 0 {
-				x := 64*w + bits.TrailingZeros64(word)
-				word &= word - 1
-				cols[x][y>>6] |= 1 << uint(y&63)
-			}
-		}
-	}
 	score := 0
 	for i := range n {
+		total += rows[i].count()
 		score += lineScore(&rows[i], n) + lineScore(&cols[i], n)
 	}
 	// Rule 2: each 2×2 block of one colour.
@@ -233,57 +251,50 @@ func (m *Matrix) score(sc *scratch) int {
 	return score + dev/5*10
 }
 
-func and(a, b line) line { return line{a[0] & b[0], a[1] & b[1], a[2] & b[2]} }
+func xor(a, b line) line { return line{a[0] ^ b[0], a[1] ^ b[1], a[2] ^ b[2]} }
 
-// finderLike are the two sequences of rule 3, first module first: dark,
-// light, three dark, light, dark with four light modules after or before.
-var finderLike = [2][11]bool{
-	{true, false, true, true, true, false, true, false, false, false, false},
-	{false, false, false, false, true, false, true, true, true, false, true},
-}
+func and(a, b line) line { return line{a[0] & b[0], a[1] & b[1], a[2] & b[2]} }
 
 // lineScore is the penalty of rules 1 and 3 along l, a line of n modules.
 func lineScore(l *line, n int) int {
 	score := 0
-	// Rule 1: runs of five or more, run-2 each. A run ends where module x
-	// differs from module x+1.
+	// Rule 1: runs of five or more, run-2 each. same has bit x where
+	// modules x to x+4 are of one colour: L-4 bits for a run of L, in one
+	// group per run, so a run's penalty is its bits plus 2 for its group.
 	next := l.shr(1)
-	ends := and(line{l[0] ^ next[0], l[1] ^ next[1], l[2] ^ next[2]}, ones(n-1))
-	start := 0
-	for w, word := range ends {
-		for word != 0 {
-			x := 64*w + bits.TrailingZeros64(word)
-			word &= word - 1
-			if run := x + 1 - start; run >= 5 {
-				score += run - 2
-			}
-			start = x + 1
-		}
+	eq := ones(n - 1)
+	for w := range eq {
+		eq[w] &^= l[w] ^ next[w]
 	}
-	if run := n - start; run >= 5 {
-		score += run - 2
+	e1, e2, e3 := eq.shr(1), eq.shr(2), eq.shr(3)
+	var same, first line
+	for w := range same {
+		same[w] = eq[w] & e1[w] & e2[w] & e3[w]
 	}
-	// Rule 3: the finder-like sequences, at every start they fit from.
+	prev := same.shl1()
+	for w := range first {
+		first[w] = same[w] &^ prev[w]
+	}
+	score += same.count() + 2*first.count()
+	// Rule 3: the finder-like sequences, at every start they fit from:
+	// core has bit x where dark, light, three dark, light, dark begin at x,
+	// light4 where four light modules do.
 	if n >= 11 {
-		var shifted [11]line
-		shifted[0] = *l
-		for k := 1; k < 11; k++ {
-			shifted[k] = l.shr(uint(k))
+		s1, s2, s3 := l.shr(1), l.shr(2), l.shr(3)
+		s4, s5, s6 := l.shr(4), l.shr(5), l.shr(6)
+		var core, light4 line
+		for w := range core {
+			core[w] = l[w] &^ s1[w] & s2[w] & s3[w] & s4[w] &^ s5[w] & s6[w]
+			light4[w] = ^(l[w] | s1[w] | s2[w] | s3[w])
 		}
 		fit := ones(n - 10)
-		for _, seq := range finderLike {
-			at := fit
-			for k, dark := range seq {
-				for w := range at {
-					if dark {
-						at[w] &= shifted[k][w]
-					} else {
-						at[w] &^= shifted[k][w]
-					}
-				}
-			}
-			score += 40 * at.count()
+		after, before := light4.shr(7), core.shr(4)
+		var a, b line
+		for w := range a {
+			a[w] = core[w] & after[w] & fit[w]
+			b[w] = light4[w] & before[w] & fit[w]
 		}
+		score += 40 * (a.count() + b.count())
 	}
 	return score
 }

@@ -7,8 +7,9 @@ import (
 	"github.com/einvoice-ng/einvoice/model/render"
 )
 
-// The rendering benchmarks draw the shared B2B fixture; the target is at
-// least 100 documents per second on one core:
+// The rendering benchmarks draw the shared B2B fixture; the goal is 50
+// times headless Chromium per core (bench/render), about 2 ms of CPU per
+// document with a QR code of its own:
 //
 //	go test -run '^$' -bench RenderPDF -cpu 1 -benchmem ./model/render/
 //

@@ -6,7 +6,6 @@ package render
 // layout: Render picks one (layout.go), which draws with these.
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -60,9 +59,11 @@ type doc struct {
 func newDoc(v *View, now time.Time) *doc {
 	f := gofpdf.NewCustom(&gofpdf.InitType{OrientationStr: "P", UnitStr: "mm", SizeStr: "A4"})
 	f.AliasNbPages("{nb}")
-	// Each document gets its own copy: gofpdf pads font tables in place
-	// while it subsets them.
-	f.AddUTF8FontFromBytes(fontFamily, "", bytes.Clone(fontFace()))
+	if face, err := fontFace(); err != nil {
+		f.SetError(err)
+	} else {
+		f.AddPreparedUTF8Font(fontFamily, "", face)
+	}
 	f.SetCatalogSort(true)
 	f.SetCreationDate(now)
 	f.SetModificationDate(now)
@@ -88,9 +89,8 @@ func newDoc(v *View, now time.Time) *doc {
 // Text helpers.
 
 // font selects the face at size. Bold is the regular face filled and then
-// stroked with a hairline of the text colour: gofpdf parses and subsets
-// every UTF-8 face once per document, and a second face would double what
-// each document costs.
+// stroked with a hairline of the text colour: a second face would double
+// the font bytes every document embeds.
 func (d *doc) font(style string, size float64) {
 	d.f.SetFont(fontFamily, "", size)
 	bold := style == "B"

@@ -36,16 +36,52 @@ var glyphRanges = [][2]rune{
 	{0x25A0, 0x25CF},
 }
 
-// fontFace is DejaVu Sans cut down to glyphRanges, once per process: the
-// full face is 760 kB, which every document would otherwise parse and
-// subset whole. gofpdf writes into the bytes it subsets, so callers copy
-// them.
-var fontFace = sync.OnceValue(func() []byte {
+// baseRanges are in every document's font subset: printable ASCII and the
+// signs and punctuation the layouts and amounts use (no-break space, pound,
+// middle dot, multiplication sign, dashes, quotes, bullet, ellipsis, naira,
+// euro, minus). A document using others (a Yoruba, Igbo or Hausa name, an
+// accented letter) embeds the blocks of fontBlock runes holding them too.
+var baseRanges = [][2]rune{
+	{0x0020, 0x007E},
+	{0x00A0, 0x00A0},
+	{0x00A3, 0x00A3},
+	{0x00B7, 0x00B7},
+	{0x00D7, 0x00D7},
+	{0x2013, 0x2014},
+	{0x2018, 0x2019},
+	{0x201C, 0x201D},
+	{0x2022, 0x2022},
+	{0x2026, 0x2026},
+	{0x20A6, 0x20A6},
+	{0x20AC, 0x20AC},
+	{0x2212, 0x2212},
+}
+
+// fontBlock is the size of the blocks runes outside the base are embedded
+// by: documents using different letters of one block share a subset.
+const fontBlock = 32
+
+// fontSubsets is how many font subsets (the base runes plus some blocks)
+// the process keeps: about 22 kB with the base runes only, 105 kB with
+// every block of glyphRanges, so at most about 7 MB in all.
+const fontSubsets = 64
+
+// fontFace is DejaVu Sans cut down to glyphRanges and parsed once per
+// process: the full face is 760 kB. Documents share its finished subsets
+// (see gofpdf.PreparedUTF8Font): most of them use base runes only, and
+// none parses, cuts or compresses the face again.
+var fontFace = sync.OnceValues(func() (*gofpdf.PreparedUTF8Font, error) {
+	cut := gofpdf.UTF8CutFont(bytes.Clone(dejaVuSans), runesOf(glyphRanges))
+	return gofpdf.NewPreparedUTF8Font(cut, runesOf(baseRanges), fontBlock, fontSubsets)
+})
+
+// runesOf spells out ranges of runes.
+func runesOf(ranges [][2]rune) string {
 	var set strings.Builder
-	for _, r := range glyphRanges {
+	for _, r := range ranges {
 		for c := r[0]; c <= r[1]; c++ {
 			set.WriteRune(c)
 		}
 	}
-	return gofpdf.UTF8CutFont(bytes.Clone(dejaVuSans), set.String())
-})
+	return set.String()
+}

@@ -2,11 +2,14 @@ package render_test
 
 import (
 	"bytes"
+	"compress/zlib"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -130,7 +133,22 @@ func TestRenderPDFQRScans(t *testing.T) {
 
 // scanQR rasterises page 1 of a PDF at 150 dpi and decodes the one QR code
 // on it.
-func scanQR(t testing.TB, pdf []byte) string {
+func scanQR(t testing.TB, pdf []byte) string { return scanQRAt(t, pdf, 150) }
+
+// TestRenderPDFQRScansAtOtherResolutions: the QR code is an image mask of
+// one sample per module, scaled without smoothing; it must scan from a
+// coarse screen rendering as well as from a fine print resolution.
+func TestRenderPDFQRScansAtOtherResolutions(t *testing.T) {
+	v := viewOf(t, loadFixture(t, "invoice-b2b-1.1.json"), model.InvoiceKindB2B, realQR(t))
+	pdf := renderPDF(t, v)
+	for _, dpi := range []int{96, 300} {
+		if got := scanQRAt(t, pdf, dpi); got != v.QR.Payload {
+			t.Errorf("at %d dpi scanned %q, want %q", dpi, got, v.QR.Payload)
+		}
+	}
+}
+
+func scanQRAt(t testing.TB, pdf []byte, dpi int) string {
 	t.Helper()
 	requireTools(t, "pdftoppm", "zbarimg")
 	dir := t.TempDir()
@@ -139,7 +157,7 @@ func scanQR(t testing.TB, pdf []byte) string {
 		t.Fatal(err)
 	}
 	prefix := filepath.Join(dir, "page")
-	if out, err := exec.Command("pdftoppm", "-r", "150", "-f", "1", "-l", "1", "-png", "-singlefile", src, prefix).CombinedOutput(); err != nil {
+	if out, err := exec.Command("pdftoppm", "-r", strconv.Itoa(dpi), "-f", "1", "-l", "1", "-png", "-singlefile", src, prefix).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v: %s", err, out)
 	}
 	cmd := exec.Command("zbarimg", "-q", "--raw", "-Sdisable", "-Sqrcode.enable", prefix+".png")
@@ -325,5 +343,155 @@ func TestRenderConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// nigerianNames use letters outside the base runes every document's font
+// subset holds: Yoruba (tone marks, dots below, combining marks), Igbo,
+// Hausa (hooked letters) and Latin-1.
+var nigerianNames = struct{ supplier, customer, item string }{
+	supplier: "Adébáyọ̀ Ògúnlẹ́sì Ventures",
+	customer: "Chụkwụemeka Ọkọńkwọ & Sons",
+	item:     "Ɗanjuma Ƙwari Ɓauchi Ƴan · Société Générale",
+}
+
+func withNames(t testing.TB, supplier, customer, item string) render.View {
+	t.Helper()
+	p := loadFixture(t, "invoice-b2b-1.1.json")
+	p["accounting_supplier_party"].(map[string]any)["party_name"] = supplier
+	p["accounting_customer_party"].(map[string]any)["party_name"] = customer
+	p["invoice_line"].([]any)[0].(map[string]any)["item"].(map[string]any)["name"] = item
+	return viewOf(t, p, model.InvoiceKindB2B, fixedQR)
+}
+
+// TestRenderPDFNigerianNames: letters outside the base runes are embedded
+// with the blocks holding them and come back out of the text layer.
+func TestRenderPDFNigerianNames(t *testing.T) {
+	n := nigerianNames
+	pdf := renderPDF(t, withNames(t, n.supplier, n.customer, n.item))
+	if again := renderPDF(t, withNames(t, n.supplier, n.customer, n.item)); !bytes.Equal(pdf, again) {
+		t.Fatal("two renderings of the same view differ")
+	}
+	text := pdfText(t, pdf, 0, 0)
+	for _, s := range []string{n.supplier, n.customer, "Ɗanjuma Ƙwari Ɓauchi Ƴan", "Société", "Générale", "₦50,000.00"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("text lacks %q:\n%s", s, text)
+		}
+	}
+	// The text layer maps codes to characters whether or not the font has
+	// their glyphs: look the glyphs up in the font's CIDToGIDMap.
+	gids := cidToGID(t, pdf)
+	for _, r := range n.supplier + n.customer + n.item {
+		if r != ' ' && gids[r] == 0 {
+			t.Errorf("%q (%U) has no glyph in the embedded font", r, r)
+		}
+	}
+	plain := cidToGID(t, renderPDF(t, viewOf(t, loadFixture(t, "invoice-b2b-1.1.json"), model.InvoiceKindB2B, fixedQR)))
+	for _, r := range "ọƊé" {
+		if plain[r] != 0 {
+			t.Errorf("the plain document embeds %q, which it does not use", r)
+		}
+	}
+	for _, r := range "AZaz09₦·−" {
+		if plain[r] == 0 {
+			t.Errorf("the plain document lacks %q", r)
+		}
+	}
+}
+
+// cidToGID reads the glyph of each character code from the one font's
+// CIDToGIDMap (codes are Unicode code points; glyph 0 is no glyph).
+func cidToGID(t testing.TB, pdf []byte) map[rune]int {
+	t.Helper()
+	var maps [][]byte
+	for _, m := range streamRE.FindAllSubmatchIndex(pdf, -1) {
+		n, _ := strconv.Atoi(string(pdf[m[2]:m[3]]))
+		if m[1]+n > len(pdf) {
+			t.Fatalf("stream of %d bytes past the end", n)
+		}
+		z, err := zlib.NewReader(bytes.NewReader(pdf[m[1] : m[1]+n]))
+		if err != nil {
+			continue // not compressed
+		}
+		b, err := io.ReadAll(z)
+		if err == nil && len(b) == 2*65536 {
+			maps = append(maps, b)
+		}
+	}
+	if len(maps) != 1 {
+		t.Fatalf("%d CIDToGIDMaps, want 1", len(maps))
+	}
+	gids := map[rune]int{}
+	for c := range 65536 {
+		if g := int(maps[0][2*c])<<8 | int(maps[0][2*c+1]); g != 0 {
+			gids[rune(c)] = g
+		}
+	}
+	return gids
+}
+
+var streamRE = regexp.MustCompile(`<<\s*/Length (\d+)[^>]*>>\nstream\n`)
+
+// TestRenderPDFFontSubsetsEvicted renders documents needing more font
+// subsets than the process keeps: every one must still come out the same
+// as when its subset was new.
+func TestRenderPDFFontSubsetsEvicted(t *testing.T) {
+	// Pairs of letters from different blocks of 32: each pair needs a
+	// subset of its own.
+	letters := []rune("ÀĀĠŀƀƠǀǠȀȠɀɠʀ")
+	var names []string
+	for i, a := range letters {
+		for _, b := range letters[i+1:] {
+			names = append(names, "Trader "+string(a)+string(b))
+		}
+	}
+	if len(names) <= 64 {
+		t.Fatalf("%d names do not fill the cache", len(names))
+	}
+	first := make([][]byte, len(names))
+	for i, name := range names {
+		first[i] = renderPDF(t, withNames(t, name, "Buyer", "Item"))
+	}
+	for _, i := range []int{0, 1, len(names) - 1} {
+		if again := renderPDF(t, withNames(t, names[i], "Buyer", "Item")); !bytes.Equal(first[i], again) {
+			t.Errorf("%q renders differently the second time", names[i])
+		}
+		if text := pdfText(t, first[i], 0, 0); !strings.Contains(text, names[i]) {
+			t.Errorf("text lacks %q", names[i])
+		}
+	}
+}
+
+// TestRenderFontSubsetsConcurrent renders documents needing font subsets
+// not made yet from many goroutines at once (run with -race): each must
+// come out as it does alone afterwards.
+func TestRenderFontSubsetsConcurrent(t *testing.T) {
+	names := []string{"Ọlá Ẹ̀gbẹ́ Ǹ", "Ɗanjuma Ƙwari Ǹ", "Chụkwụ Ọkọńkwọ Ǹ", "Plain Trader Ǹ", "Zoë Ångström Ǹ", "Ɓauchi Ƴan Ǹ"}
+	views := make([]render.View, len(names))
+	for i, name := range names {
+		views[i] = withNames(t, name, "Buyer", "Item")
+	}
+	const copies = 4
+	got := make([][]byte, copies*len(names))
+	var wg sync.WaitGroup
+	for c := range copies {
+		for i := range names {
+			wg.Go(func() {
+				b, err := render.RenderWith(views[i], render.Options{Now: clock})
+				if err != nil {
+					t.Error(err)
+				}
+				got[c*len(names)+i] = b
+			})
+		}
+	}
+	wg.Wait()
+	for i, v := range views {
+		want := renderPDF(t, v)
+		for c := range copies {
+			if !bytes.Equal(got[c*len(names)+i], want) {
+				t.Errorf("%q rendered at once with others differs from its rendering alone", names[i])
+			}
+		}
 	}
 }

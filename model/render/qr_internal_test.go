@@ -8,9 +8,9 @@ import (
 func TestRunCacheForgetsOldestFirst(t *testing.T) {
 	c := newRunCache(3)
 	for i := range 5 {
-		c.put(strconv.Itoa(i), moduleRuns{size: i})
+		c.put(strconv.Itoa(i), qrImage{size: i})
 	}
-	c.put("4", moduleRuns{size: 99}) // already there: kept as it was
+	c.put("4", qrImage{size: 99}) // already there: kept as it was
 	for i := range 5 {
 		m, ok := c.get(strconv.Itoa(i))
 		if want := i >= 2; ok != want || ok && m.size != i {
@@ -32,7 +32,7 @@ func TestQRModulesMatchThePayload(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, _ := qrModules("first payload")
-	if a.ops == b.ops || again.ops != a.ops || a.size == 0 {
-		t.Error("module runs are not keyed by payload")
+	if a.hex == b.hex || again.hex != a.hex || a.size == 0 {
+		t.Error("QR images are not keyed by payload")
 	}
 }

@@ -119,7 +119,8 @@ func (rp Idempotency) Claim(ctx context.Context, rec *IdempotencyRecord, now tim
 }
 
 // Complete stores the response of a claimed request and
-// counts its stored body in its credential's usage.
+// counts its stored body in its credential's usage. When rec.CreatedAt is
+// set, only the claim made then is completed.
 func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) error {
 	rec.State = IdempotencyDone
 	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
@@ -127,6 +128,7 @@ func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) erro
 		err := tx.idb.NewSelect().Model(claim).Column("created_at").
 			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
 			Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
+			Apply(claimedAt(rec)).
 			Scan(ctx)
 		if err != nil {
 			if err = tx.wrap(err, "idempotency key"); model.ErrorCodeOf(err) == model.CodeNotFound {
@@ -138,6 +140,7 @@ func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) erro
 			Column("state", "status", "header", "body", "body_kept", "body_size", "body_sha256", "locked_until").
 			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
 			Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
+			Where("created_at = ?", claim.CreatedAt).
 			Exec(ctx)
 		if err != nil {
 			return tx.wrap(err, "idempotency key")
@@ -146,14 +149,47 @@ func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) erro
 	})
 }
 
+// claimedAt fences a query to the claim made at rec.CreatedAt, when set:
+// a claim taken over since (its lease lapsed) is another's.
+func claimedAt(rec *IdempotencyRecord) func(*bun.SelectQuery) *bun.SelectQuery {
+	return func(q *bun.SelectQuery) *bun.SelectQuery {
+		if !rec.CreatedAt.IsZero() {
+			q = q.Where("created_at = ?", rec.CreatedAt)
+		}
+		return q
+	}
+}
+
+// Extend moves the lease of the claim made at rec.CreatedAt, still in
+// flight, to until, and reports whether the claim is still held.
+func (rp Idempotency) Extend(ctx context.Context, rec *IdempotencyRecord, until time.Time) (bool, error) {
+	res, err := rp.s.idb.NewUpdate().Model((*IdempotencyRecord)(nil)).
+		Set("locked_until = ?", until).
+		Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
+		Where("state = ? AND request_hash = ? AND created_at = ?", IdempotencyInFlight, rec.RequestHash, rec.CreatedAt).
+		Exec(ctx)
+	if err != nil {
+		return false, rp.s.wrap(err, "idempotency key")
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
 // Release deletes a claim that is still in flight, so that a
 // retry of the request runs again, and takes it off its credential's usage.
+// When rec.CreatedAt is set, only the claim made then is released.
 func (rp Idempotency) Release(ctx context.Context, rec *IdempotencyRecord) error {
 	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 		var gone []IdempotencyRecord
 		_, err := tx.idb.NewDelete().Model(&gone).
 			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
 			Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
+			Apply(func(q *bun.DeleteQuery) *bun.DeleteQuery {
+				if !rec.CreatedAt.IsZero() {
+					q = q.Where("created_at = ?", rec.CreatedAt)
+				}
+				return q
+			}).
 			Returning("created_at").
 			Exec(ctx)
 		if err != nil {

@@ -134,15 +134,28 @@ func (rp IRNs) claimAllSQLite(ctx context.Context, recs, got []*model.IssuedIRN,
 	if err != nil {
 		return nil, nil, rp.s.wrap(err, "IRN")
 	}
-	err = rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+	// The transaction runs without ctx's cancellation: given a context
+	// that can end, the driver starts a goroutine per statement (BEGIN and
+	// each insert) to interrupt it, which costs about as much as an insert.
+	// Nothing in it waits longer than SQLite's busy timeout (BEGIN
+	// IMMEDIATE waiting for another writer; an insert inside the
+	// transaction never waits), and ctx is checked before each statement.
+	if err := ctx.Err(); err != nil {
+		return nil, nil, rp.s.wrap(err, "IRN")
+	}
+	nc := context.WithoutCancel(ctx)
+	err = rp.s.RunInTx(nc, func(nc context.Context, tx *Store) error {
 		btx, ok := tx.idb.(bun.Tx)
 		if !ok {
 			return errors.New("store: IRN claims outside a transaction")
 		}
-		ins := btx.Tx.StmtContext(ctx, stmt)
+		ins := btx.Tx.StmtContext(nc, stmt)
 		defer ins.Close()
 		for i, rec := range recs {
-			res, err := ins.ExecContext(ctx, rec.ProjectID.String(), rec.InvoiceReference, rec.IssueDate, rec.IRN,
+			if err := ctx.Err(); err != nil {
+				return tx.wrap(err, "IRN")
+			}
+			res, err := ins.ExecContext(nc, rec.ProjectID.String(), rec.InvoiceReference, rec.IssueDate, rec.IRN,
 				rec.InvoiceTypeCode, rec.CreatedAt.UTC().Format(sqliteTime))
 			if err != nil {
 				return tx.wrap(err, "IRN")
@@ -154,7 +167,7 @@ func (rp IRNs) claimAllSQLite(ctx context.Context, recs, got []*model.IssuedIRN,
 			// Issued before: read what was stored.
 			old := new(model.IssuedIRN)
 			err = tx.idb.NewSelect().Model(old).
-				Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(ctx)
+				Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(nc)
 			if err != nil {
 				return tx.wrap(err, "IRN")
 			}

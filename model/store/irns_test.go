@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
@@ -54,6 +55,62 @@ func TestClaimAll(t *testing.T) {
 			}
 			if _, created, err := st.IRNs().Claim(ctx, rec("INV5", "2026-03-19")); err != nil || !created {
 				t.Errorf("INV5 of the failed batch: created %v, %v; want it not stored", created, err)
+			}
+		})
+	}
+}
+
+// A large batch tells every taken reference from every new one, and a
+// bad record at its end rolls back every record before it.
+func TestClaimAllLargeBatch(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			st := d.Open(t)
+			ctx := context.Background()
+			_, _, p := seed(t, st, "bulk")
+			rec := func(i int, date string) *model.IssuedIRN {
+				ref := fmt.Sprintf("BULK%03d", i)
+				return &model.IssuedIRN{ProjectID: p.ID, InvoiceReference: ref, IssueDate: date,
+					IRN: ref + "-94ND90NR-" + date, InvoiceTypeCode: "381", CreatedAt: now()}
+			}
+			const n = 87
+			for i := 0; i < n; i += 5 {
+				if _, created, err := st.IRNs().Claim(ctx, rec(i, "2026-01-01")); err != nil || !created {
+					t.Fatalf("claim %d: created %v, %v", i, created, err)
+				}
+			}
+			recs := make([]*model.IssuedIRN, n)
+			for i := range recs {
+				recs[i] = rec(i, "2026-02-02")
+			}
+			got, created, err := st.IRNs().ClaimAll(ctx, recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range recs {
+				taken := i%5 == 0
+				if created[i] == taken {
+					t.Errorf("%d: created %v, taken before %v", i, created[i], taken)
+				}
+				want := "2026-02-02"
+				if taken {
+					want = "2026-01-01"
+				}
+				if got[i].InvoiceReference != recs[i].InvoiceReference || got[i].IssueDate != want {
+					t.Errorf("%d: got %s %s, want %s %s", i, got[i].InvoiceReference, got[i].IssueDate, recs[i].InvoiceReference, want)
+				}
+			}
+
+			more := make([]*model.IssuedIRN, n)
+			for i := range more {
+				more[i] = rec(1000+i, "2026-03-03")
+			}
+			more[n-1].ProjectID = newID(t)
+			if _, _, err := st.IRNs().ClaimAll(ctx, more); err == nil {
+				t.Fatal("a record of an unknown project: want an error")
+			}
+			if _, created, err := st.IRNs().Claim(ctx, rec(1000, "2026-03-04")); err != nil || !created {
+				t.Errorf("first record of the failed batch: created %v, %v; want it not stored", created, err)
 			}
 		})
 	}

@@ -1,0 +1,2 @@
+-- Nothing to undo on PostgreSQL (see the up migration).
+SELECT 1;

@@ -1,0 +1,194 @@
+package idempotency
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
+)
+
+// ErrClaimLost is the cause of a held request's cancellation when its
+// claim could not be renewed before its lease ran out (the database is
+// unreachable) or was taken over: a retry may run the request meanwhile,
+// so this one stops rather than commit after it.
+var ErrClaimLost = errors.New("idempotency claim lost")
+
+// Claim is an Idempotency-Key claimed by Acquire for one run of its
+// request. Its creation time fences it: once another claim of the key
+// took over (after the lease lapsed), Renew reports it lost and Finish
+// writes nothing.
+type Claim struct {
+	s   *Service
+	req Request
+	at  time.Time
+}
+
+func (c *Claim) record() *store.IdempotencyRecord {
+	return &store.IdempotencyRecord{Credential: c.req.Credential, Key: c.req.Key, RequestHash: c.req.hash(), CreatedAt: c.at}
+}
+
+// Renew extends the claim's lease by a full lease from now. It returns
+// ErrClaimLost when the claim is no longer this one's.
+func (c *Claim) Renew(ctx context.Context) error {
+	until := model.StoredTime(c.s.cfg.Now()).Add(c.s.cfg.Lease)
+	held, err := c.s.st.Idempotency().Extend(ctx, c.record(), until)
+	if err != nil {
+		return err
+	}
+	if !held {
+		return ErrClaimLost
+	}
+	return nil
+}
+
+// Hold renews the claim every third of its lease while the request runs,
+// until stop is called. The returned context is ctx, cancelled with cause
+// ErrClaimLost when the claim is lost: taken over, or not renewed for over
+// half a lease (the database is unreachable: two renewals failed, with a
+// third of the lease still to run), so that the request does not go on
+// while a retry may run it again.
+func (c *Claim) Hold(ctx context.Context) (held context.Context, stop func()) {
+	held, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	lease := c.s.cfg.Lease
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(lease / 3)
+		defer t.Stop()
+		renewed := time.Now() // monotonic: the lease runs from here
+		for {
+			select {
+			case <-done:
+				return
+			case <-held.Done():
+				return
+			case <-t.C:
+			}
+			rctx, rcancel := context.WithTimeout(held, lease/3)
+			err := c.Renew(rctx)
+			rcancel()
+			switch {
+			case err == nil:
+				renewed = time.Now()
+			case errors.Is(err, ErrClaimLost), time.Since(renewed) > lease/2:
+				// Taken over, or the next renewal would come too late to
+				// be sure no retry took the claim meanwhile.
+				cancel(ErrClaimLost)
+				return
+			}
+		}
+	}()
+	return held, func() {
+		close(done)
+		<-stopped
+		cancel(nil)
+	}
+}
+
+// Finish stores the response of the claim's request, or releases the key
+// when the response is not one to keep (see ShouldStore) or resp is nil,
+// as Service.Finish does, for this claim only. When the database cannot
+// take it, the end is kept and written again (by a retry of the same key
+// in this process first, else in the background) until it is written or
+// the claim's lease lapses; the error is returned all the same.
+func (c *Claim) Finish(ctx context.Context, resp *StoredResponse) error {
+	err := c.s.finish(ctx, c.req, c.at, resp)
+	if err != nil && model.ErrorCodeOf(err) == model.CodeUnavailable {
+		c.s.keepUnsettled(c, resp)
+	}
+	return err
+}
+
+// unsettled is the end of a claim not yet written.
+type unsettled struct {
+	claim *Claim
+	resp  *StoredResponse
+	// until is when the claim lapses by itself (by this process's clock,
+	// monotonic): past it, a retry takes the key over anyway.
+	until time.Time
+}
+
+func unsettledKey(credential, key string) string { return credential + "\x00" + key }
+
+// keepUnsettled keeps the end of c to write later, and starts the
+// background settler unless it runs.
+func (s *Service) keepUnsettled(c *Claim, resp *StoredResponse) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.unsettled[unsettledKey(c.req.Credential, c.req.Key)] = &unsettled{claim: c, resp: resp, until: time.Now().Add(s.cfg.Lease)}
+	if !s.settling {
+		s.settling = true
+		go s.settleLoop()
+	}
+}
+
+// settle writes the unsettled end of a claim of credential's key, if this
+// process holds one, before a new claim of the key: a retry then finds
+// the first response stored, or the key free. Its error (the database is
+// still unreachable) refuses the retry.
+func (s *Service) settle(ctx context.Context, credential, key string) error {
+	k := unsettledKey(credential, key)
+	s.mu.Lock()
+	u := s.unsettled[k]
+	s.mu.Unlock()
+	if u == nil {
+		return nil
+	}
+	if err := s.finish(ctx, u.claim.req, u.claim.at, u.resp); err != nil && time.Now().Before(u.until) {
+		return err
+	}
+	s.mu.Lock()
+	if s.unsettled[k] == u {
+		delete(s.unsettled, k)
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// settleRetry bounds the wait between two attempts of the background
+// settler.
+const settleRetry = 2 * time.Second
+
+// settleLoop writes the unsettled ends until none is left, dropping those
+// whose claims lapsed.
+func (s *Service) settleLoop() {
+	wait := 100 * time.Millisecond
+	for {
+		time.Sleep(wait)
+		wait = min(2*wait, settleRetry)
+		s.mu.Lock()
+		keys := make([]string, 0, len(s.unsettled))
+		for k := range s.unsettled {
+			keys = append(keys, k)
+		}
+		s.mu.Unlock()
+		for _, k := range keys {
+			s.mu.Lock()
+			u := s.unsettled[k]
+			s.mu.Unlock()
+			if u == nil {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), settleRetry)
+			err := s.finish(ctx, u.claim.req, u.claim.at, u.resp)
+			cancel()
+			if err == nil || !time.Now().Before(u.until) {
+				s.mu.Lock()
+				if s.unsettled[k] == u {
+					delete(s.unsettled, k)
+				}
+				s.mu.Unlock()
+			}
+		}
+		s.mu.Lock()
+		if len(s.unsettled) == 0 {
+			s.settling = false
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+	}
+}
