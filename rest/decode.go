@@ -220,6 +220,9 @@ func parseObject(raw []byte) (map[string]any, error) {
 // parseJSON parses raw as exactly one JSON value in which no object has a
 // name twice.
 func parseJSON(raw []byte) (any, error) {
+	if v, ok := parseStrict(raw); ok {
+		return v, nil
+	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, model.Invalid(model.ProblemMissing, "Field required", "body")
 	}
@@ -236,6 +239,116 @@ func parseJSON(raw []byte) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// strictDecoder is a pooled jsontext decoder with its reader.
+type strictDecoder struct {
+	r   bytes.Reader
+	dec jsontext.Decoder
+}
+
+var strictDecoders = sync.Pool{New: func() any { return new(strictDecoder) }}
+
+// parseStrict is parseJSON's fast path for the common, well-formed body:
+// one JSON value in valid UTF-8 with no name twice in an object, read in
+// one pass (encoding/json then a second scan for duplicates cost twice
+// that). It gives the same value encoding/json does (objects as
+// map[string]any, arrays as []any, numbers as json.Number). On anything
+// else it returns false and parseJSON takes the slow path, which words the
+// error exactly or, for invalid UTF-8, replaces it as encoding/json does.
+func parseStrict(raw []byte) (any, bool) {
+	var sd *strictDecoder
+	if len(raw) <= maxPooledBuffer {
+		sd = strictDecoders.Get().(*strictDecoder)
+		defer func() {
+			sd.r.Reset(nil)
+			sd.dec.Reset(&sd.r)
+			strictDecoders.Put(sd)
+		}()
+	} else { // a large body must not pin its buffer in the pool
+		sd = new(strictDecoder)
+	}
+	sd.r.Reset(raw)
+	sd.dec.Reset(&sd.r) // strict by default: valid UTF-8, no duplicate names
+	v, err := readStrict(&sd.dec)
+	if err != nil {
+		return nil, false
+	}
+	if _, err := sd.dec.ReadToken(); err != io.EOF {
+		return nil, false
+	}
+	return v, true
+}
+
+// readStrict reads the next value of d as encoding/json's Decode into an
+// any with UseNumber would.
+func readStrict(d *jsontext.Decoder) (any, error) {
+	switch d.PeekKind() {
+	case '{':
+		if _, err := d.ReadToken(); err != nil {
+			return nil, err
+		}
+		m := map[string]any{}
+		for d.PeekKind() == '"' {
+			t, err := d.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			name := t.String() // before the next read voids t
+			v, err := readStrict(d)
+			if err != nil {
+				return nil, err
+			}
+			m[name] = v
+		}
+		if _, err := d.ReadToken(); err != nil { // '}', or the error
+			return nil, err
+		}
+		return m, nil
+	case '[':
+		if _, err := d.ReadToken(); err != nil {
+			return nil, err
+		}
+		a := make([]any, 0)
+		for k := d.PeekKind(); k != ']' && k != 0; k = d.PeekKind() {
+			v, err := readStrict(d)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		if _, err := d.ReadToken(); err != nil { // ']', or the error
+			return nil, err
+		}
+		return a, nil
+	case '0':
+		v, err := d.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		return json.Number(string(v)), nil
+	case '"':
+		t, err := d.ReadToken()
+		if err != nil {
+			return nil, err
+		}
+		return t.String(), nil
+	case 't', 'f':
+		t, err := d.ReadToken()
+		if err != nil {
+			return nil, err
+		}
+		return t.Bool(), nil
+	case 'n':
+		_, err := d.ReadToken()
+		return nil, err
+	default: // an error, or a closing delimiter out of place
+		_, err := d.ReadToken()
+		if err == nil {
+			err = errors.New("unexpected token")
+		}
+		return nil, err
+	}
 }
 
 // allowInvalidUTF8 keeps the duplicate scan going over bytes that are not
