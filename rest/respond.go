@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/invoices"
 )
 
 // handlerFunc is a handler that returns its error; adapt writes it.
@@ -111,8 +112,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		}
 	}()
 	buf.Reset()
-	// Encode writes the same bytes as Marshal, then a newline.
-	if err := json.NewEncoder(buf).Encode(v); err != nil {
+	// Encode writes the same bytes as Marshal, then a newline; so does
+	// appendPlain, for the values it knows.
+	if b, ok := appendPlain(buf.AvailableBuffer(), v); ok {
+		buf.Write(b)
+	} else if err := json.NewEncoder(buf).Encode(v); err != nil {
 		slog.Error("encode response", "error", err)
 		status = http.StatusInternalServerError
 		buf.Reset()
@@ -149,4 +153,42 @@ func at(part string, err error) error {
 	var p model.Problems
 	p.AddAll([]any{part}, e.Fields)
 	return p.Err()
+}
+
+// appendPlain appends the answers of the hottest routes (an IRN) as
+// json.Encoder would write them, without reflection, when every string in
+// them is plain (printable ASCII that encoding/json leaves as it is); it
+// returns false for any other value, which writeJSON then encodes with
+// encoding/json.
+func appendPlain(dst []byte, v any) ([]byte, bool) {
+	r, ok := v.(*invoices.IRNResult)
+	if !ok || r == nil {
+		return dst, false
+	}
+	for _, f := range [...]struct{ name, value string }{
+		{`{"irn":`, r.IRN}, {`,"invoice_reference":`, r.InvoiceReference}, {`,"service_id":`, r.ServiceID},
+		{`,"business_id":`, r.BusinessID}, {`,"issue_date":`, r.IssueDate},
+		{`,"invoice_type_code":`, r.InvoiceTypeCode}, {`,"tax_authority_code":`, r.TaxAuthorityCode},
+	} {
+		if !isPlain(f.value) {
+			return dst, false
+		}
+		dst = append(dst, f.name...)
+		dst = append(dst, '"')
+		dst = append(dst, f.value...)
+		dst = append(dst, '"')
+	}
+	return append(dst, "}\n"...), true
+}
+
+// isPlain tells a string encoding/json writes between quotes unchanged
+// (with its HTML escaping on, as json.Encoder has it).
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
