@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/uuid"
@@ -290,11 +291,14 @@ func readStrict(d *jsontext.Decoder) (any, error) {
 		}
 		m := map[string]any{}
 		for d.PeekKind() == '"' {
-			t, err := d.ReadToken()
+			raw, err := d.ReadValue()
 			if err != nil {
 				return nil, err
 			}
-			name := t.String() // before the next read voids t
+			name, err := nameOf(raw) // before the next read voids raw
+			if err != nil {
+				return nil, err
+			}
 			v, err := readStrict(d)
 			if err != nil {
 				return nil, err
@@ -349,6 +353,44 @@ func readStrict(d *jsontext.Decoder) (any, error) {
 		}
 		return nil, err
 	}
+}
+
+// nameOf is the object name raw (quoted, valid) as a string: for a name
+// a request type declares, that type's own string, without an allocation.
+func nameOf(raw jsontext.Value) (string, error) {
+	b := raw[1 : len(raw)-1]
+	if bytes.IndexByte(b, '\\') >= 0 {
+		u, err := jsontext.AppendUnquote(nil, raw)
+		return string(u), err
+	}
+	if m := knownNames.Load(); m != nil {
+		if s, ok := (*m)[string(b)]; ok {
+			return s, nil
+		}
+	}
+	return string(b), nil
+}
+
+// knownNames holds the JSON names of the request types decoded so far
+// (fieldsOf adds them): a set bounded by the code, never by requests.
+var (
+	knownNames   atomic.Pointer[map[string]string]
+	knownNamesMu sync.Mutex
+)
+
+func addKnownNames(names []string) {
+	knownNamesMu.Lock()
+	defer knownNamesMu.Unlock()
+	m := map[string]string{}
+	if old := knownNames.Load(); old != nil {
+		for k, v := range *old {
+			m[k] = v
+		}
+	}
+	for _, n := range names {
+		m[n] = n
+	}
+	knownNames.Store(&m)
 }
 
 // allowInvalidUTF8 keeps the duplicate scan going over bytes that are not
@@ -444,7 +486,10 @@ func fieldsOf(t reflect.Type) []structField {
 	if v, ok := fieldCache.Load(t); ok {
 		return v.([]structField)
 	}
-	var out []structField
+	var (
+		out   []structField
+		names []string
+	)
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if !f.IsExported() {
@@ -459,7 +504,9 @@ func fieldsOf(t reflect.Type) []structField {
 			continue
 		}
 		out = append(out, structField{index: i, name: name, boxed: name, required: f.Tag.Get("required") == "true"})
+		names = append(names, name)
 	}
+	addKnownNames(names)
 	fieldCache.Store(t, out)
 	return out
 }

@@ -32,6 +32,7 @@ func TestParseStrictMatchesEncodingJSON(t *testing.T) {
 		`{"s":"\u00e9\n\t\"\\\/ \ud83d\ude00 é 中"}`,
 		`{"invoice_reference":"INV001","invoice_type_code":"381","tax_authority_code":"NRS","issue_date":"2026-03-15"}`,
 		`{"a":{"x":1},"b":{"x":1}}`, // the same name in different objects is fine
+		`{"a\u0062":1,"\"q\\":2,"invoice_reference":"x","z":{"invoice_reference":[]}}`,
 	}
 	files, err := filepath.Glob("../testdata/fixtures/*.json")
 	if err != nil || len(files) == 0 {
@@ -44,6 +45,9 @@ func TestParseStrictMatchesEncodingJSON(t *testing.T) {
 		}
 		inputs = append(inputs, string(b))
 	}
+	fieldsOf(reflect.TypeOf(struct {
+		Ref string `json:"invoice_reference"`
+	}{})) // a declared name, read without a copy
 	inputs = append(inputs, `{"big":"`+strings.Repeat("x", maxPooledBuffer)+`"}`)
 	for _, in := range inputs {
 		got, ok := parseStrict([]byte(in))
@@ -66,7 +70,7 @@ func TestParseStrictMatchesEncodingJSON(t *testing.T) {
 func TestParseStrictRefuses(t *testing.T) {
 	for _, in := range []string{
 		``, ` `, `{`, `}`, `]`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `{"a":1}{}`, `{"a":1} x`, `1 2`,
-		`{"a":1,"a":2}`, `{"x":{"a":1,"a":1}}`, `[{"a":1,"a":1}]`,
+		`{"a":1,"a":2}`, `{"x":{"a":1,"a":1}}`, `[{"a":1,"a":1}]`, `{"ab":1,"a\u0062":2}`,
 		"{\"a\":\"\xff\"}", "{\"\xff\":1}", `{"a":"\ud800"}`, `{"a":01}`, `{"a":tru}`, `{"a":NaN}`,
 		`{"a":"` + "\x01" + `"}`, strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	} {
