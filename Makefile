@@ -55,7 +55,7 @@ test: vet ## vet, then every test with the race detector (the Temporal server a 
 	echo "(cd model/render/gofpdf && $(GO) test -race -count=1 .)  (the patched gofpdf, a module of its own)" && \
 	(cd model/render/gofpdf && $(GO) test -race -count=1 .)
 
-outage-test: ## the issue's outage: 2,000 invoices submitted during a six-hour stand-in outage (TestInvoicesOutage at EINVOICE_OUTAGE_INVOICES=2000, without the race detector; make test runs it over 60)
+outage-test: ## the full-size outage: 2,000 invoices submitted during a six-hour stand-in outage (TestInvoicesOutage at EINVOICE_OUTAGE_INVOICES=2000, without the race detector; make test runs it over 60)
 	@$(WITH_TEMPORAL_BIN) && \
 	echo "EINVOICE_OUTAGE_INVOICES=2000 $(GO) test -count=1 -timeout 20m -run '^TestInvoicesOutage$$' ./worker/" && \
 	EINVOICE_OUTAGE_INVOICES=2000 $(GO) test -count=1 -timeout 20m -v -run '^TestInvoicesOutage$$' ./worker/

@@ -29,7 +29,7 @@ import (
 
 // outageInvoices is how many invoices TestInvoicesOutage submits during
 // the outage: 300, or 60 under the race detector; EINVOICE_OUTAGE_INVOICES
-// sets it (2,000 for the figure).
+// sets it (2,000 for the full-size run).
 var outageInvoices = envInt("EINVOICE_OUTAGE_INVOICES", map[bool]int{false: 300, true: 60}[raceEnabled])
 
 // clock is a controlled clock: real time plus an offset the test moves,
@@ -87,7 +87,7 @@ func TestInvoicesOutage(t *testing.T) {
 	// the test's run of the outage): a drain that ends as invoices begin to
 	// wait is woken or started again by them, not by the fallback.
 	// Calls are bounded by the tests' short timeout (700 ms), but at the
-	// issue's size on shared cores a call can take longer: a timeout there
+	// full size on shared cores a call can take longer: a timeout there
 	// counts as NRS failing, opens a breaker after the outage and sends
 	// invoices back to the queue out of their order.
 	callTimeout := invoiceCallTimeout
@@ -242,7 +242,7 @@ func TestInvoicesOutage(t *testing.T) {
 		}
 	}
 	// Calls admitted before the breakers opened may still be on their
-	// way (many at the size): they are not the outage's; count
+	// way (many at full size): they are not the outage's; count
 	// from when no request has left for a call's timeout.
 	for prev := int64(-1); prev != tr.sent.Load(); {
 		prev = tr.sent.Load()
