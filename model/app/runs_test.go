@@ -26,6 +26,8 @@ type fakeRuns struct {
 	started   []run.WorkflowInput
 	abandoned []uuid.UUID
 	state     *run.State
+	// described runs before DescribeCertificationRun answers.
+	described func()
 }
 
 func (f *fakeRuns) StartCertificationRun(_ context.Context, in run.WorkflowInput) (run.Ref, error) {
@@ -45,6 +47,12 @@ func (f *fakeRuns) Reachable(context.Context) error {
 }
 
 func (f *fakeRuns) DescribeCertificationRun(_ context.Context, runID uuid.UUID) (*run.State, error) {
+	f.mu.Lock()
+	hook := f.described
+	f.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.state == nil {
@@ -184,6 +192,32 @@ func TestRunViewSettlesAnEndedWorkflow(t *testing.T) {
 	got, err = e.App.Runs.Get(ctx, e.Tenant.Key, v.RunID)
 	if err != nil || got.Status != model.RunFailed || got.FailureReason == nil || *got.FailureReason != "the workflow was terminated" || got.FinishedAt == nil {
 		t.Fatalf("settled view: %+v %v", got, err)
+	}
+}
+
+// A workflow records its pass and then completes: a view that read the
+// run before the pass was recorded and asked the engine after the
+// workflow completed shows the recorded pass, not a run that "completed
+// without recording its result".
+func TestRunViewReadsAgainWhenTheWorkflowEndedMeanwhile(t *testing.T) {
+	runs := &fakeRuns{}
+	e := certtest.New(t, certtest.Options{Runs: runs})
+	ctx := context.Background()
+	v, err := e.App.Runs.Start(ctx, e.Tenant.Key, e.Tenant.Key.ProjectID, run.Input{InvoiceType: "B2C", IssueDate: "2026-03-15"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs.mu.Lock()
+	runs.state = &run.State{Status: model.RunPassed}
+	runs.described = func() {
+		if _, err := e.Store.Runs().Finish(ctx, v.RunID, model.RunPassed, "", time.Now()); err != nil {
+			t.Error(err)
+		}
+	}
+	runs.mu.Unlock()
+	got, err := e.App.Runs.Get(ctx, e.Tenant.Key, v.RunID)
+	if err != nil || got.Status != model.RunPassed || got.FailureReason != nil {
+		t.Fatalf("view: %+v %v", got, err)
 	}
 }
 

@@ -21,25 +21,37 @@ const describeTimeout = 2 * time.Second
 // project, for a portal user a run of a project of their organizations;
 // any other run is not found.
 func (s *Service) Get(ctx context.Context, who *model.Principal, runID uuid.UUID) (*View, error) {
-	var (
-		r   *model.CertificationRun
-		err error
-	)
-	if who.IsKey() {
-		r, err = s.st.Runs().Get(ctx, who.ProjectID, runID)
-	} else {
-		r, err = s.st.Runs().GetForUser(ctx, who.UserID, runID)
+	read := func() (*model.CertificationRun, []model.CertificationStep, error) {
+		var (
+			r   *model.CertificationRun
+			err error
+		)
+		if who.IsKey() {
+			r, err = s.st.Runs().Get(ctx, who.ProjectID, runID)
+		} else {
+			r, err = s.st.Runs().GetForUser(ctx, who.UserID, runID)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		steps, err := s.st.Runs().Steps(ctx, r.ID)
+		return r, steps, err
 	}
-	if err != nil {
-		return nil, err
-	}
-	steps, err := s.st.Runs().Steps(ctx, r.ID)
+	r, steps, err := read()
 	if err != nil {
 		return nil, err
 	}
 	if !r.Status.Final() && s.cfg.Engine != nil {
 		if st := s.describe(ctx, r); st != nil && st.Status.Final() {
-			ended(r, steps, st, s.now())
+			// The workflow may have recorded its end between the read
+			// and the description (a workflow completes only after
+			// recording its pass): read again before taking its verdict.
+			if r, steps, err = read(); err != nil {
+				return nil, err
+			}
+			if !r.Status.Final() {
+				ended(r, steps, st, s.now())
+			}
 		}
 	}
 	return view(r, steps), nil
