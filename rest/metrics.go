@@ -144,9 +144,8 @@ func (m *httpMetrics) observe(route, method string, status int, elapsed time.Dur
 
 // metricsHandler serves the registry in the Prometheus exposition format,
 // behind a bearer token when one is configured.
-func (a *api) metricsHandler(reg *prometheus.Registry) http.Handler {
+func metricsHandler(reg prometheus.Gatherer, token string) http.Handler {
 	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	token := a.opts.MetricsToken
 	if token == "" {
 		return h
 	}

@@ -124,9 +124,9 @@ func New(svc *app.App, opts Options) http.Handler {
 	r.Get("/health", a.adapt(a.health))
 	r.Get("/ready", a.adapt(a.ready))
 	if opts.ExportMetrics != nil {
-		opts.ExportMetrics(a.metricsHandler(reg))
+		opts.ExportMetrics(metricsHandler(reg, opts.MetricsToken))
 	} else {
-		r.Handle("/metrics", a.metricsHandler(reg))
+		r.Handle("/metrics", metricsHandler(reg, opts.MetricsToken))
 	}
 	r.Route("/api/v2", a.v2)
 	// v1 is the legacy prefix: the same routes, answering with Deprecation
@@ -186,19 +186,19 @@ type healthBody struct {
 // health answers 200 while the process can serve; a failing dependency
 // shows in checks and turns the status to degraded.
 func (a *api) health(w http.ResponseWriter, r *http.Request) error {
-	checks := a.app.Health(r.Context())
-	for name, check := range a.opts.HealthChecks {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		if err := check(ctx); err != nil {
-			checks[name] = "unavailable"
-		} else {
-			checks[name] = "ok"
-		}
-		cancel()
-	}
-	if a.opts.NRSHealth != nil {
-		checks["nrs_sandbox"] = a.opts.NRSHealth(model.EnvironmentSandbox)
-		checks["nrs_production"] = a.opts.NRSHealth(model.EnvironmentProduction)
+	writeHealth(w, r, a.opts.Version, a.app.Health(r.Context()), a.opts.HealthChecks, a.opts.NRSHealth)
+	return nil
+}
+
+// writeHealth completes the process's own checks with the extra checks and
+// NRS's state, and answers 200 with them: ok, or degraded when any check
+// is not ok.
+func writeHealth(w http.ResponseWriter, r *http.Request, version string, checks map[string]string,
+	extra map[string]func(context.Context) error, nrsHealth func(model.Environment) string) {
+	runChecks(r.Context(), checks, extra)
+	if nrsHealth != nil {
+		checks["nrs_sandbox"] = nrsHealth(model.EnvironmentSandbox)
+		checks["nrs_production"] = nrsHealth(model.EnvironmentProduction)
 	}
 	status := "ok"
 	for _, v := range checks {
@@ -206,8 +206,21 @@ func (a *api) health(w http.ResponseWriter, r *http.Request) error {
 			status = "degraded"
 		}
 	}
-	writeJSON(w, http.StatusOK, healthBody{Status: status, Version: a.opts.Version, Checks: checks})
-	return nil
+	writeJSON(w, http.StatusOK, healthBody{Status: status, Version: version, Checks: checks})
+}
+
+// runChecks records each check of extra in checks: ok, or unavailable when
+// it fails or takes longer than 2 seconds.
+func runChecks(ctx context.Context, checks map[string]string, extra map[string]func(context.Context) error) {
+	for name, check := range extra {
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		if err := check(cctx); err != nil {
+			checks[name] = "unavailable"
+		} else {
+			checks[name] = "ok"
+		}
+		cancel()
+	}
 }
 
 type readyBody struct {
@@ -223,16 +236,14 @@ const readyRetryAfter = 5
 // else 503 with the failing checks: a load balancer's readiness probe.
 // /health stays the liveness probe.
 func (a *api) ready(w http.ResponseWriter, r *http.Request) error {
-	checks := a.app.Ready(r.Context())
-	for name, check := range a.opts.ReadinessChecks {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		if err := check(ctx); err != nil {
-			checks[name] = "unavailable"
-		} else {
-			checks[name] = "ok"
-		}
-		cancel()
-	}
+	writeReady(w, r, a.app.Ready(r.Context()), a.opts.ReadinessChecks)
+	return nil
+}
+
+// writeReady completes the process's own readiness checks with the extra
+// ones and answers 200 when all are ok, else 503 with Retry-After.
+func writeReady(w http.ResponseWriter, r *http.Request, checks map[string]string, extra map[string]func(context.Context) error) {
+	runChecks(r.Context(), checks, extra)
 	status, code := "ready", http.StatusOK
 	for _, v := range checks {
 		if v != "ok" {
@@ -244,7 +255,6 @@ func (a *api) ready(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Retry-After", strconv.Itoa(readyRetryAfter))
 	}
 	writeJSON(w, code, readyBody{Status: status, Checks: checks})
-	return nil
 }
 
 // apiPrefixes are the paths that answer as the API (JSON 404s), never with

@@ -1,10 +1,15 @@
 package worker
 
 import (
+	"io"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uber-go/tally/v4"
+	tallyprom "github.com/uber-go/tally/v4/prometheus"
+	"go.temporal.io/sdk/client"
+	sdktally "go.temporal.io/sdk/contrib/tally"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/workflows"
@@ -13,7 +18,7 @@ import (
 // Metrics counts the states invoices reach and times every call to the
 // tax authority, per operation and HTTP status (0: no answer). Serve its
 // Collectors where the process serves /metrics (einvoice dev and the api
-// beside an in-process worker).
+// beside an in-process worker, einvoice worker's EINVOICE_WORKER_HTTP_ADDR).
 type Metrics struct {
 	states *prometheus.CounterVec
 	calls  *prometheus.HistogramVec
@@ -49,4 +54,42 @@ func (m *Metrics) ObserveCall(operation string, status int, d time.Duration) {
 // ObserveState implements workflows.CallObserver.
 func (m *Metrics) ObserveState(status model.InvoiceStatus) {
 	m.states.WithLabelValues(string(status)).Inc()
+}
+
+// temporalReportEvery is how often the Temporal SDK's counters and gauges
+// reach the Prometheus registry (its timers reach it at once).
+const temporalReportEvery = time.Second
+
+// temporalBuckets are the buckets of the Temporal SDK's latencies, in
+// seconds: poll and schedule-to-start latencies run from milliseconds to a
+// long poll's minute.
+var temporalBuckets = []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}
+
+// TemporalMetrics is the Temporal SDK's metrics handler (client.Options'
+// MetricsHandler) reporting into reg: task slots, poll and
+// schedule-to-start latencies, workflow and activity task failures and the
+// rest of the SDK's metrics, under its names with Prometheus's suffixes
+// (temporal_workflow_task_schedule_to_start_latency_seconds,
+// temporal_activity_execution_failed_total, ...). onError receives the
+// metrics reg refused (a name registered twice with other labels); nil
+// drops them. Close the returned closer after the client, to report the
+// last counts and stop reporting.
+func TemporalMetrics(reg *prometheus.Registry, onError func(error)) (client.MetricsHandler, io.Closer) {
+	if onError == nil {
+		onError = func(error) {}
+	}
+	reporter := tallyprom.NewReporter(tallyprom.Options{
+		Registerer:              reg,
+		DefaultTimerType:        tallyprom.HistogramTimerType,
+		DefaultHistogramBuckets: temporalBuckets,
+		OnRegisterError:         onError,
+	})
+	scope, closer := tally.NewRootScope(tally.ScopeOptions{
+		CachedReporter:  reporter,
+		Separator:       tallyprom.DefaultSeparator,
+		SanitizeOptions: &sdktally.PrometheusSanitizeOptions,
+		// tally's own series counts are of no use to an operator.
+		OmitCardinalityMetrics: true,
+	}, temporalReportEvery)
+	return sdktally.NewMetricsHandler(sdktally.NewPrometheusNamingScope(scope)), closer
 }

@@ -11,6 +11,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
+	"golang.org/x/sync/errgroup"
 
 	application "github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/worker"
@@ -27,8 +28,9 @@ const temporalDialWait = 2 * time.Minute
 // runWorker runs the Temporal worker of certification runs, configured like
 // the api plus TEMPORAL_ADDRESS. It builds only what polling the task queue
 // needs: the database, the runs' steps and what they use (app.NewWorker),
-// and the Temporal client; no HTTP router, GraphQL, metrics, Redis or
-// background jobs of the API.
+// and the Temporal client; no API, GraphQL, Redis or background jobs of the
+// API. With EINVOICE_WORKER_HTTP_ADDR it also serves /health, /ready and
+// /metrics there (workerProbes).
 func runWorker(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		return fmt.Errorf("worker takes no arguments; configure it with EINVOICE_* and TEMPORAL_* environment variables")
@@ -41,6 +43,15 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return errors.New("missing required configuration: TEMPORAL_ADDRESS (host:port of the Temporal frontend, e.g. temporal:7233)")
 	}
 	log := newLogger(stderr, c.LogLevel)
+	// The probes' listener is opened first, so that an address in use
+	// fails the start at once rather than after Temporal is reached.
+	var probes *workerProbes
+	if addr := getenv("EINVOICE_WORKER_HTTP_ADDR"); addr != "" {
+		if probes, err = newWorkerProbes(addr, c, log); err != nil {
+			return err
+		}
+		defer probes.close()
+	}
 	st, err := openStore(ctx, c, log)
 	if err != nil {
 		return err
@@ -50,7 +61,11 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	tc, err := dialTemporal(ctx, c.temporalOptions(stderr), log)
+	topts := c.temporalOptions(stderr)
+	if probes != nil {
+		topts.MetricsHandler = probes.temporal
+	}
+	tc, err := dialTemporal(ctx, topts, log)
 	if err != nil {
 		return err
 	}
@@ -62,8 +77,12 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer steps.Close()
-	w, err := worker.New(tc, worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
-		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers})
+	wopts := worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
+		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers}
+	if probes != nil {
+		wopts.Metrics = probes.invoices
+	}
+	w, err := worker.New(tc, wopts)
 	if err != nil {
 		return err
 	}
@@ -85,12 +104,20 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	healthDone := make(chan struct{})
 	go func() { defer close(healthDone); steps.NRSHealth.Run(hctx) }()
 	defer func() { stopHealth(); <-healthDone }()
-	stop := make(chan any)
-	go func() {
-		<-ctx.Done()
-		close(stop)
-	}()
-	return w.Run(stop)
+	g, gctx := errgroup.WithContext(ctx)
+	if probes != nil {
+		h := probes.handler(steps, workflows.NewStarter(tc, workflows.StarterOptions{Namespace: c.TemporalNamespace}))
+		g.Go(func() error { return probes.serve(gctx, h, log) })
+	}
+	g.Go(func() error {
+		stop := make(chan any)
+		go func() {
+			<-gctx.Done()
+			close(stop)
+		}()
+		return w.Run(stop)
+	})
+	return g.Wait()
 }
 
 // registerSearchAttributes registers the workflows' search attributes in

@@ -298,28 +298,36 @@ func (a *App) Close(ctx context.Context) error {
 func (a *App) Store() *store.Store { return a.st }
 
 // Health reports the state of each dependency.
-func (a *App) Health(ctx context.Context) map[string]string {
+func (a *App) Health(ctx context.Context) map[string]string { return health(ctx, a.st) }
+
+// Ready reports what this process needs to take traffic, each "ok" or
+// why not: the database answers ("unavailable"), and every migration this
+// build knows is applied ("pending").
+func (a *App) Ready(ctx context.Context) map[string]string { return ready(ctx, a.st) }
+
+// health is the dependency checks of Health, shared by the API and the
+// worker.
+func health(ctx context.Context, st *store.Store) map[string]string {
 	checks := map[string]string{"database": "ok"}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if err := a.st.Ping(ctx); err != nil {
+	if err := st.Ping(ctx); err != nil {
 		checks["database"] = "unavailable"
 	}
 	return checks
 }
 
-// Ready reports what this process needs to take traffic, each "ok" or
-// why not: the database answers ("unavailable"), and every migration this
-// build knows is applied ("pending").
-func (a *App) Ready(ctx context.Context) map[string]string {
+// ready is the readiness checks of Ready, shared by the API and the
+// worker.
+func ready(ctx context.Context, st *store.Store) map[string]string {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	checks := map[string]string{"database": "ok", "migrations": "ok"}
-	if err := a.st.Ping(ctx); err != nil {
+	if err := st.Ping(ctx); err != nil {
 		checks["database"], checks["migrations"] = "unavailable", "unavailable"
 		return checks
 	}
-	n, err := a.st.Migrations().Pending(ctx)
+	n, err := st.Migrations().Pending(ctx)
 	switch {
 	case err != nil:
 		checks["migrations"] = "unavailable"
@@ -385,6 +393,15 @@ func newWorker(st *store.Store, cfg Config) (*Worker, error) {
 	w.st = st
 	return w, nil
 }
+
+// Health reports the state of the worker's dependencies, as App.Health
+// does the API's.
+func (w *Worker) Health(ctx context.Context) map[string]string { return health(ctx, w.st) }
+
+// Ready reports whether the worker can take tasks as far as the database
+// goes, with the checks of App.Ready: the database answers and its
+// migrations are current.
+func (w *Worker) Ready(ctx context.Context) map[string]string { return ready(ctx, w.st) }
 
 // webhooksConfig completes the webhooks' configuration with the box, the
 // audit trail, the clock and the logger.
