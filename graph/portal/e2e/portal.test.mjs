@@ -101,6 +101,11 @@ function test(name, opts, fn) {
 }
 
 const fixture = (name) => readFileSync(join(repo, 'testdata', 'fixtures', name), 'utf8');
+
+// namesProject waits until the breadcrumb names the project (the detail
+// screens load its name beside their own query).
+const namesProject = (name) => page.getByRole('navigation', { name: 'Breadcrumb' }).getByText(name, { exact: true }).waitFor();
+
 const state = {};
 
 const SIGNUP = 'sign up, with a field error shown next to its field';
@@ -266,6 +271,7 @@ test(INVOICES, { needs: [KEY] }, async () => {
   await link.click();
 
   await page.waitForURL(new RegExp(`/invoices/${submitted.id}$`));
+  await namesProject('Web shop');
   // Followed live (the invoiceUpdated subscription) to confirmed.
   await page.getByTestId('invoice-status').getByText('confirmed', { exact: true }).waitFor({ timeout: 240_000 });
   const timeline = page.getByTestId('timeline');
@@ -366,6 +372,7 @@ test(CERT, { needs: [KEY] }, async () => {
   await screen('certification');
   await page.getByRole('button', { name: 'Start run' }).click();
   await page.waitForURL(/\/certification\/[0-9a-f-]+$/);
+  await namesProject('Web shop');
   await page.getByTestId('run-status').getByText('passed').waitFor({ timeout: 240_000 });
   assert.ok(sockets.some((u) => u.endsWith('/graphql')), `a WebSocket to /graphql, got ${sockets}`);
   assert.ok((await page.locator('.step').count()) >= 8, 'the steps arrived');
@@ -406,6 +413,7 @@ test(ROTATE, { needs: [KEY] }, async () => {
 
 test('the invoice workbench: problems in place, IRN and QR, PDF preview', { needs: [KEY] }, async () => {
   await page.goto(state.projectURL + '/workbench');
+  await namesProject('Web shop');
   await page.getByRole('textbox', { name: 'Invoice JSON' }).fill(fixture('invalid-missing-supplier-tin.json'));
   await page.getByRole('button', { name: 'Validate', exact: true }).click();
   await page.getByText('invalid', { exact: true }).waitFor();

@@ -5,7 +5,7 @@ import { useLoad } from '../api/hooks';
 import { RunDoc, RunUpdatedDoc, RunsDoc, StartRunDoc } from '../api/ops';
 import type { RunQuery } from '../gql/graphql';
 import { Badge, Empty, ErrorBox, Field, FormError, Loading, Page, SelectField, fieldErrors, formatTime } from '../ui/kit';
-import { ProjectTabs } from './frame';
+import { ProjectTabs, useProjectName } from './frame';
 
 const tone = (s: string) => (s === 'PASSED' ? 'ok' : s === 'FAILED' || s === 'CANCELLED' ? 'bad' : s === 'RETRYING' ? 'warn' : 'info');
 
@@ -144,6 +144,7 @@ type Run = RunQuery['certificationRun'];
 export function RunDetail() {
   const { params } = useRoute();
   const { projectId, runId } = params;
+  const projectName = useProjectName(projectId);
   const [run, setRun] = useState<Run>();
   const [error, setError] = useState<unknown>();
   const [live, setLive] = useState(false);
@@ -173,7 +174,7 @@ export function RunDetail() {
   }, [runId]);
   return (
     <Page title={`Certification run ${runId.slice(0, 8)}`}>
-      <ProjectTabs projectId={projectId} />
+      <ProjectTabs projectId={projectId} project={projectName} />
       <p>
         <a href={`/projects/${projectId}/certification`}>All runs</a>
       </p>

@@ -1,6 +1,18 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
+import { request } from '../api/client';
+import { useLoad } from '../api/hooks';
+import { ProjectDoc } from '../api/ops';
 import { orgSections, projectSections } from '../routes';
+
+/**
+ * useProjectName loads a project's name for the breadcrumb of the screens
+ * whose own query does not hold it (an invoice, a run, the workbench);
+ * undefined until it arrives, or when it cannot be read.
+ */
+export function useProjectName(projectId: string): string | undefined {
+  return useLoad(() => request(ProjectDoc, { id: projectId }), [projectId]).data?.project?.name;
+}
 
 /** ProjectTabs is the navigation between a project's sections. */
 export function ProjectTabs(props: { projectId: string; org?: { id: string; name: string } | null; project?: string }) {

@@ -9,7 +9,7 @@ import { useLoad } from '../api/hooks';
 import { InvoiceDoc, InvoiceUpdatedDoc, InvoicesDoc } from '../api/ops-submission';
 import type { InvoiceFilter, InvoiceQuery, InvoiceStatus } from '../gql/graphql';
 import { Badge, CopyButton, Empty, ErrorBox, Field, Loading, Page, SelectField, formatTime } from '../ui/kit';
-import { ProjectTabs } from './frame';
+import { ProjectTabs, useProjectName } from './frame';
 
 const statuses: InvoiceStatus[] = ['QUEUED', 'SUBMITTING', 'SIGNED', 'TRANSMITTED', 'CONFIRMED', 'REJECTED', 'OUTCOME_UNKNOWN'];
 const finalStatus = (s: string) => s === 'CONFIRMED' || s === 'REJECTED';
@@ -190,6 +190,7 @@ type Invoice = InvoiceQuery['invoice'];
 export function InvoiceDetail() {
   const { params } = useRoute();
   const { projectId, invoiceId } = params;
+  const projectName = useProjectName(projectId);
   const [inv, setInv] = useState<Invoice>();
   const [error, setError] = useState<unknown>();
   const [live, setLive] = useState(false);
@@ -221,7 +222,7 @@ export function InvoiceDetail() {
   }, [invoiceId, tick]);
   return (
     <Page title={inv ? `Invoice ${inv.irn}` : 'Invoice'}>
-      <ProjectTabs projectId={projectId} />
+      <ProjectTabs projectId={projectId} project={projectName} />
       <p>
         <a href={`/projects/${projectId}/invoices`}>All invoices</a>
       </p>

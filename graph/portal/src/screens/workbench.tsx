@@ -5,7 +5,7 @@ import { IrnDoc, QrDoc, RenderDoc, ValidateDoc } from '../api/ops';
 import type { GenerateIrnMutation, InvoiceQrQuery, ValidateInvoiceQuery } from '../gql/graphql';
 import { Badge, Field, FormError, Notice, Page, SelectField, fieldErrors } from '../ui/kit';
 import { JsonView, type Path } from '../ui/jsonview';
-import { ProjectTabs } from './frame';
+import { ProjectTabs, useProjectName } from './frame';
 
 type Report = ValidateInvoiceQuery['validateInvoice'];
 
@@ -29,6 +29,7 @@ function payloadPath(loc: unknown[]): Path {
 export function Workbench() {
   const { params } = useRoute();
   const projectId = params.projectId;
+  const projectName = useProjectName(projectId);
   const [text, setText] = useState('');
   const [kind, setKind] = useState('B2B');
   const [profile, setProfile] = useState('');
@@ -109,7 +110,7 @@ export function Workbench() {
   const fe = fieldErrors(error);
   return (
     <Page title="Invoice workbench" lead="Paste or upload an invoice as NRS expects it, check it against NRS's schema and rules, issue its IRN and QR code, and preview its PDF.">
-      <ProjectTabs projectId={projectId} />
+      <ProjectTabs projectId={projectId} project={projectName} />
       <div class="workbench">
         <div class="panel">
           <div class="row">

@@ -1,4 +1,4 @@
-import{l as e}from"./index-3pXrsprP.js";const n=e(`
+import{m as e}from"./index-DEOGSRKa.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
