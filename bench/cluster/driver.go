@@ -64,10 +64,13 @@ type driver struct {
 	irnRepeats int
 	cut        time.Time
 	restored   time.Time
-	killed     time.Time
-	loadFrom   time.Time
-	loadTo     time.Time
-	runsTo     time.Time
+	// outageReady is what worker2's /ready answered with the database
+	// cut: nil when 503.
+	outageReady error
+	killed      time.Time
+	loadFrom    time.Time
+	loadTo      time.Time
+	runsTo      time.Time
 
 	inv           invoiceState
 	invoicesTo    time.Time // the last invoice accepted
@@ -371,6 +374,10 @@ func (d *driver) chaos(ctx context.Context, proxy *tcpproxy.Proxy) <-chan struct
 		for _, p := range append(append([]*proc{}, d.c.apis...), d.c.workers...) {
 			p.sampleRSS()
 		}
+		ready := waitHTTP(ctx, d.c.workerURL(1)+"/ready", 503, 10*time.Second)
+		d.mu.Lock()
+		d.outageReady = ready
+		d.mu.Unlock()
 		if err := proxy.Restore(); err != nil {
 			fmt.Println("restore:", err)
 		}
@@ -476,6 +483,17 @@ func (d *driver) verify(ctx context.Context, db *sql.DB) *results {
 	}
 	if len(d.irnDupes) > 0 {
 		r.fail("one invoice got two IRNs: %v", d.irnDupes)
+	}
+
+	// The workers said so when the database was cut, and export the
+	// Temporal SDK's metrics of the work they did.
+	if d.outageReady != nil {
+		r.fail("worker2's /ready during the outage: %v", d.outageReady)
+	}
+	for i := range d.c.workers {
+		if err := hasMetric(ctx, d.c.workerURL(i)+"/metrics", "temporal_activity_schedule_to_start_latency_seconds_count{"); err != nil {
+			r.fail("worker%d: %v", i+1, err)
+		}
 	}
 
 	// Every audit chain verifies.

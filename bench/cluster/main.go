@@ -2,7 +2,7 @@
 // purpose: PostgreSQL (its own databases on a shared server, reached
 // through a TCP proxy this program can cut), Redis, a Temporal server, the
 // NRS sandbox stand-in, two `einvoice api` and two `einvoice worker`, each
-// a process of its own. It drives certification runs, an IRN load and
+// a process of its own (the workers serving their probes and metrics). It drives certification runs, an IRN load and
 // invoice submissions (alone and in batches, under Idempotency-Keys
 // repeated by every retry) through both APIs, SIGKILLs one worker and one
 // api mid-way, cuts the database for a while, and then checks: every run
@@ -64,6 +64,7 @@ const (
 	offTemporal = 10 // and the next four for its internal services
 	offStandIn  = 20
 	offAPI      = 30 // and the next one
+	offWorker   = 40 // the workers' probes and metrics, and the next one
 	offDeadPort = 99 // nothing listens: the workers' Redis
 )
 
@@ -220,12 +221,16 @@ func newCluster(o options, dsn string) *cluster {
 		// need no Redis.
 		c.workers = append(c.workers, &proc{name: fmt.Sprintf("worker%d", i+1), bin: filepath.Join(o.bin, "einvoice"), logs: logs(fmt.Sprintf("worker%d", i+1)),
 			args: []string{"worker"}, env: append(append([]string{}, c.env...),
-				"EINVOICE_REDIS_URL=redis://"+addr(o.port+offDeadPort)+"/0")})
+				"EINVOICE_REDIS_URL=redis://"+addr(o.port+offDeadPort)+"/0",
+				"EINVOICE_WORKER_HTTP_ADDR="+addr(o.port+offWorker+i))})
 	}
 	return c
 }
 
 func (c *cluster) apiURL(i int) string { return "http://" + addr(c.o.port+offAPI+i) }
+
+// workerURL is where worker i serves /health, /ready and /metrics.
+func (c *cluster) workerURL(i int) string { return "http://" + addr(c.o.port+offWorker+i) }
 
 func (c *cluster) startAll(ctx context.Context) error {
 	for _, p := range []*proc{c.redis, c.temporal, c.nrs} {
@@ -248,6 +253,11 @@ func (c *cluster) startAll(ctx context.Context) error {
 	for _, p := range c.workers {
 		if err := p.start(); err != nil {
 			return err
+		}
+	}
+	for i, p := range c.workers {
+		if err := waitHTTP(ctx, c.workerURL(i)+"/ready", 200, 2*time.Minute); err != nil {
+			return fmt.Errorf("%s: %w (see %s)", p.name, err, p.logs)
 		}
 	}
 	return nil

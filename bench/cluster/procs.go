@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -136,4 +137,31 @@ func waitHTTP(ctx context.Context, url string, want int, timeout time.Duration) 
 		}
 	}
 	return fmt.Errorf("%s did not answer %d within %v (last: %s)", url, want, timeout, last)
+}
+
+// hasMetric reports an error unless the metrics at url hold a line
+// beginning with prefix.
+func hasMetric(ctx context.Context, url, prefix string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
+	if err != nil {
+		return err
+	}
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", url, res.Status)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, prefix) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s has no %s", url, prefix)
 }
