@@ -2,10 +2,12 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -111,6 +113,49 @@ func TestClaimAllLargeBatch(t *testing.T) {
 			}
 			if _, created, err := st.IRNs().Claim(ctx, rec(1000, "2026-03-04")); err != nil || !created {
 				t.Errorf("first record of the failed batch: created %v, %v; want it not stored", created, err)
+			}
+		})
+	}
+}
+
+// A failed batch leaves nothing stored and the next batch is recorded as
+// if none had failed; a batch claimed inside a transaction is the
+// transaction's: rolled back with it.
+func TestClaimAllAfterFailure(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			st := d.Open(t)
+			ctx := context.Background()
+			_, _, p := seed(t, st, "failure")
+			rec := func(ref string) *model.IssuedIRN {
+				return &model.IssuedIRN{ProjectID: p.ID, InvoiceReference: ref, IssueDate: "2026-03-15",
+					IRN: ref + "-94ND90NR-20260315", InvoiceTypeCode: "381", CreatedAt: now()}
+			}
+			for round := range 3 {
+				stray := rec(fmt.Sprint("STRAY", round))
+				stray.ProjectID = newID(t)
+				if _, _, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec(fmt.Sprint("LOST", round)), stray}); err == nil {
+					t.Fatal("a record of an unknown project: want an error")
+				}
+				ref := fmt.Sprint("KEPT", round)
+				got, created, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec(ref), rec(fmt.Sprint("LOST", round))})
+				if err != nil || !created[0] || !created[1] || got[0].InvoiceReference != ref {
+					t.Fatalf("round %d: the batch after a failed one: created %v, %v", round, created, err)
+				}
+			}
+
+			inTx := rec("INTX")
+			err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				if _, created, err := tx.IRNs().ClaimAll(ctx, []*model.IssuedIRN{inTx}); err != nil || !created[0] {
+					t.Fatalf("in a transaction: created %v, %v", created, err)
+				}
+				return errors.New("roll back")
+			})
+			if err == nil {
+				t.Fatal("the transaction: want its error")
+			}
+			if _, created, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec("INTX")}); err != nil || !created[0] {
+				t.Errorf("the record of a rolled back transaction: created %v, %v; want it not stored", created, err)
 			}
 		})
 	}
