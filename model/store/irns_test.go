@@ -160,3 +160,56 @@ func TestClaimAllAfterFailure(t *testing.T) {
 		})
 	}
 }
+
+// When the IRN writer cannot begin (another process holds SQLite's write
+// lock past the busy timeout), the batch fails, nothing is stored, and the
+// next batch, the lock released, is recorded on a connection of its own.
+// The failing batch waits out SQLite's busy timeout (10 s).
+func TestClaimAllSQLiteAfterBusy(t *testing.T) {
+	path := storetest.SQLiteURL(t)
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Migrations().Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, _, p := seed(t, st, "busy")
+	rec := func(ref string) *model.IssuedIRN {
+		return &model.IssuedIRN{ProjectID: p.ID, InvoiceReference: ref, IssueDate: "2026-03-15",
+			IRN: ref + "-94ND90NR-20260315", InvoiceTypeCode: "381", CreatedAt: now()}
+	}
+	if _, created, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec("BEFORE")}); err != nil || !created[0] {
+		t.Fatalf("before: created %v, %v", created, err)
+	}
+
+	other, err := store.Open(ctx, path) // another process
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- other.RunInTx(ctx, func(context.Context, *store.Store) error { // BEGIN IMMEDIATE
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	_, _, err = st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec("DURING")})
+	close(release)
+	if err == nil {
+		t.Fatal("a batch while another process holds the write lock: want an error")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	got, created, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec("AFTER"), rec("DURING")})
+	if err != nil || !created[0] || !created[1] || got[1].InvoiceReference != "DURING" {
+		t.Fatalf("after: created %v, %v; want both new (the failed batch stored nothing)", created, err)
+	}
+}
