@@ -192,3 +192,54 @@ func (s *Service) settleLoop() {
 		s.mu.Unlock()
 	}
 }
+
+// claimKey carries a claim, and how its transport renders a use case's
+// result, in the context of the request run under it.
+type claimKey struct{}
+
+// bound is a claim with the transport's rendering of a result.
+type bound struct {
+	claim  *Claim
+	render func(result any) (*StoredResponse, error)
+}
+
+// Bind returns ctx carrying the claim and render, the transport's
+// rendering of a use case's result as the response it answers with: a use
+// case that commits an effect (a certification run start) calls Commit in
+// its transaction, so that the response is kept in the same commit as the
+// effect.
+func (c *Claim) Bind(ctx context.Context, render func(result any) (*StoredResponse, error)) context.Context {
+	return context.WithValue(ctx, claimKey{}, &bound{claim: c, render: render})
+}
+
+// Commit stores, in tx, the response the request running in ctx answers
+// with result, when it runs under an Idempotency-Key (see Claim.Bind), and
+// reports whether it did. The caller then answers with result exactly as
+// it is now. Committed with the request's effect, the response is there
+// for a retry whatever happens to this process afterwards: the retry is
+// answered the same, and never runs the request again. A claim taken over
+// meanwhile (its lease lapsed and a retry claimed the key) fails with a
+// conflict, so that the effect is not committed twice.
+func Commit(ctx context.Context, tx *store.Store, result any) (bool, error) {
+	b, _ := ctx.Value(claimKey{}).(*bound)
+	if b == nil {
+		return false, nil
+	}
+	resp, err := b.render(result)
+	if err != nil {
+		return false, err
+	}
+	if !ShouldStore(resp.Status) {
+		return false, nil
+	}
+	c := b.claim
+	held, err := c.s.complete(ctx, tx, c.req, c.at, resp)
+	if err != nil {
+		return false, err
+	}
+	if !held {
+		return false, model.Wrap(model.CodeConflict, ErrClaimLost,
+			"a retry with this Idempotency-Key took over this request; its answer is the retry's")
+	}
+	return true, nil
+}
