@@ -39,7 +39,7 @@ var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-L
 // holder that died leaves the claim to lapse at the end of its lease;
 // then a retry of the same request runs it again, unless the request's
 // use case kept its answer in the transaction of its effect
-// (idempotency.Commit: a certification run start does), which the retry
+// (Store.KeepAnswer: a certification run start does), which the retry
 // is then answered.
 func (a *api) idempotent(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,7 +122,7 @@ type heldClaim struct {
 // answerInTx returns r's context with the request's Idempotency-Key claim,
 // if any, bound to the answer reply gives a use case's result (200 with
 // the result as JSON): a use case whose effect must not run twice keeps
-// that answer in the transaction of its effect (idempotency.Commit). Only
+// that answer in the transaction of its effect (Store.KeepAnswer). Only
 // handlers answering with reply use it.
 func answerInTx(r *http.Request) context.Context {
 	h, _ := r.Context().Value(claimKey{}).(*heldClaim)

@@ -321,7 +321,7 @@ func TestIdempotencyLease(t *testing.T) {
 }
 
 // TestIdempotencyCommit keeps a claim's answer in the transaction of its
-// request's effect (idempotency.Commit): committed, it is replayed, and
+// request's effect (Claim.Bind, then Store.KeepAnswer): committed, it is replayed, and
 // the claim stays held while its request ends; rolled back, the claim is
 // still in flight; a claim taken over meanwhile fails the transaction with
 // a conflict and writes nothing.
@@ -341,7 +341,7 @@ func TestIdempotencyCommit(t *testing.T) {
 				var kept bool
 				err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 					var err error
-					if kept, err = idempotency.Commit(c.Bind(ctx, render), tx, out); err != nil {
+					if kept, err = tx.KeepAnswer(c.Bind(ctx, render), out); err != nil {
 						return err
 					}
 					return after
@@ -351,7 +351,7 @@ func TestIdempotencyCommit(t *testing.T) {
 
 			// Without a claim, nothing is kept.
 			if err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-				kept, err := idempotency.Commit(ctx, tx, "none")
+				kept, err := tx.KeepAnswer(ctx, "none")
 				if kept || err != nil {
 					t.Fatalf("commit without a claim: %v %v", kept, err)
 				}

@@ -193,38 +193,31 @@ func (s *Service) settleLoop() {
 	}
 }
 
-// claimKey carries a claim, and how its transport renders a use case's
-// result, in the context of the request run under it.
-type claimKey struct{}
-
-// bound is a claim with the transport's rendering of a result.
+// bound is a claim with its transport's rendering of a result: the
+// store.AnswerKeeper of the request run under the claim.
 type bound struct {
 	claim  *Claim
 	render func(result any) (*StoredResponse, error)
 }
 
-// Bind returns ctx carrying the claim and render, the transport's
-// rendering of a use case's result as the response it answers with: a use
-// case that commits an effect (a certification run start) calls Commit in
-// its transaction, so that the response is kept in the same commit as the
-// effect.
+// Bind returns ctx carrying the claim, with render, the transport's
+// rendering of a use case's result as the response it answers with, as
+// the context's store.AnswerKeeper: a use case that commits an effect (a
+// certification run start) keeps its answer with Store.KeepAnswer in its
+// transaction, so that the response commits with the effect.
 func (c *Claim) Bind(ctx context.Context, render func(result any) (*StoredResponse, error)) context.Context {
-	return context.WithValue(ctx, claimKey{}, &bound{claim: c, render: render})
+	return store.WithAnswerKeeper(ctx, &bound{claim: c, render: render})
 }
 
-// Commit stores, in tx, the response the request running in ctx answers
-// with result, when it runs under an Idempotency-Key (see Claim.Bind), and
-// reports whether it did. The caller then answers with result exactly as
-// it is now. Committed with the request's effect, the response is there
-// for a retry whatever happens to this process afterwards: the retry is
-// answered the same, and never runs the request again. A claim taken over
+// KeepAnswer stores, in tx, the response the claim's request answers with
+// result, and reports whether it did (not for a response ShouldStore does
+// not keep). The caller then answers with result exactly as it is now. A
+// retry is then answered the same whatever happens to this process
+// afterwards, and never runs the request again. A claim taken over
 // meanwhile (its lease lapsed and a retry claimed the key) fails with a
-// conflict, so that the effect is not committed twice.
-func Commit(ctx context.Context, tx *store.Store, result any) (bool, error) {
-	b, _ := ctx.Value(claimKey{}).(*bound)
-	if b == nil {
-		return false, nil
-	}
+// conflict wrapping ErrClaimLost, so that the effect is not committed
+// twice.
+func (b *bound) KeepAnswer(ctx context.Context, tx *store.Store, result any) (bool, error) {
 	resp, err := b.render(result)
 	if err != nil {
 		return false, err

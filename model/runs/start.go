@@ -8,7 +8,6 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/access"
-	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
 
@@ -93,7 +92,7 @@ func (s *Service) start(ctx context.Context, pr *model.Project, actor model.Ref,
 		// process from here on, and never records a second one.
 		recorded = view(run, nil)
 		var err error
-		answered, err = idempotency.Commit(ctx, tx, recorded)
+		answered, err = tx.KeepAnswer(ctx, recorded)
 		return err
 	})
 	if err != nil {
