@@ -94,7 +94,8 @@ func (rc *receiver) count(id string) int {
 }
 
 // newHookRig is a rig whose application delivers webhooks through
-// Temporal on the rig's queue, with a fast retry schedule.
+// Temporal on a webhook queue of the rig's own (the rig's queue with
+// "-webhooks"), with a fast retry schedule.
 func newHookRig(t *testing.T, d storetest.Dialect, retry webhooks.RetryPolicy, disableAfter time.Duration) *rig {
 	t.Helper()
 	c, err := client.Dial(client.Options{HostPort: temporalAddr, Namespace: temporalNamespace,
@@ -107,19 +108,23 @@ func newHookRig(t *testing.T, d storetest.Dialect, retry webhooks.RetryPolicy, d
 	opts := certtest.Options{Open: d.Open, Runs: workflows.NewStarter(c, workflows.StarterOptions{TaskQueue: queue}),
 		App: func(cfg *app.Config) {
 			cfg.Webhooks.AllowPrivate, cfg.Webhooks.Retry, cfg.Webhooks.DisableAfter = true, retry, disableAfter
-			cfg.Webhooks.Engine = workflows.NewWebhookStarter(c, workflows.StarterOptions{TaskQueue: queue})
+			cfg.Webhooks.Engine = workflows.NewWebhookStarter(c, workflows.StarterOptions{TaskQueue: queue + "-webhooks"})
 		}}
 	return &rig{t: t, e: certtest.New(t, opts), c: c, queue: queue}
 }
 
 // startHooks starts a worker that runs certification runs and delivers
-// webhooks, and a dispatcher, as einvoice worker does; the returned
-// function stops both (a process that dies).
+// webhooks on its webhook queue, and a dispatcher, as einvoice worker does;
+// the returned function stops both (a process that dies).
 func (r *rig) startHooks() (stop func()) {
 	r.t.Helper()
-	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Webhooks: r.e.App.Deliveries, TaskQueue: r.queue, Logger: quiet()})
+	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Webhooks: r.e.App.Deliveries, TaskQueue: r.queue,
+		WebhookTaskQueue: r.queue + "-webhooks", Logger: quiet()})
 	if err != nil {
 		r.t.Fatal(err)
+	}
+	if got, want := strings.Join(w.TaskQueues(), " "), r.queue+" "+r.queue+"-webhooks"; got != want {
+		r.t.Fatalf("task queues %q, want %q", got, want)
 	}
 	if err := w.Start(); err != nil {
 		r.t.Fatal(err)
@@ -327,3 +332,28 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// By default a worker polls the certification queue and, with webhooks to
+// deliver, the webhook queue with slots of its own; the starters use the
+// same queues.
+func TestWorkerDefaultQueues(t *testing.T) {
+	d := storetest.Dialects(t)[0]
+	r := newHookRig(t, d, webhooks.RetryPolicy{Initial: time.Second, Max: time.Second, Window: time.Minute}, time.Hour)
+	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Webhooks: r.e.App.Deliveries, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(w.TaskQueues(), " "), workflows.TaskQueue+" "+workflows.WebhookTaskQueue; got != want {
+		t.Errorf("task queues %q, want %q", got, want)
+	}
+	w, err = worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(w.TaskQueues(), " "); got != workflows.TaskQueue {
+		t.Errorf("without webhooks: task queues %q, want %q", got, workflows.TaskQueue)
+	}
+	if workflows.WebhookTaskQueue == workflows.TaskQueue {
+		t.Error("the webhook queue is the certification queue")
+	}
+}

@@ -1,6 +1,7 @@
 // Package worker builds the Temporal worker of einvoice: it polls the
 // certification task queue and runs the CertificationRun workflow and its
-// activities, and the WebhookDelivery workflow and its activities. `einvoice worker` runs it against TEMPORAL_ADDRESS;
+// activities and the invoice workflows, and the webhook task queue, with
+// slots of its own, for the WebhookDelivery workflow and its activities. `einvoice worker` runs it against TEMPORAL_ADDRESS;
 // `einvoice dev` runs it in-process next to an embedded Temporal server
 // (worker/devtemporal). It builds no HTTP server: what it needs of the
 // application is the runs' steps (app.NewWorker).
@@ -30,6 +31,10 @@ const (
 	DefaultActivityPollers      = 8
 	DefaultWorkflowPollers      = 4
 	DefaultConcurrentActivities = 200
+	// DefaultConcurrentDeliveries bounds the webhook deliveries in flight
+	// at once on the webhook task queue; each waits at most the delivery
+	// timeout on a receiver.
+	DefaultConcurrentDeliveries = 50
 )
 
 // Options configures New.
@@ -66,6 +71,18 @@ type Options struct {
 	Logger *slog.Logger
 	// TaskQueue is the queue polled; default workflows.TaskQueue.
 	TaskQueue string
+	// WebhookTaskQueue is the queue of webhook deliveries, polled by a
+	// worker of its own with MaxConcurrentDeliveries slots, so that slow
+	// receivers never take the slots of runs and invoices. Its default is
+	// workflows.WebhookTaskQueue when TaskQueue is the default, and none
+	// when TaskQueue is set (a caller with a queue of its own names its
+	// webhook queue too). Deliveries started on TaskQueue (before the
+	// webhook queue existed, or by a starter given TaskQueue) are still
+	// run there: the webhook workflow stays registered on both.
+	WebhookTaskQueue string
+	// MaxConcurrentDeliveries bounds the delivery activities executing at
+	// once on WebhookTaskQueue; zero means DefaultConcurrentDeliveries.
+	MaxConcurrentDeliveries int
 	// ActivityPollers and WorkflowPollers are the numbers of concurrent
 	// long polls per task type; MaxConcurrentActivities bounds the
 	// activities executing at once. Zero means the defaults.
@@ -74,10 +91,64 @@ type Options struct {
 	MaxConcurrentActivities int
 }
 
+// Worker is einvoice's worker: one Temporal worker on the certification
+// task queue and, when webhooks are delivered, one on the webhook task
+// queue. Start, Stop and Run act on both.
+type Worker struct {
+	main   sdkworker.Worker
+	hooks  sdkworker.Worker // nil without a webhook task queue
+	queues []string
+	fatal  chan error // the first fatal error of either worker
+}
+
+// Start starts the workers; if the second cannot start, the first is
+// stopped again.
+func (w *Worker) Start() error {
+	if err := w.main.Start(); err != nil {
+		return err
+	}
+	if w.hooks != nil {
+		if err := w.hooks.Start(); err != nil {
+			w.main.Stop()
+			return err
+		}
+	}
+	return nil
+}
+
+// Stop stops the workers, the webhook one first.
+func (w *Worker) Stop() {
+	if w.hooks != nil {
+		w.hooks.Stop()
+	}
+	w.main.Stop()
+}
+
+// Run starts the workers and blocks until interrupt is closed or sends, or
+// either worker fails for good (its namespace gone, say), then stops them;
+// it returns that failure.
+func (w *Worker) Run(interrupt <-chan any) error {
+	if err := w.Start(); err != nil {
+		return err
+	}
+	var err error
+	select {
+	case <-interrupt:
+	case err = <-w.fatal:
+	}
+	w.Stop()
+	return err
+}
+
+// TaskQueues are the queues polled: the certification one, then the webhook
+// one if any.
+func (w *Worker) TaskQueues() []string { return w.queues }
+
 // New builds a worker on the certification task queue with the workflow
-// and activities registered. Start it with Start or Run; stop it before
-// closing c.
-func New(c client.Client, opts Options) (sdkworker.Worker, error) {
+// and activities registered, and one on the webhook task queue when
+// opts.Webhooks is set. Start it with Start or Run; stop it before closing
+// c.
+func New(c client.Client, opts Options) (*Worker, error) {
 	if c == nil {
 		return nil, errors.New("worker: a Temporal client is required")
 	}
@@ -96,13 +167,28 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 	}
 	if opts.TaskQueue == "" {
 		opts.TaskQueue = workflows.TaskQueue
+		if opts.WebhookTaskQueue == "" {
+			opts.WebhookTaskQueue = workflows.WebhookTaskQueue
+		}
+	}
+	if opts.MaxConcurrentDeliveries <= 0 {
+		opts.MaxConcurrentDeliveries = DefaultConcurrentDeliveries
+	}
+	fatal := make(chan error, 2)
+	onFatal := func(err error) {
+		select {
+		case fatal <- err:
+		default:
+		}
 	}
 	w := sdkworker.New(c, opts.TaskQueue, sdkworker.Options{
+		OnFatalError:                           onFatal,
 		MaxConcurrentActivityTaskPollers:       opts.ActivityPollers,
 		MaxConcurrentWorkflowTaskPollers:       opts.WorkflowPollers,
 		MaxConcurrentActivityExecutionSize:     opts.MaxConcurrentActivities,
 		MaxConcurrentWorkflowTaskExecutionSize: opts.MaxConcurrentActivities,
 	})
+	var hw sdkworker.Worker
 	w.RegisterWorkflowWithOptions(workflows.CertificationRun, workflow.RegisterOptions{Name: workflows.WorkflowName})
 	w.RegisterActivity(acts)
 	if opts.Webhooks != nil {
@@ -112,6 +198,17 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 		}
 		w.RegisterWorkflowWithOptions(workflows.WebhookDelivery, workflow.RegisterOptions{Name: workflows.WebhookWorkflowName})
 		w.RegisterActivity(hooks)
+		if opts.WebhookTaskQueue != "" && opts.WebhookTaskQueue != opts.TaskQueue {
+			hw = sdkworker.New(c, opts.WebhookTaskQueue, sdkworker.Options{
+				OnFatalError:                           onFatal,
+				MaxConcurrentActivityTaskPollers:       2,
+				MaxConcurrentWorkflowTaskPollers:       2,
+				MaxConcurrentActivityExecutionSize:     opts.MaxConcurrentDeliveries,
+				MaxConcurrentWorkflowTaskExecutionSize: opts.MaxConcurrentDeliveries,
+			})
+			hw.RegisterWorkflowWithOptions(workflows.WebhookDelivery, workflow.RegisterOptions{Name: workflows.WebhookWorkflowName})
+			hw.RegisterActivity(hooks)
+		}
 	}
 	if opts.Submissions != nil {
 		inv, err := workflows.NewInvoiceActivities(workflows.InvoiceActivitiesConfig{
@@ -125,5 +222,9 @@ func New(c client.Client, opts Options) (sdkworker.Worker, error) {
 		w.RegisterWorkflowWithOptions(workflows.InvoiceQueueDrain, workflow.RegisterOptions{Name: workflows.QueueDrainWorkflowName})
 		w.RegisterActivity(inv)
 	}
-	return w, nil
+	out := &Worker{main: w, hooks: hw, queues: []string{opts.TaskQueue}, fatal: fatal}
+	if hw != nil {
+		out.queues = append(out.queues, opts.WebhookTaskQueue)
+	}
+	return out, nil
 }

@@ -14,8 +14,15 @@ import (
 	"go.temporal.io/sdk/temporal"
 )
 
-// TaskQueue is the task queue of certification workflows and activities.
+// TaskQueue is the task queue of certification workflows and activities,
+// and of invoice submissions and their project queues' drains.
 const TaskQueue = "einvoice-certification"
+
+// WebhookTaskQueue is the task queue of webhook deliveries. It has workers
+// of its own (worker.Options.WebhookTaskQueue), so that deliveries to slow
+// or failing receivers never hold the slots that runs and invoice
+// submissions need.
+const WebhookTaskQueue = "einvoice-webhooks"
 
 // WorkflowName is the registered name of the CertificationRun workflow.
 const WorkflowName = "CertificationRun"

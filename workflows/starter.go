@@ -50,8 +50,9 @@ var (
 type StarterOptions struct {
 	// StartTimeout bounds each start; default DefaultStartTimeout.
 	StartTimeout time.Duration
-	// TaskQueue is where the workflows go; default TaskQueue. The workers
-	// must poll the same queue.
+	// TaskQueue is where the workflows go; default TaskQueue
+	// (WebhookTaskQueue for a WebhookStarter). The workers must poll the
+	// same queue.
 	TaskQueue string
 	// Namespace is the client's namespace, which Check describes; default
 	// "default".

@@ -202,13 +202,14 @@ type WebhookStarter struct {
 
 var _ webhooks.Starter = (*WebhookStarter)(nil)
 
-// NewWebhookStarter builds a WebhookStarter.
+// NewWebhookStarter builds a WebhookStarter. Its TaskQueue defaults to
+// WebhookTaskQueue.
 func NewWebhookStarter(c client.Client, opts StarterOptions) *WebhookStarter {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
 	}
 	if opts.TaskQueue == "" {
-		opts.TaskQueue = TaskQueue
+		opts.TaskQueue = WebhookTaskQueue
 	}
 	return &WebhookStarter{c: c, timeout: opts.StartTimeout, taskQueue: opts.TaskQueue}
 }

@@ -15,6 +15,10 @@
 #   IDEMPOTENCY=1 bench/middleware/run.sh   # every request replayed under one Idempotency-Key
 #   POSTGRES=postgres://postgres@127.0.0.1:5432/test?sslmode=disable bench/middleware/run.sh
 #                                           # the full router on a fresh PostgreSQL database (dropped after)
+#   PROFILE=/tmp/irn.pprof bench/middleware/run.sh
+#                                           # also a CPU profile of the full router's process during the
+#                                           # first round of new references (go tool pprof -top /tmp/irn.pprof;
+#                                           # that round then carries the profiler's own small cost)
 #   APIS=2 POSTGRES=... bench/middleware/run.sh
 #                                           # two API processes on that database, each loaded by a wrk of
 #                                           # its own with half the threads and connections (rates and CPU
@@ -30,6 +34,7 @@ CONNECTIONS="${CONNECTIONS:-32}"
 BARE_ADDR="${BARE_ADDR:-127.0.0.1:18081}"
 FULL_ADDR="${FULL_ADDR:-127.0.0.1:18082}"
 FULL2_ADDR="${FULL2_ADDR:-127.0.0.1:18084}"
+PPROF_ADDR="${PPROF_ADDR:-127.0.0.1:18083}"
 APIS="${APIS:-1}"
 case "$APIS" in 1|2) ;; *) echo "APIS is 1 or 2" >&2; exit 1 ;; esac
 
@@ -49,6 +54,10 @@ go build -o "$tmp/serve" ./bench/middleware
 go build -o "$tmp/irnload" ./bench/irnload
 pg=()
 if [ -n "${POSTGRES:-}" ]; then pg=(-postgres "$POSTGRES"); fi
+if [ -n "${PROFILE:-}" ]; then
+  command -v curl >/dev/null || { echo "PROFILE needs curl" >&2; exit 1; }
+  pg+=(-pprof "$PPROF_ADDR")
+fi
 "$tmp/serve" -dir "$tmp" -bare "$BARE_ADDR" -full "$FULL_ADDR" "${pg[@]}" 2>"$tmp/serve.log" &
 pid=$!
 for _ in $(seq 1 100); do [ -f "$tmp/credentials" ] && break; sleep 0.1; done
@@ -149,7 +158,16 @@ bares=() fulls=() uniqs=() ratios=() uratios=() cpu_bare=() cpu_full=() cpu_uniq
 for i in $(seq 1 "$ROUNDS"); do
   read -r b bs bw <<<"$(rate "$BARE")"
   read -r f fs fw <<<"$(rate "$FULL")"
+  prof=""
+  if [ -n "${PROFILE:-}" ] && [ "$i" = 1 ]; then
+    # The profile spans the round but its first and last second.
+    secs="${DURATION%s}"
+    case "$secs" in ''|*[!0-9]*) secs=3 ;; *) secs=$((secs > 2 ? secs - 2 : 1)) ;; esac
+    (sleep 1; curl -sf -o "$PROFILE" "http://$PPROF_ADDR/debug/pprof/profile?seconds=$secs") &
+    prof=$!
+  fi
   read -r u us uw <<<"$(rate "$FULL" "$tmp/irn-unique.lua" "${run}R$i")"
+  if [ -n "$prof" ]; then wait "$prof" || echo "no CPU profile written" >&2; fi
   bares+=("$b") fulls+=("$f") uniqs+=("$u")
   ratios+=("$(awk -v f="$f" -v b="$b" 'BEGIN { printf "%.1f", 100 * f / b }')")
   uratios+=("$(awk -v f="$u" -v b="$b" 'BEGIN { printf "%.1f", 100 * f / b }')")

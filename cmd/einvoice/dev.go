@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 	"go.temporal.io/sdk/client"
@@ -195,10 +196,10 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
   Docs         %s/docs
   Metrics      %s
   NRS sandbox  %s%s/api
-  Temporal     %s (namespace %s, task queue %s)
+  Temporal     %s (namespace %s, task queues %s)
   Temporal UI  %s
   Data         %s
 Press Ctrl+C to stop.
-`, version, base, base, base, base, base, metrics, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), workflows.TaskQueue, ui, dir)
+`, version, base, base, base, base, base, metrics, base, sandboxPrefix, ts.FrontendAddr(), ts.Namespace(), strings.Join(w.TaskQueues(), ", "), ui, dir)
 	return a.serve(ctx, ln, c.Ops.MetricsAddr, log)
 }

@@ -78,7 +78,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	go func() { defer close(dispatched); dispatcher.Run(dctx, 0) }()
 	defer func() { stopDispatch(); <-dispatched }()
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
-		"task_queue", workflows.TaskQueue, "version", version, "database", st.Dialect())
+		"task_queues", w.TaskQueues(), "version", version, "database", st.Dialect())
 	// The worker's view of NRS (its circuit breakers) is shared through the
 	// database, so that the API's /health shows it.
 	hctx, stopHealth := context.WithCancel(ctx)

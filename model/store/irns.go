@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"database/sql/driver"
 	"sync"
 
 	"github.com/uptrace/bun"
@@ -96,12 +96,28 @@ func (rp IRNs) ClaimAll(ctx context.Context, recs []*model.IssuedIRN) (got []*mo
 	return got, created, nil
 }
 
-// statements holds the statements a Store prepares once and reuses in
-// every transaction: SQLite parses a statement into a program each time
-// it is prepared, which for an IRN costs about as much as storing it.
+// statements holds the statements a Store prepares once and reuses: SQLite
+// parses a statement into a program each time it is prepared, which for an
+// IRN costs about as much as storing it.
 type statements struct {
-	mu        sync.Mutex
-	irnInsert *sql.Stmt
+	// irnWriter is the connection IRN batches are recorded on.
+	irnWriter irnWriter
+}
+
+// irnWriter is one connection of the pool kept for recording IRNs on
+// SQLite, with its statements prepared once: BEGIN IMMEDIATE, COMMIT,
+// ROLLBACK and the insert. A batch's transaction then costs no
+// connection taken from the pool and given back, no statement parsed (the
+// driver parses BEGIN and COMMIT again for each transaction it runs) and
+// no goroutine watching the transaction's context. One batch at a time
+// uses it (mu); SQLite allows one writer at a time anyway. A connection
+// left in an unknown state by a failure is discarded, and the next batch
+// takes a new one.
+type irnWriter struct {
+	mu                              sync.Mutex
+	conn                            bun.Conn
+	open                            bool
+	begin, commit, rollback, insert *sql.Stmt
 }
 
 // sqliteIRNInsert stores one IRN unless its (project, reference) is taken;
@@ -112,71 +128,140 @@ VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, invoice_reference) DO NOTHING
 // sqliteTime is how bun writes a time into SQLite.
 const sqliteTime = "2006-01-02 15:04:05.999999-07:00"
 
-func (st *statements) irnInsertStmt(ctx context.Context, db *bun.DB) (*sql.Stmt, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.irnInsert == nil {
-		stmt, err := db.DB.PrepareContext(ctx, sqliteIRNInsert)
-		if err != nil {
-			return nil, err
-		}
-		st.irnInsert = stmt
+// connect takes a connection from db's pool and prepares the statements
+// on it. w.mu is held.
+func (w *irnWriter) connect(ctx context.Context, db *bun.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
 	}
-	return st.irnInsert, nil
+	w.conn = conn
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{{&w.begin, "BEGIN IMMEDIATE"}, {&w.commit, "COMMIT"}, {&w.rollback, "ROLLBACK"}, {&w.insert, sqliteIRNInsert}} {
+		if *p.stmt, err = conn.PrepareContext(ctx, p.sql); err != nil {
+			w.discard()
+			return err
+		}
+	}
+	w.open = true
+	return nil
 }
 
-// claimAllSQLite is ClaimAll on SQLite: one transaction, one prepared
-// insert executed per record (its program is kept per connection, so no
-// statement is parsed again), RowsAffected telling a new record from a
-// taken reference.
-func (rp IRNs) claimAllSQLite(ctx context.Context, recs, got []*model.IssuedIRN, created []bool) ([]*model.IssuedIRN, []bool, error) {
-	stmt, err := rp.s.stmts.irnInsertStmt(ctx, rp.s.db)
-	if err != nil {
-		return nil, nil, rp.s.wrap(err, "IRN")
+// discard closes the statements and the connection, which the pool then
+// drops instead of handing it out again. w.mu is held.
+func (w *irnWriter) discard() {
+	for _, st := range []**sql.Stmt{&w.begin, &w.commit, &w.rollback, &w.insert} {
+		if *st != nil {
+			_ = (*st).Close()
+			*st = nil
+		}
 	}
-	// The transaction runs without ctx's cancellation: given a context
-	// that can end, the driver starts a goroutine per statement (BEGIN and
-	// each insert) to interrupt it, which costs about as much as an insert.
-	// Nothing in it waits longer than SQLite's busy timeout (BEGIN
-	// IMMEDIATE waiting for another writer; an insert inside the
-	// transaction never waits), and ctx is checked before each statement.
+	if w.conn.Conn != nil {
+		_ = w.conn.Raw(func(any) error { return driver.ErrBadConn })
+		_ = w.conn.Close()
+	}
+	w.conn, w.open = bun.Conn{}, false
+}
+
+// close gives the connection back (Store.Close).
+func (w *irnWriter) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.open {
+		w.discard()
+	}
+}
+
+// claimAllSQLite is ClaimAll on SQLite: one transaction on the IRN
+// writer's connection (a Store inside a transaction uses that one), one
+// prepared insert executed per record, RowsAffected telling a new record
+// from a taken reference.
+//
+// The transaction runs without ctx's cancellation: given a context that
+// can end, the driver starts a goroutine per statement (BEGIN and each
+// insert) to interrupt it, which costs about as much as an insert. Nothing
+// in it waits longer than SQLite's busy timeout (BEGIN IMMEDIATE waiting
+// for another writer; an insert inside the transaction never waits), and
+// ctx is checked before each statement.
+func (rp IRNs) claimAllSQLite(ctx context.Context, recs, got []*model.IssuedIRN, created []bool) ([]*model.IssuedIRN, []bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, rp.s.wrap(err, "IRN")
 	}
 	nc := context.WithoutCancel(ctx)
-	err = rp.s.RunInTx(nc, func(nc context.Context, tx *Store) error {
-		btx, ok := tx.idb.(bun.Tx)
-		if !ok {
-			return errors.New("store: IRN claims outside a transaction")
+	if tx, ok := rp.s.idb.(bun.Tx); ok { // the caller's transaction
+		ins, err := tx.Tx.PrepareContext(nc, sqliteIRNInsert)
+		if err != nil {
+			return nil, nil, rp.s.wrap(err, "IRN")
 		}
-		ins := btx.Tx.StmtContext(nc, stmt)
 		defer ins.Close()
-		for i, rec := range recs {
-			if err := ctx.Err(); err != nil {
-				return tx.wrap(err, "IRN")
-			}
-			res, err := ins.ExecContext(nc, rec.ProjectID.String(), rec.InvoiceReference, rec.IssueDate, rec.IRN,
-				rec.InvoiceTypeCode, rec.CreatedAt.UTC().Format(sqliteTime))
-			if err != nil {
-				return tx.wrap(err, "IRN")
-			}
-			if n, _ := res.RowsAffected(); n == 1 {
-				got[i], created[i] = rec, true
-				continue
-			}
-			// Issued before: read what was stored.
-			old := new(model.IssuedIRN)
-			err = tx.idb.NewSelect().Model(old).
-				Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(nc)
-			if err != nil {
-				return tx.wrap(err, "IRN")
-			}
-			got[i] = old
+		if err := rp.claimEach(ctx, rp.s.idb, ins, recs, got, created); err != nil {
+			return nil, nil, err
 		}
-		return nil
-	})
+		return got, created, nil
+	}
+
+	w := &rp.s.stmts.irnWriter
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.open {
+		if err := w.connect(nc, rp.s.db); err != nil {
+			return nil, nil, rp.s.wrap(err, "IRN")
+		}
+	}
+	if _, err := w.begin.ExecContext(nc); err != nil {
+		w.abort(nc)
+		return nil, nil, rp.s.wrap(err, "IRN")
+	}
+	err := rp.claimEach(ctx, w.conn, w.insert, recs, got, created)
+	if err == nil {
+		if _, err = w.commit.ExecContext(nc); err != nil {
+			err = rp.s.wrap(err, "IRN")
+		}
+	}
 	if err != nil {
+		w.abort(nc)
 		return nil, nil, err
 	}
 	return got, created, nil
+}
+
+// abort rolls back whatever transaction a failure left open on the
+// writer's connection. When ROLLBACK fails (no transaction was open, or
+// the connection is broken) the connection is discarded: one known to be
+// outside a transaction is all the writer keeps. w.mu is held.
+func (w *irnWriter) abort(ctx context.Context) {
+	if _, err := w.rollback.ExecContext(ctx); err != nil {
+		w.discard()
+	}
+}
+
+// claimEach runs ins (sqliteIRNInsert, prepared in the transaction's
+// connection) for each record, in the transaction idb runs in.
+func (rp IRNs) claimEach(ctx context.Context, idb bun.IDB, ins *sql.Stmt, recs, got []*model.IssuedIRN, created []bool) error {
+	nc := context.WithoutCancel(ctx)
+	for i, rec := range recs {
+		if err := ctx.Err(); err != nil {
+			return rp.s.wrap(err, "IRN")
+		}
+		res, err := ins.ExecContext(nc, rec.ProjectID.String(), rec.InvoiceReference, rec.IssueDate, rec.IRN,
+			rec.InvoiceTypeCode, rec.CreatedAt.UTC().Format(sqliteTime))
+		if err != nil {
+			return rp.s.wrap(err, "IRN")
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			got[i], created[i] = rec, true
+			continue
+		}
+		// Issued before: read what was stored.
+		old := new(model.IssuedIRN)
+		err = idb.NewSelect().Model(old).
+			Where("project_id = ? AND invoice_reference = ?", rec.ProjectID, rec.InvoiceReference).Scan(nc)
+		if err != nil {
+			return rp.s.wrap(err, "IRN")
+		}
+		got[i], created[i] = old, false
+	}
+	return nil
 }

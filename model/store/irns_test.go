@@ -2,10 +2,12 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -113,5 +115,101 @@ func TestClaimAllLargeBatch(t *testing.T) {
 				t.Errorf("first record of the failed batch: created %v, %v; want it not stored", created, err)
 			}
 		})
+	}
+}
+
+// A failed batch leaves nothing stored and the next batch is recorded as
+// if none had failed; a batch claimed inside a transaction is the
+// transaction's: rolled back with it.
+func TestClaimAllAfterFailure(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			st := d.Open(t)
+			ctx := context.Background()
+			_, _, p := seed(t, st, "failure")
+			rec := func(ref string) *model.IssuedIRN {
+				return &model.IssuedIRN{ProjectID: p.ID, InvoiceReference: ref, IssueDate: "2026-03-15",
+					IRN: ref + "-94ND90NR-20260315", InvoiceTypeCode: "381", CreatedAt: now()}
+			}
+			for round := range 3 {
+				stray := rec(fmt.Sprint("STRAY", round))
+				stray.ProjectID = newID(t)
+				if _, _, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec(fmt.Sprint("LOST", round)), stray}); err == nil {
+					t.Fatal("a record of an unknown project: want an error")
+				}
+				ref := fmt.Sprint("KEPT", round)
+				got, created, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec(ref), rec(fmt.Sprint("LOST", round))})
+				if err != nil || !created[0] || !created[1] || got[0].InvoiceReference != ref {
+					t.Fatalf("round %d: the batch after a failed one: created %v, %v", round, created, err)
+				}
+			}
+
+			inTx := rec("INTX")
+			err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				if _, created, err := tx.IRNs().ClaimAll(ctx, []*model.IssuedIRN{inTx}); err != nil || !created[0] {
+					t.Fatalf("in a transaction: created %v, %v", created, err)
+				}
+				return errors.New("roll back")
+			})
+			if err == nil {
+				t.Fatal("the transaction: want its error")
+			}
+			if _, created, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec("INTX")}); err != nil || !created[0] {
+				t.Errorf("the record of a rolled back transaction: created %v, %v; want it not stored", created, err)
+			}
+		})
+	}
+}
+
+// When the IRN writer cannot begin (another process holds SQLite's write
+// lock past the busy timeout), the batch fails, nothing is stored, and the
+// next batch, the lock released, is recorded on a connection of its own.
+// The failing batch waits out SQLite's busy timeout (10 s).
+func TestClaimAllSQLiteAfterBusy(t *testing.T) {
+	path := storetest.SQLiteURL(t)
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Migrations().Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, _, p := seed(t, st, "busy")
+	rec := func(ref string) *model.IssuedIRN {
+		return &model.IssuedIRN{ProjectID: p.ID, InvoiceReference: ref, IssueDate: "2026-03-15",
+			IRN: ref + "-94ND90NR-20260315", InvoiceTypeCode: "381", CreatedAt: now()}
+	}
+	if _, created, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec("BEFORE")}); err != nil || !created[0] {
+		t.Fatalf("before: created %v, %v", created, err)
+	}
+
+	other, err := store.Open(ctx, path) // another process
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- other.RunInTx(ctx, func(context.Context, *store.Store) error { // BEGIN IMMEDIATE
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	_, _, err = st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec("DURING")})
+	close(release)
+	if err == nil {
+		t.Fatal("a batch while another process holds the write lock: want an error")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	got, created, err := st.IRNs().ClaimAll(ctx, []*model.IssuedIRN{rec("AFTER"), rec("DURING")})
+	if err != nil || !created[0] || !created[1] || got[1].InvoiceReference != "DURING" {
+		t.Fatalf("after: created %v, %v; want both new (the failed batch stored nothing)", created, err)
 	}
 }

@@ -105,7 +105,10 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 func (s *Store) Dialect() string { return s.dialect }
 
 // Close closes the connection pool.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.stmts.irnWriter.close()
+	return s.db.Close()
+}
 
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
