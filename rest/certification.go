@@ -25,7 +25,8 @@ func (a *api) startCertificationRun(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	k := keyFrom(r)
-	out, err := a.app.Runs.Start(r.Context(), k, k.ProjectID, in)
+	// Under an Idempotency-Key, the answer commits with the run.
+	out, err := a.app.Runs.Start(answerInTx(r), k, k.ProjectID, in)
 	return reply(w, "body", out, err)
 }
 

@@ -37,7 +37,10 @@ var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-L
 // this process writes it again until it can: a retry reaching this process
 // writes it first, and another process's retry gets 409 meanwhile. A
 // holder that died leaves the claim to lapse at the end of its lease;
-// then a retry of the same request runs it again.
+// then a retry of the same request runs it again, unless the request's
+// use case kept its answer in the transaction of its effect
+// (Store.KeepAnswer: a certification run start does), which the retry
+// is then answered.
 func (a *api) idempotent(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, sent := r.Header[idempotency.Header]
@@ -76,9 +79,12 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 		// The claim is renewed while the request runs; lost (the database
 		// unreachable for most of a lease), the request's context ends.
 		held, release := claim.Hold(r.Context())
-		finished := false
+		finished, dead := false, false
 		defer func() {
 			release()
+			if dead {
+				return
+			}
 			// Store the response (or, past the bound, its size and hash),
 			// or release the key on a server error or a panic (then
 			// recoverer answers). When the database cannot take it, the
@@ -97,9 +103,55 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 				a.log.Warn("store idempotent response", "request_id", requestID(r.Context()), "error", err)
 			}
 		}()
+		held = context.WithValue(held, claimKey{}, &heldClaim{claim: claim, header: rec.Header()})
 		next.ServeHTTP(rec, r.WithContext(held))
 		finished = true
+		// A process that dies here neither renews nor ends the claim.
+		dead = dies != nil && dies(r)
 	})
+}
+
+// claimKey carries the request's claim to its handler.
+type claimKey struct{}
+
+type heldClaim struct {
+	claim  *idempotency.Claim
+	header http.Header
+}
+
+// answerInTx returns r's context with the request's Idempotency-Key claim,
+// if any, bound to the answer reply gives a use case's result (200 with
+// the result as JSON): a use case whose effect must not run twice keeps
+// that answer in the transaction of its effect (Store.KeepAnswer). Only
+// handlers answering with reply use it.
+func answerInTx(r *http.Request) context.Context {
+	h, _ := r.Context().Value(claimKey{}).(*heldClaim)
+	if h == nil {
+		return r.Context()
+	}
+	return h.claim.Bind(r.Context(), func(out any) (*idempotency.StoredResponse, error) {
+		return answerJSON(h.header, out)
+	})
+}
+
+// dies, set by tests only, tells whether the process is to die after the
+// request's handler answered, before its claim is ended.
+var dies func(*http.Request) bool
+
+// answerJSON is the response reply answers out with (200, out as JSON),
+// with the replayed headers set so far, as the recorder would keep it.
+func answerJSON(h http.Header, out any) (*idempotency.StoredResponse, error) {
+	var body bytes.Buffer
+	if err := encodeJSON(&body, out); err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	kept := map[string]string{"Content-Type": jsonContentType[0]}
+	for _, name := range replayedHeaders {
+		if v := h.Get(name); v != "" && name != "Content-Type" {
+			kept[name] = v
+		}
+	}
+	return &idempotency.StoredResponse{Status: http.StatusOK, Header: kept, Body: body.Bytes()}, nil
 }
 
 // credentialOf names who owns the request's idempotency keys: the API key

@@ -112,11 +112,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		}
 	}()
 	buf.Reset()
-	// Encode writes the same bytes as Marshal, then a newline; so does
-	// appendPlain, for the values it knows.
-	if b, ok := appendPlain(buf.AvailableBuffer(), v); ok {
-		buf.Write(b)
-	} else if err := json.NewEncoder(buf).Encode(v); err != nil {
+	if err := encodeJSON(buf, v); err != nil {
 		slog.Error("encode response", "error", err)
 		status = http.StatusInternalServerError
 		buf.Reset()
@@ -125,6 +121,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// encodeJSON appends v to buf as writeJSON answers it.
+func encodeJSON(buf *bytes.Buffer, v any) error {
+	// Encode writes the same bytes as Marshal, then a newline; so does
+	// appendPlain, for the values it knows.
+	if b, ok := appendPlain(buf.AvailableBuffer(), v); ok {
+		buf.Write(b)
+		return nil
+	}
+	return json.NewEncoder(buf).Encode(v)
 }
 
 // jsonBuffers recycles response buffers; maxPooledBuffer keeps a rare

@@ -319,3 +319,93 @@ func TestIdempotencyLease(t *testing.T) {
 		})
 	}
 }
+
+// TestIdempotencyCommit keeps a claim's answer in the transaction of its
+// request's effect (Claim.Bind, then Store.KeepAnswer): committed, it is replayed, and
+// the claim stays held while its request ends; rolled back, the claim is
+// still in flight; a claim taken over meanwhile fails the transaction with
+// a conflict and writes nothing.
+func TestIdempotencyCommit(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			clk := &clock{t: time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC)}
+			const lease = 300 * time.Millisecond
+			st := d.Open(t)
+			svc := idempotency.New(st, idempotency.Config{Box: apptest.Config(t, nil).Box, Now: clk.now, Lease: lease})
+			render := func(out any) (*idempotency.StoredResponse, error) {
+				return &idempotency.StoredResponse{Status: 200, Header: map[string]string{"Content-Type": "application/json"},
+					Body: []byte(`{"run":"` + out.(string) + `"}`)}, nil
+			}
+			commit := func(c *idempotency.Claim, out string, after error) (bool, error) {
+				var kept bool
+				err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+					var err error
+					if kept, err = tx.KeepAnswer(c.Bind(ctx, render), out); err != nil {
+						return err
+					}
+					return after
+				})
+				return kept, err
+			}
+
+			// Without a claim, nothing is kept.
+			if err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				kept, err := tx.KeepAnswer(ctx, "none")
+				if kept || err != nil {
+					t.Fatalf("commit without a claim: %v %v", kept, err)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+
+			r := idemRequest("commit", `{"x":1}`)
+			c, _, err := svc.Acquire(ctx, r)
+			if err != nil || c == nil {
+				t.Fatalf("claim: %v %v", c, err)
+			}
+			// Rolled back with the effect: still in flight.
+			if _, err := commit(c, "1", errors.New("the effect failed")); err == nil {
+				t.Fatal("the transaction did not fail")
+			}
+			if _, _, err := svc.Acquire(ctx, r); model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("after a rollback: %v, want the claim in flight", err)
+			}
+			if kept, err := commit(c, "1", nil); !kept || err != nil {
+				t.Fatalf("commit: %v %v", kept, err)
+			}
+			// The claim is its request's until it ends, past its lease too;
+			// its late Finish changes nothing.
+			clk.advance(2 * lease)
+			if err := c.Renew(ctx); err != nil {
+				t.Fatalf("renew after the commit: %v", err)
+			}
+			if err := c.Finish(ctx, &idempotency.StoredResponse{Status: 200, Body: []byte(`{"run":"other"}`)}); err != nil {
+				t.Fatal(err)
+			}
+			_, got, err := svc.Acquire(ctx, r)
+			if err != nil || got == nil || string(got.Body) != `{"run":"1"}` || got.Header["Content-Type"] != "application/json" {
+				t.Fatalf("replay: %+v %v", got, err)
+			}
+
+			// Taken over before the commit: a conflict, nothing kept.
+			r2 := idemRequest("commit-2", `{"x":2}`)
+			old, _, _ := svc.Acquire(ctx, r2)
+			clk.advance(lease)
+			cur, _, err := svc.Acquire(ctx, r2)
+			if err != nil || cur == nil {
+				t.Fatalf("take over: %v", err)
+			}
+			if kept, err := commit(old, "old", nil); kept || !errors.Is(err, idempotency.ErrClaimLost) || model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("commit of a lost claim: %v %v, want a conflict", kept, err)
+			}
+			if kept, err := commit(cur, "2", nil); !kept || err != nil {
+				t.Fatalf("commit of the current claim: %v %v", kept, err)
+			}
+			if _, got, err := svc.Acquire(ctx, r2); err != nil || got == nil || string(got.Body) != `{"run":"2"}` {
+				t.Fatalf("replay: %+v %v", got, err)
+			}
+		})
+	}
+}

@@ -192,3 +192,47 @@ func (s *Service) settleLoop() {
 		s.mu.Unlock()
 	}
 }
+
+// bound is a claim with its transport's rendering of a result: the
+// store.AnswerKeeper of the request run under the claim.
+type bound struct {
+	claim  *Claim
+	render func(result any) (*StoredResponse, error)
+}
+
+// Bind returns ctx carrying the claim, with render, the transport's
+// rendering of a use case's result as the response it answers with, as
+// the context's store.AnswerKeeper: a use case that commits an effect (a
+// certification run start) keeps its answer with Store.KeepAnswer in its
+// transaction, so that the response commits with the effect.
+func (c *Claim) Bind(ctx context.Context, render func(result any) (*StoredResponse, error)) context.Context {
+	return store.WithAnswerKeeper(ctx, &bound{claim: c, render: render})
+}
+
+// KeepAnswer stores, in tx, the response the claim's request answers with
+// result, and reports whether it did (not for a response ShouldStore does
+// not keep). The caller then answers with result exactly as it is now. A
+// retry is then answered the same whatever happens to this process
+// afterwards, and never runs the request again. A claim taken over
+// meanwhile (its lease lapsed and a retry claimed the key) fails with a
+// conflict wrapping ErrClaimLost, so that the effect is not committed
+// twice.
+func (b *bound) KeepAnswer(ctx context.Context, tx *store.Store, result any) (bool, error) {
+	resp, err := b.render(result)
+	if err != nil {
+		return false, err
+	}
+	if !ShouldStore(resp.Status) {
+		return false, nil
+	}
+	c := b.claim
+	held, err := c.s.complete(ctx, tx, c.req, c.at, resp)
+	if err != nil {
+		return false, err
+	}
+	if !held {
+		return false, model.Wrap(model.CodeConflict, ErrClaimLost,
+			"a retry with this Idempotency-Key took over this request; its answer is the retry's")
+	}
+	return true, nil
+}

@@ -283,13 +283,23 @@ func (s *Service) Finish(ctx context.Context, req Request, resp *StoredResponse)
 // finish is Finish of the claim made at claimedAt (zero: of whichever
 // claim of req is in flight).
 func (s *Service) finish(ctx context.Context, req Request, claimedAt time.Time, resp *StoredResponse) error {
-	rec := &store.IdempotencyRecord{Credential: req.Credential, Key: req.Key, RequestHash: req.hash(), CreatedAt: claimedAt}
 	if resp == nil || !ShouldStore(resp.Status) {
+		rec := &store.IdempotencyRecord{Credential: req.Credential, Key: req.Key, RequestHash: req.hash(), CreatedAt: claimedAt}
 		return s.st.Idempotency().Release(ctx, rec)
 	}
+	_, err := s.complete(ctx, s.st, req, claimedAt, resp)
+	return err
+}
+
+// complete stores resp, one to keep, as the response of the claim of req
+// made at claimedAt (zero: of whichever claim is in flight), through st
+// (the service's store or a transaction), and reports whether the claim
+// was still in flight to take it.
+func (s *Service) complete(ctx context.Context, st *store.Store, req Request, claimedAt time.Time, resp *StoredResponse) (bool, error) {
+	rec := &store.IdempotencyRecord{Credential: req.Credential, Key: req.Key, RequestHash: req.hash(), CreatedAt: claimedAt}
 	header, err := json.Marshal(resp.Header)
 	if err != nil {
-		return model.Wrap(model.CodeInternal, err, "Internal Server Error")
+		return false, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 	}
 	rec.Status, rec.Header, rec.LockedUntil = resp.Status, string(header), model.StoredTime(s.cfg.Now())
 	rec.Body, rec.BodyKept, rec.BodySize, rec.BodySHA256 = []byte{}, false, resp.Size, resp.SHA256
@@ -297,16 +307,16 @@ func (s *Service) finish(ctx context.Context, req Request, claimedAt time.Time, 
 		sum := sha256.Sum256(resp.Body)
 		rec.BodySize, rec.BodySHA256 = int64(len(resp.Body)), sum[:]
 		if len(resp.Body) <= s.cfg.Limits.MaxResponseBytes {
-			keep, err := s.withinByteQuota(ctx, req.Credential, int64(len(resp.Body))+sealOverhead)
+			keep, err := s.withinByteQuota(ctx, st, req.Credential, int64(len(resp.Body))+sealOverhead)
 			if err != nil {
-				return err
+				return false, err
 			}
 			if keep {
 				// Sealed like every secret at rest: responses carry client
 				// secrets, access tokens and invoices.
 				sealed, err := s.cfg.Box.Seal(resp.Body, req.sealPurpose())
 				if err != nil {
-					return model.Wrap(model.CodeInternal, err, "Internal Server Error")
+					return false, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 				}
 				rec.Body, rec.BodyKept = sealed, true
 				if rec.Body == nil {
@@ -318,7 +328,7 @@ func (s *Service) finish(ctx context.Context, req Request, claimedAt time.Time, 
 	if rec.BodySHA256 == nil {
 		rec.BodySHA256 = []byte{}
 	}
-	return s.st.Idempotency().Complete(ctx, rec)
+	return st.Idempotency().Complete(ctx, rec)
 }
 
 // sealOverhead is what sealing adds to a body (AES-GCM nonce and tag).
@@ -326,8 +336,8 @@ const sealOverhead = 12 + 16
 
 // withinByteQuota reports whether a body of size still fits the bytes the
 // credential may keep over a day.
-func (s *Service) withinByteQuota(ctx context.Context, credential string, size int64) (bool, error) {
-	u, err := s.st.Idempotency().UsageOf(ctx, credential, model.StoredTime(s.cfg.Now()))
+func (s *Service) withinByteQuota(ctx context.Context, st *store.Store, credential string, size int64) (bool, error) {
+	u, err := st.Idempotency().UsageOf(ctx, credential, model.StoredTime(s.cfg.Now()))
 	if err != nil {
 		return false, err
 	}

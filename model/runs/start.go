@@ -73,6 +73,10 @@ func (s *Service) start(ctx context.Context, pr *model.Project, actor model.Ref,
 		Status: model.RunQueued, InvoicePayload: payload, CreatedAt: s.now(),
 	}
 	run.WorkflowID = WorkflowID(run.ID)
+	var (
+		recorded *View
+		answered bool
+	)
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		if err := s.checkQuota(ctx, tx, pr.ID); err != nil {
 			return err
@@ -80,7 +84,16 @@ func (s *Service) start(ctx context.Context, pr *model.Project, actor model.Ref,
 		if err := tx.Runs().Create(ctx, run); err != nil {
 			return err
 		}
-		return s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, actor, model.ActionCertificationStart, "certification_run", run.ID.String())
+		if err := s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, actor, model.ActionCertificationStart, "certification_run", run.ID.String()); err != nil {
+			return err
+		}
+		// Under an Idempotency-Key, the answer is kept in the run's own
+		// commit: a retry is answered this run whatever happens to this
+		// process from here on, and never records a second one.
+		recorded = view(run, nil)
+		var err error
+		answered, err = tx.KeepAnswer(ctx, recorded)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -90,6 +103,11 @@ func (s *Service) start(ctx context.Context, pr *model.Project, actor model.Ref,
 	if err := s.dispatch(ctx, run, pr); err != nil {
 		s.cfg.Logger.WarnContext(ctx, "certification run recorded, its workflow not started yet; it is dispatched in the background",
 			"run_id", run.ID.String(), "error", err.Error())
+	}
+	if answered {
+		// The answer kept for retries is the run as recorded; this one is
+		// the same, byte for byte (its workflow's execution shows in GET).
+		return recorded, nil
 	}
 	return view(run, nil), nil
 }

@@ -119,11 +119,16 @@ func (rp Idempotency) Claim(ctx context.Context, rec *IdempotencyRecord, now tim
 }
 
 // Complete stores the response of a claimed request and
-// counts its stored body in its credential's usage. When rec.CreatedAt is
-// set, only the claim made then is completed.
-func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) error {
+// counts its stored body in its credential's usage, and reports whether
+// the claim was in flight to take it (false: released, completed, purged
+// or taken over meanwhile; nothing is written). When rec.CreatedAt is set,
+// only the claim made then is completed. In a transaction, the claim's
+// row stays locked until it ends: a retry cannot take the claim over
+// meanwhile.
+func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) (bool, error) {
 	rec.State = IdempotencyDone
-	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+	held := false
+	err := rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 		claim := new(IdempotencyRecord)
 		err := tx.idb.NewSelect().Model(claim).Column("created_at").
 			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
@@ -136,7 +141,7 @@ func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) erro
 			}
 			return err
 		}
-		_, err = tx.idb.NewUpdate().Model(rec).
+		res, err := tx.idb.NewUpdate().Model(rec).
 			Column("state", "status", "header", "body", "body_kept", "body_size", "body_sha256", "locked_until").
 			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
 			Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
@@ -145,8 +150,13 @@ func (rp Idempotency) Complete(ctx context.Context, rec *IdempotencyRecord) erro
 		if err != nil {
 			return tx.wrap(err, "idempotency key")
 		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil // taken over between the two statements
+		}
+		held = true
 		return tx.addIdempotencyUsage(ctx, rec.Credential, claim.CreatedAt, 0, int64(len(rec.Body)))
 	})
+	return held && err == nil, err
 }
 
 // claimedAt fences a query to the claim made at rec.CreatedAt, when set:
@@ -161,7 +171,9 @@ func claimedAt(rec *IdempotencyRecord) func(*bun.SelectQuery) *bun.SelectQuery {
 }
 
 // Extend moves the lease of the claim made at rec.CreatedAt, still in
-// flight, to until, and reports whether the claim is still held.
+// flight, to until, and reports whether the claim is still held: in
+// flight, or completed by its own request (its response committed with
+// the request's effect) while the request goes on.
 func (rp Idempotency) Extend(ctx context.Context, rec *IdempotencyRecord, until time.Time) (bool, error) {
 	res, err := rp.s.idb.NewUpdate().Model((*IdempotencyRecord)(nil)).
 		Set("locked_until = ?", until).
@@ -171,8 +183,17 @@ func (rp Idempotency) Extend(ctx context.Context, rec *IdempotencyRecord, until 
 	if err != nil {
 		return false, rp.s.wrap(err, "idempotency key")
 	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	if n, _ := res.RowsAffected(); n == 1 {
+		return true, nil
+	}
+	done, err := rp.s.idb.NewSelect().Model((*IdempotencyRecord)(nil)).
+		Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
+		Where("state = ? AND request_hash = ? AND created_at = ?", IdempotencyDone, rec.RequestHash, rec.CreatedAt).
+		Exists(ctx)
+	if err != nil {
+		return false, rp.s.wrap(err, "idempotency key")
+	}
+	return done, nil
 }
 
 // Release deletes a claim that is still in flight, so that a

@@ -3315,7 +3315,10 @@ type ClientInterface interface {
 	// `invoice_type` is used. The `code_lists` step fetches NRS's code lists and, when the project
 	// talks to the official host of its environment, stores them for that environment's
 	// validation; `build_payload` validates the payload with the project's `validation_profile`. A project runs at most 5 runs at once (operator
-	// default): one more is a 429 with `Retry-After` until one ends.
+	// default): one more is a 429 with `Retry-After` until one ends. Under an `Idempotency-Key`
+	// the answer is kept in the transaction that records the run, and is the run as recorded
+	// (`temporal.run_id` null; the run's GET shows it): a retry with the key is answered the
+	// same run, byte for byte, even after the API process died mid-way.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3330,7 +3333,10 @@ type ClientInterface interface {
 	// `invoice_type` is used. The `code_lists` step fetches NRS's code lists and, when the project
 	// talks to the official host of its environment, stores them for that environment's
 	// validation; `build_payload` validates the payload with the project's `validation_profile`. A project runs at most 5 runs at once (operator
-	// default): one more is a 429 with `Retry-After` until one ends.
+	// default): one more is a 429 with `Retry-After` until one ends. Under an `Idempotency-Key`
+	// the answer is kept in the transaction that records the run, and is the run as recorded
+	// (`temporal.run_id` null; the run's GET shows it): a retry with the key is answered the
+	// same run, byte for byte, even after the API process died mid-way.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4158,7 +4164,10 @@ func (c *RawClient) Signup(ctx context.Context, body SignupJSONRequestBody, reqE
 // `invoice_type` is used. The `code_lists` step fetches NRS's code lists and, when the project
 // talks to the official host of its environment, stores them for that environment's
 // validation; `build_payload` validates the payload with the project's `validation_profile`. A project runs at most 5 runs at once (operator
-// default): one more is a 429 with `Retry-After` until one ends.
+// default): one more is a 429 with `Retry-After` until one ends. Under an `Idempotency-Key`
+// the answer is kept in the transaction that records the run, and is the run as recorded
+// (`temporal.run_id` null; the run's GET shows it): a retry with the key is answered the
+// same run, byte for byte, even after the API process died mid-way.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4183,7 +4192,10 @@ func (c *RawClient) StartCertificationRunWithBody(ctx context.Context, params *S
 // `invoice_type` is used. The `code_lists` step fetches NRS's code lists and, when the project
 // talks to the official host of its environment, stores them for that environment's
 // validation; `build_payload` validates the payload with the project's `validation_profile`. A project runs at most 5 runs at once (operator
-// default): one more is a 429 with `Retry-After` until one ends.
+// default): one more is a 429 with `Retry-After` until one ends. Under an `Idempotency-Key`
+// the answer is kept in the transaction that records the run, and is the run as recorded
+// (`temporal.run_id` null; the run's GET shows it): a retry with the key is answered the
+// same run, byte for byte, even after the API process died mid-way.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8608,7 +8620,10 @@ type ClientWithResponsesInterface interface {
 	// `invoice_type` is used. The `code_lists` step fetches NRS's code lists and, when the project
 	// talks to the official host of its environment, stores them for that environment's
 	// validation; `build_payload` validates the payload with the project's `validation_profile`. A project runs at most 5 runs at once (operator
-	// default): one more is a 429 with `Retry-After` until one ends.
+	// default): one more is a 429 with `Retry-After` until one ends. Under an `Idempotency-Key`
+	// the answer is kept in the transaction that records the run, and is the run as recorded
+	// (`temporal.run_id` null; the run's GET shows it): a retry with the key is answered the
+	// same run, byte for byte, even after the API process died mid-way.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8623,7 +8638,10 @@ type ClientWithResponsesInterface interface {
 	// `invoice_type` is used. The `code_lists` step fetches NRS's code lists and, when the project
 	// talks to the official host of its environment, stores them for that environment's
 	// validation; `build_payload` validates the payload with the project's `validation_profile`. A project runs at most 5 runs at once (operator
-	// default): one more is a 429 with `Retry-After` until one ends.
+	// default): one more is a 429 with `Retry-After` until one ends. Under an `Idempotency-Key`
+	// the answer is kept in the transaction that records the run, and is the run as recorded
+	// (`temporal.run_id` null; the run's GET shows it): a retry with the key is answered the
+	// same run, byte for byte, even after the API process died mid-way.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16122,7 +16140,10 @@ func (c *ClientWithResponses) SignupWithResponse(ctx context.Context, body Signu
 // `invoice_type` is used. The `code_lists` step fetches NRS's code lists and, when the project
 // talks to the official host of its environment, stores them for that environment's
 // validation; `build_payload` validates the payload with the project's `validation_profile`. A project runs at most 5 runs at once (operator
-// default): one more is a 429 with `Retry-After` until one ends.
+// default): one more is a 429 with `Retry-After` until one ends. Under an `Idempotency-Key`
+// the answer is kept in the transaction that records the run, and is the run as recorded
+// (`temporal.run_id` null; the run's GET shows it): a retry with the key is answered the
+// same run, byte for byte, even after the API process died mid-way.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -16143,7 +16164,10 @@ func (c *ClientWithResponses) StartCertificationRunWithBodyWithResponse(ctx cont
 // `invoice_type` is used. The `code_lists` step fetches NRS's code lists and, when the project
 // talks to the official host of its environment, stores them for that environment's
 // validation; `build_payload` validates the payload with the project's `validation_profile`. A project runs at most 5 runs at once (operator
-// default): one more is a 429 with `Retry-After` until one ends.
+// default): one more is a 429 with `Retry-After` until one ends. Under an `Idempotency-Key`
+// the answer is kept in the transaction that records the run, and is the run as recorded
+// (`temporal.run_id` null; the run's GET shows it): a retry with the key is answered the
+// same run, byte for byte, even after the API process died mid-way.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -42,6 +42,15 @@ func CancelledHistoryFile() string {
 	return filepath.Join(filepath.Dir(HistoryFile(model.InvoiceKindB2B)), "certification-run-cancelled.json")
 }
 
+// QueueHistoryFiles are where the recorded histories of an invoice that
+// waited in its project's outage queue, and of the drain that released
+// it, live: testdata/histories/invoice-queued.json and
+// invoice-queue-drain.json.
+func QueueHistoryFiles() (invoice, drain string) {
+	dir := filepath.Dir(HistoryFile(model.InvoiceKindB2B))
+	return filepath.Join(dir, "invoice-queued.json"), filepath.Join(dir, "invoice-queue-drain.json")
+}
+
 // ReadHistory reads a history written by WriteHistory (the JSON the
 // Temporal CLI and Web UI export).
 func ReadHistory(path string) (*historypb.History, error) {
@@ -65,9 +74,9 @@ func WriteHistory(path string, h *historypb.History) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// Replay replays a history of CertificationRun, its payloads encrypted
-// under key, with the workflow as it is built now, registered as workers
-// register it. It fails when the workflow would not make the decisions the
+// Replay replays a history of CertificationRun, InvoiceSubmission or
+// InvoiceQueueDrain, its payloads encrypted under key, with the workflow
+// as it is built now, registered as workers register it. It fails when the workflow would not make the decisions the
 // history records.
 func Replay(h *historypb.History, key []byte, logger log.Logger) error {
 	codec, err := workflows.NewPayloadCodec(key)
@@ -85,5 +94,31 @@ func Replay(h *historypb.History, key []byte, logger log.Logger) error {
 		return err
 	}
 	r.RegisterWorkflowWithOptions(workflows.CertificationRun, workflow.RegisterOptions{Name: workflows.WorkflowName})
+	r.RegisterWorkflowWithOptions(workflows.InvoiceSubmission, workflow.RegisterOptions{Name: workflows.InvoiceWorkflowName})
+	r.RegisterWorkflowWithOptions(workflows.InvoiceQueueDrain, workflow.RegisterOptions{Name: workflows.QueueDrainWorkflowName})
 	return r.ReplayWorkflowHistory(logger, h)
+}
+
+// VersionMarkers lists the change ids of the version markers
+// (workflow.GetVersion) a history, its payloads encrypted under key,
+// recorded.
+func VersionMarkers(h *historypb.History, key []byte) ([]string, error) {
+	codec, err := workflows.NewPayloadCodec(key)
+	if err != nil {
+		return nil, err
+	}
+	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), codec)
+	var out []string
+	for _, ev := range h.GetEvents() {
+		m := ev.GetMarkerRecordedEventAttributes()
+		if m == nil || m.GetMarkerName() != "Version" {
+			continue
+		}
+		var id string
+		if err := dc.FromPayloads(m.GetDetails()["change-id"], &id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, nil
 }
