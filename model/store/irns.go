@@ -102,6 +102,9 @@ func (rp IRNs) ClaimAll(ctx context.Context, recs []*model.IssuedIRN) (got []*mo
 type statements struct {
 	// irnWriter is the connection IRN batches are recorded on.
 	irnWriter irnWriter
+	// checkpointer checkpoints a SQLite database's log (nil on
+	// PostgreSQL).
+	checkpointer *checkpointer
 }
 
 // irnWriter is one connection of the pool kept for recording IRNs on

@@ -49,8 +49,9 @@ type Store struct {
 // file path (created if missing). It does not migrate.
 func Open(ctx context.Context, dsn string) (*Store, error) {
 	var (
-		db      *bun.DB
-		dialect string
+		db         *bun.DB
+		dialect    string
+		sqlitePath string
 	)
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
@@ -77,14 +78,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 				return nil, fmt.Errorf("store: create %s: %w", dir, err)
 			}
 		}
-		q := url.Values{}
-		q.Add("_pragma", "foreign_keys(1)")
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "busy_timeout(10000)")
-		q.Add("_pragma", "synchronous(NORMAL)")
-		q.Set("_txlock", "immediate")
-		q.Set("_time_format", "sqlite")
-		sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+		sqldb, err := sql.Open("sqlite", sqliteDSN(path, 10*time.Second, walLimits.auto))
 		if err != nil {
 			return nil, fmt.Errorf("store: open sqlite: %w", err)
 		}
@@ -92,20 +86,49 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		sqldb.SetMaxIdleConns(8)
 		db = bun.NewDB(sqldb, sqlitedialect.New())
 		dialect = migrations.SQLite
+		sqlitePath = path
 	}
 	s := &Store{db: db, idb: db, dialect: dialect, stmts: &statements{}}
 	if err := s.Ping(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
+	if sqlitePath != "" && walLimits.checkpointer {
+		c, err := startCheckpointer(sqliteDSN(sqlitePath, checkpointBusyTimeout, 0), &s.stmts.irnWriter, walLimits.restart)
+		if err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("store: open sqlite: %w", err)
+		}
+		s.stmts.checkpointer = c
+	}
 	return s, nil
+}
+
+// sqliteDSN is the driver's name for the SQLite file at path: WAL with
+// synchronous=NORMAL, foreign keys enforced, BEGIN taking the write lock
+// (IMMEDIATE), busy waiting up to busy, and a connection checkpointing the
+// log inside its own commit once it reaches autoCheckpoint pages (0: never;
+// see checkpoint.go).
+func sqliteDSN(path string, busy time.Duration, autoCheckpoint int) string {
+	q := url.Values{}
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", autoCheckpoint))
+	q.Set("_txlock", "immediate")
+	q.Set("_time_format", "sqlite")
+	return "file:" + path + "?" + q.Encode()
 }
 
 // Dialect names the database: "postgres" or "sqlite".
 func (s *Store) Dialect() string { return s.dialect }
 
-// Close closes the connection pool.
+// Close stops the SQLite checkpointer and closes the connection pool.
 func (s *Store) Close() error {
+	if c := s.stmts.checkpointer; c != nil {
+		c.close()
+	}
 	s.stmts.irnWriter.close()
 	return s.db.Close()
 }
