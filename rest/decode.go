@@ -39,6 +39,15 @@ func decodeJSON(r *http.Request, dst any, validate func(*model.Problems)) error 
 	if err != nil {
 		return err
 	}
+	if decodeFlat(raw, dst) {
+		return nil
+	}
+	return decodeBody(raw, dst, validate)
+}
+
+// decodeBody is decodeJSON after the content type check and the read of
+// the body raw, without decodeFlat: the path that reports every problem.
+func decodeBody(raw []byte, dst any, validate func(*model.Problems)) error {
 	obj, err := parseObject(raw)
 	if err != nil {
 		return err
@@ -66,6 +75,120 @@ func decodeJSON(r *http.Request, dst any, validate func(*model.Problems)) error 
 	var out model.Problems
 	out.AddAll([]any{"body"}, list)
 	return out.Err()
+}
+
+// decodeFlat is decodeJSON's fast path for a request type whose fields
+// are all strings (an IRN request): it reads raw straight into dst, with
+// no map in between, when raw is exactly what decodeJSON would accept
+// without a problem: one object in valid UTF-8, each name a field of dst
+// given once with a string value, every required field present. It then
+// stores what decodeJSON would and returns true; on anything else it
+// returns false with dst untouched, and decodeJSON takes its general path,
+// which reports the problems as ever.
+func decodeFlat(raw []byte, dst any) bool {
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	v = v.Elem()
+	fields, ok := flatFieldsOf(v.Type())
+	if !ok || len(raw) > maxPooledBuffer {
+		return false
+	}
+	sd := strictDecoders.Get().(*strictDecoder)
+	defer func() {
+		sd.r.Reset(nil)
+		sd.dec.Reset(&sd.r)
+		strictDecoders.Put(sd)
+	}()
+	sd.r.Reset(raw)
+	sd.dec.Reset(&sd.r) // strict by default: valid UTF-8, no duplicate names
+	d := &sd.dec
+	if d.PeekKind() != '{' {
+		return false
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return false
+	}
+	var (
+		vals [maxFlatFields]string
+		seen uint64
+	)
+	for d.PeekKind() == '"' {
+		name, err := d.ReadValue()
+		if err != nil {
+			return false
+		}
+		i := flatIndex(fields, name)
+		if i < 0 || d.PeekKind() != '"' {
+			return false // a name dst does not declare, or not a string
+		}
+		t, err := d.ReadToken()
+		if err != nil {
+			return false
+		}
+		vals[i], seen = t.String(), seen|1<<i
+	}
+	if _, err := d.ReadToken(); err != nil { // '}', or the error
+		return false
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		return false
+	}
+	for i, f := range fields {
+		if f.required && seen&(1<<i) == 0 {
+			return false
+		}
+	}
+	for i, f := range fields {
+		if seen&(1<<i) != 0 {
+			v.Field(f.index).SetString(vals[i])
+		}
+	}
+	return true
+}
+
+// maxFlatFields bounds the fields of a type decodeFlat reads.
+const maxFlatFields = 16
+
+var flatCache sync.Map // reflect.Type -> []structField, or nil when not flat
+
+// flatFieldsOf returns the fields of the struct type t when decodeFlat can
+// read it: at most maxFlatFields fields, each of kind string, none
+// embedded.
+func flatFieldsOf(t reflect.Type) ([]structField, bool) {
+	if v, ok := flatCache.Load(t); ok {
+		f := v.([]structField)
+		return f, f != nil
+	}
+	fields := fieldsOf(t)
+	flat := len(fields) > 0 && len(fields) <= maxFlatFields
+	for _, f := range fields {
+		if f.embedded || t.Field(f.index).Type.Kind() != reflect.String {
+			flat = false
+		}
+	}
+	if !flat {
+		fields = nil
+	}
+	flatCache.Store(t, fields)
+	return fields, flat
+}
+
+// flatIndex is the position in fields of the field named by raw (a
+// quoted JSON name as jsontext read it), or -1. A name with escapes never
+// matches: decodeJSON's general path reads it.
+func flatIndex(fields []structField, raw []byte) int {
+	if len(raw) < 2 {
+		return -1
+	}
+	name := raw[1 : len(raw)-1]
+	for i, f := range fields {
+		if string(name) == f.name {
+			return i
+		}
+	}
+	return -1
 }
 
 // overlaps reports whether a problem was already recorded at loc, above it

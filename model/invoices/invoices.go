@@ -191,11 +191,9 @@ func (s *Service) generateIRN(ctx context.Context, it *authority.Issuer, in IRNI
 		return nil, err
 	}
 	ref := strings.ToUpper(in.InvoiceReference)
-	rec := new(model.IssuedIRN)
-	if known, ok := s.irns.get(it.Project.ID, ref); ok {
-		*rec = known
-	} else {
-		rec, err = s.batch.claim(ctx, &model.IssuedIRN{
+	storedIRN, storedDate, known := s.irns.get(it.Project.ID, ref)
+	if !known {
+		rec, err := s.batch.claim(ctx, &model.IssuedIRN{
 			ProjectID: it.Project.ID, InvoiceReference: ref, IssueDate: in.IssueDate, IRN: irn,
 			InvoiceTypeCode: in.InvoiceTypeCode, CreatedAt: model.StoredTime(s.cfg.Now()),
 		})
@@ -203,13 +201,14 @@ func (s *Service) generateIRN(ctx context.Context, it *authority.Issuer, in IRNI
 			return nil, err
 		}
 		s.irns.put(rec)
+		storedIRN, storedDate = rec.IRN, rec.IssueDate
 	}
-	if rec.IssueDate != in.IssueDate {
-		return nil, model.Errorf(model.CodeConflict, "invoice reference %s already has IRN %s issued for %s", ref, rec.IRN, rec.IssueDate)
+	if storedDate != in.IssueDate {
+		return nil, model.Errorf(model.CodeConflict, "invoice reference %s already has IRN %s issued for %s", ref, storedIRN, storedDate)
 	}
 	return &IRNResult{
-		IRN: rec.IRN, InvoiceReference: ref, ServiceID: it.Project.ServiceID, BusinessID: it.Project.BusinessID,
-		IssueDate: rec.IssueDate, InvoiceTypeCode: in.InvoiceTypeCode, TaxAuthorityCode: it.Authority.Code(),
+		IRN: storedIRN, InvoiceReference: ref, ServiceID: it.Project.ServiceID, BusinessID: it.Project.BusinessID,
+		IssueDate: storedDate, InvoiceTypeCode: in.InvoiceTypeCode, TaxAuthorityCode: it.Authority.Code(),
 	}, nil
 }
 
