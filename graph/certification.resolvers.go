@@ -22,6 +22,13 @@ func (r *mutationResolver) StartCertificationRun(ctx context.Context, input gqlm
 	if err != nil {
 		return nil, err
 	}
+	// Under an Idempotency-Key, the run commits with its record under the
+	// key's claim; a retry after the process died answers with that run,
+	// as it is now.
+	ctx, started, err := r.startedRun(ctx, u)
+	if err != nil || started != nil {
+		return started, err
+	}
 	out, err := r.app.Runs.Start(ctx, u, projectID, runs.Input{
 		InvoiceType: input.InvoiceType, IssueDate: input.IssueDate, InvoicePayload: input.InvoicePayload,
 	})

@@ -40,7 +40,9 @@ var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-L
 // then a retry of the same request runs it again, unless the request's
 // use case kept its answer in the transaction of its effect
 // (Store.KeepAnswer: a certification run start does), which the retry
-// is then answered.
+// is then answered, or recorded that effect under the claim (a GraphQL
+// startCertificationRun, through idempotency.Claim.BindEffect), which
+// the retry then answers with instead of committing it again.
 func (a *api) idempotent(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, sent := r.Header[idempotency.Header]
@@ -104,6 +106,9 @@ func (a *api) idempotent(next http.Handler) http.Handler {
 			}
 		}()
 		held = context.WithValue(held, claimKey{}, &heldClaim{claim: claim, header: rec.Header()})
+		// GraphQL resolvers record their effects under the claim
+		// (idempotency.ClaimFrom).
+		held = idempotency.WithClaim(held, claim)
 		next.ServeHTTP(rec, r.WithContext(held))
 		finished = true
 		// A process that dies here neither renews nor ends the claim.

@@ -409,3 +409,117 @@ func TestIdempotencyCommit(t *testing.T) {
 		})
 	}
 }
+
+// TestIdempotencyEffects records an effect of a claim's request in the
+// transaction of that effect (Claim.BindEffect, then Store.KeepAnswer):
+// rolled back, nothing is recorded; committed, a retry that takes the
+// claim over once its lease lapsed finds it (Claim.Effect), and so does one
+// after the request ended in a server error (the claim is lapsed at once,
+// not deleted); a claim taken over meanwhile fails the transaction with a
+// conflict and records nothing; an expired key's effects are gone.
+func TestIdempotencyEffects(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			clk := &clock{t: time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC)}
+			const lease = 300 * time.Millisecond
+			st := d.Open(t)
+			svc := idempotency.New(st, idempotency.Config{Box: apptest.Config(t, nil).Box, Now: clk.now, Lease: lease})
+			ref := func(out any) (string, error) { return out.(string), nil }
+			commit := func(c *idempotency.Claim, slot, out string, after error) error {
+				return st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+					kept, err := tx.KeepAnswer(c.BindEffect(ctx, slot, ref), out)
+					if err != nil {
+						return err
+					}
+					if kept {
+						t.Fatal("an effect's record kept an answer")
+					}
+					return after
+				})
+			}
+			effect := func(c *idempotency.Claim, slot string) string {
+				t.Helper()
+				got, err := c.Effect(ctx, slot)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return got
+			}
+			takeOver := func(r idempotency.Request) *idempotency.Claim {
+				t.Helper()
+				c, stored, err := svc.Acquire(ctx, r)
+				if err != nil || c == nil || stored != nil {
+					t.Fatalf("take over: %v %+v %v", c, stored, err)
+				}
+				return c
+			}
+
+			r := idemRequest("effects", `{"x":1}`)
+			first := takeOver(r)
+			if err := commit(first, "a", "run-a", errors.New("the effect failed")); err == nil {
+				t.Fatal("the transaction did not fail")
+			}
+			if err := commit(first, "a", "run-a", nil); err != nil {
+				t.Fatal(err)
+			}
+			// The request is still in flight: a retry waits.
+			if _, _, err := svc.Acquire(ctx, r); model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("retry in flight: %v, want a conflict", err)
+			}
+
+			// Its process died: a retry takes the claim over, with the effect.
+			clk.advance(lease)
+			second := takeOver(r)
+			if got := effect(second, "a"); got != "run-a" {
+				t.Fatalf("effect a: %q, want run-a", got)
+			}
+			if got := effect(second, "b"); got != "" {
+				t.Fatalf("effect b: %q, want none", got)
+			}
+			// The first claim, lost, records nothing.
+			if err := commit(first, "b", "lost", nil); !errors.Is(err, idempotency.ErrClaimLost) || model.ErrorCodeOf(err) != model.CodeConflict {
+				t.Fatalf("commit of a lost claim: %v, want a conflict", err)
+			}
+			if err := commit(second, "b", "run-b", nil); err != nil {
+				t.Fatal(err)
+			}
+			// A server error ends the request without its answer: the claim
+			// is lapsed, not deleted, and the next retry finds both effects.
+			if err := second.Finish(ctx, &idempotency.StoredResponse{Status: 503}); err != nil {
+				t.Fatal(err)
+			}
+			third := takeOver(r)
+			if a, b := effect(third, "a"), effect(third, "b"); a != "run-a" || b != "run-b" {
+				t.Fatalf("effects %q %q after a server error, want run-a run-b", a, b)
+			}
+			if err := third.Finish(ctx, &idempotency.StoredResponse{Status: 200, Body: []byte(`{"runs":2}`)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, got, err := svc.Acquire(ctx, r); err != nil || got == nil || string(got.Body) != `{"runs":2}` {
+				t.Fatalf("replay: %+v %v", got, err)
+			}
+
+			// Released without effects, a claim is gone; a key used again
+			// once expired starts with none.
+			plain := idemRequest("plain", `{"x":2}`)
+			before, err := st.Idempotency().UsageOf(ctx, plain.Credential, clk.now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := takeOver(plain).Finish(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if u, err := st.Idempotency().UsageOf(ctx, plain.Credential, clk.now()); err != nil || u.Entries != before.Entries {
+				t.Fatalf("usage %+v %v, want %+v: the released claim off it", u, err, before)
+			}
+			if _, _, err := svc.Acquire(ctx, plain); err != nil {
+				t.Fatalf("claim after a release: %v", err)
+			}
+			clk.advance(idempotency.TTL)
+			if got := effect(takeOver(r), "a"); got != "" {
+				t.Fatalf("effect of an expired key: %q, want none", got)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package idempotency
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
@@ -23,6 +24,11 @@ type Claim struct {
 	s   *Service
 	req Request
 	at  time.Time
+
+	// effects are those recorded under the claim when Effect first
+	// read them.
+	effectsMu sync.Mutex
+	effects   map[string]string
 }
 
 func (c *Claim) record() *store.IdempotencyRecord {
@@ -235,4 +241,77 @@ func (b *bound) KeepAnswer(ctx context.Context, tx *store.Store, result any) (bo
 			"a retry with this Idempotency-Key took over this request; its answer is the retry's")
 	}
 	return true, nil
+}
+
+type claimKey struct{}
+
+// WithClaim returns ctx carrying c, the claim of the request ctx serves:
+// a transport whose answer depends on more than a use case's result (a
+// GraphQL selection set) finds it with ClaimFrom and records the request's
+// effects with Effect and BindEffect.
+func WithClaim(ctx context.Context, c *Claim) context.Context {
+	return context.WithValue(ctx, claimKey{}, c)
+}
+
+// ClaimFrom returns the claim WithClaim put in ctx, or nil when the request
+// runs under no Idempotency-Key.
+func ClaimFrom(ctx context.Context) *Claim {
+	c, _ := ctx.Value(claimKey{}).(*Claim)
+	return c
+}
+
+// Effect returns the effect an earlier run of the claim's request
+// committed under slot (BindEffect), or "" when none did. An earlier run is
+// one whose process died, or that ended in a server error, after that
+// effect committed: the retry then answers with that effect instead of
+// committing it again.
+func (c *Claim) Effect(ctx context.Context, slot string) (string, error) {
+	c.effectsMu.Lock()
+	defer c.effectsMu.Unlock()
+	if c.effects == nil {
+		effects, err := c.s.st.Idempotency().Effects(ctx, c.record())
+		if err != nil {
+			return "", err
+		}
+		c.effects = effects
+	}
+	return c.effects[slot], nil
+}
+
+// effectKeeper records, as a store.AnswerKeeper, a use case's result as
+// the effect of slot of the claim's request.
+type effectKeeper struct {
+	claim *Claim
+	slot  string
+	ref   func(result any) (string, error)
+}
+
+// BindEffect returns ctx carrying, as its store.AnswerKeeper, the record
+// of the effect of slot, one part of the claim's request (a field of a
+// GraphQL mutation): a use case that commits an effect (a certification
+// run start) calls Store.KeepAnswer in its transaction, which records
+// ref(result), the effect's reference (the run's id), under slot in the
+// same commit. A retry after this process died then finds it with Effect.
+// The answer itself is not kept: the transport answers as usual.
+func (c *Claim) BindEffect(ctx context.Context, slot string, ref func(result any) (string, error)) context.Context {
+	return store.WithAnswerKeeper(ctx, &effectKeeper{claim: c, slot: slot, ref: ref})
+}
+
+// KeepAnswer records the effect of result in tx and reports false: the
+// answer is not kept. A claim taken over meanwhile fails with a conflict
+// wrapping ErrClaimLost, so that the effect is not committed twice.
+func (k *effectKeeper) KeepAnswer(ctx context.Context, tx *store.Store, result any) (bool, error) {
+	ref, err := k.ref(result)
+	if err != nil {
+		return false, err
+	}
+	held, err := tx.Idempotency().KeepEffect(ctx, k.claim.record(), k.slot, ref)
+	if err != nil {
+		return false, err
+	}
+	if !held {
+		return false, model.Wrap(model.CodeConflict, ErrClaimLost,
+			"a retry with this Idempotency-Key took over this request; its answer is the retry's")
+	}
+	return false, nil
 }

@@ -5,7 +5,10 @@ import "context"
 // AnswerKeeper keeps the answer a request gives a use case's result in the
 // transaction of the use case's effect: model/idempotency's claims do, for
 // a request under an Idempotency-Key (idempotency.Claim.Bind puts one in
-// the request's context).
+// the request's context). One may keep only which effect the result
+// reports, for a transport whose answer depends on more than the result
+// (idempotency.Claim.BindEffect: a GraphQL selection set); it then
+// reports that it kept no answer.
 type AnswerKeeper interface {
 	KeepAnswer(ctx context.Context, tx *Store, result any) (bool, error)
 }

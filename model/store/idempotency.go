@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -45,19 +46,24 @@ type IdempotencyRecord struct {
 	CreatedAt   time.Time `bun:"created_at"`
 	LockedUntil time.Time `bun:"locked_until"`
 	ExpiresAt   time.Time `bun:"expires_at"`
+	// Effects is a JSON object naming what the request committed so far,
+	// by slot (see KeepEffect), or empty. A claim taken over after its
+	// lease lapsed keeps it: the retry learns what the dead request did.
+	Effects string `bun:"effects"`
 }
 
 // Claim records rec (in flight) unless its key is taken, and
 // returns the stored record and whether rec claimed it now. A row that
 // expired is taken over, and so is an in-flight row of the same request
-// whose lock lapsed (its process died). One statement decides, so two
+// whose lock lapsed (its process died), keeping the effects the lapsed
+// claim recorded (an expired row's are dropped). One statement decides, so two
 // concurrent claims never both win. admit, when not nil, is asked before a
 // new claim is written (a replay or a retry in flight is not): its error
 // refuses the claim. A new claim counts as one entry of its credential's
 // usage.
 func (rp Idempotency) Claim(ctx context.Context, rec *IdempotencyRecord, now time.Time, admit func(context.Context) error) (*IdempotencyRecord, bool, error) {
 	rec.State, rec.Status, rec.Header, rec.Body = IdempotencyInFlight, 0, "{}", []byte{}
-	rec.BodyKept, rec.BodySize, rec.BodySHA256 = true, 0, []byte{}
+	rec.BodyKept, rec.BodySize, rec.BodySHA256, rec.Effects = true, 0, []byte{}, ""
 	// A live record decides without a write: replays and retries of a
 	// running request then cost one read. Only a missing, expired or
 	// lapsed claim goes on to the claiming statement.
@@ -92,6 +98,7 @@ func (rp Idempotency) Claim(ctx context.Context, rec *IdempotencyRecord, now tim
 			Set("created_at = EXCLUDED.created_at").
 			Set("locked_until = EXCLUDED.locked_until").
 			Set("expires_at = EXCLUDED.expires_at").
+			Set("effects = CASE WHEN ?TableAlias.expires_at <= ? THEN EXCLUDED.effects ELSE ?TableAlias.effects END", now).
 			Where("?TableAlias.expires_at <= ? OR (?TableAlias.state = ? AND ?TableAlias.locked_until <= ? AND ?TableAlias.request_hash = EXCLUDED.request_hash)",
 				now, IdempotencyInFlight, now).
 			Exec(ctx)
@@ -198,19 +205,30 @@ func (rp Idempotency) Extend(ctx context.Context, rec *IdempotencyRecord, until 
 
 // Release deletes a claim that is still in flight, so that a
 // retry of the request runs again, and takes it off its credential's usage.
-// When rec.CreatedAt is set, only the claim made then is released.
+// When rec.CreatedAt is set, only the claim made then is released. A claim
+// that recorded effects (KeepEffect) is not deleted but lapsed at once: a
+// retry takes it over at once and learns what the request committed.
 func (rp Idempotency) Release(ctx context.Context, rec *IdempotencyRecord) error {
 	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+		fence := func(q bun.QueryBuilder) bun.QueryBuilder {
+			q = q.Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
+				Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash)
+			if !rec.CreatedAt.IsZero() {
+				q = q.Where("created_at = ?", rec.CreatedAt)
+			}
+			return q
+		}
+		if _, err := tx.idb.NewUpdate().Model((*IdempotencyRecord)(nil)).
+			Set("locked_until = created_at").
+			ApplyQueryBuilder(fence).
+			Where("effects <> ''").
+			Exec(ctx); err != nil {
+			return tx.wrap(err, "idempotency key")
+		}
 		var gone []IdempotencyRecord
 		_, err := tx.idb.NewDelete().Model(&gone).
-			Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
-			Where("state = ? AND request_hash = ?", IdempotencyInFlight, rec.RequestHash).
-			Apply(func(q *bun.DeleteQuery) *bun.DeleteQuery {
-				if !rec.CreatedAt.IsZero() {
-					q = q.Where("created_at = ?", rec.CreatedAt)
-				}
-				return q
-			}).
+			ApplyQueryBuilder(fence).
+			Where("effects = ''").
 			Returning("created_at").
 			Exec(ctx)
 		if err != nil {
@@ -223,6 +241,72 @@ func (rp Idempotency) Release(ctx context.Context, rec *IdempotencyRecord) error
 		}
 		return nil
 	})
+}
+
+// KeepEffect records, in rp's transaction, that the claim of rec made at
+// rec.CreatedAt, still in flight, committed the effect ref under slot
+// (the part of the request that had it), and reports whether the claim
+// was still held to record it (false: taken over or ended; nothing is
+// written). Called in the transaction of the effect, it commits with it.
+func (rp Idempotency) KeepEffect(ctx context.Context, rec *IdempotencyRecord, slot, ref string) (bool, error) {
+	claim := new(IdempotencyRecord)
+	err := rp.s.idb.NewSelect().Model(claim).Column("effects").
+		Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
+		Where("state = ? AND request_hash = ? AND created_at = ?", IdempotencyInFlight, rec.RequestHash, rec.CreatedAt).
+		Scan(ctx)
+	if err != nil {
+		if err = rp.s.wrap(err, "idempotency key"); model.ErrorCodeOf(err) == model.CodeNotFound {
+			return false, nil
+		}
+		return false, err
+	}
+	effects, err := decodeEffects(claim.Effects)
+	if err != nil {
+		return false, err
+	}
+	effects[slot] = ref
+	enc, err := json.Marshal(effects)
+	if err != nil {
+		return false, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	res, err := rp.s.idb.NewUpdate().Model((*IdempotencyRecord)(nil)).
+		Set("effects = ?", string(enc)).
+		Where("credential = ? AND idempotency_key = ?", rec.Credential, rec.Key).
+		Where("state = ? AND request_hash = ? AND created_at = ?", IdempotencyInFlight, rec.RequestHash, rec.CreatedAt).
+		Exec(ctx)
+	if err != nil {
+		return false, rp.s.wrap(err, "idempotency key")
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// Effects returns the effects recorded under the claim of rec made at
+// rec.CreatedAt, by slot: those of the claims it took over and its own.
+// A claim no longer there has none.
+func (rp Idempotency) Effects(ctx context.Context, rec *IdempotencyRecord) (map[string]string, error) {
+	claim := new(IdempotencyRecord)
+	err := rp.s.idb.NewSelect().Model(claim).Column("effects").
+		Where("credential = ? AND idempotency_key = ? AND created_at = ?", rec.Credential, rec.Key, rec.CreatedAt).
+		Scan(ctx)
+	if err != nil {
+		if err = rp.s.wrap(err, "idempotency key"); model.ErrorCodeOf(err) == model.CodeNotFound {
+			return map[string]string{}, nil
+		}
+		return nil, err
+	}
+	return decodeEffects(claim.Effects)
+}
+
+func decodeEffects(s string) (map[string]string, error) {
+	out := map[string]string{}
+	if s == "" {
+		return out, nil
+	}
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	return out, nil
 }
 
 // Purge deletes the records that expired before now, and

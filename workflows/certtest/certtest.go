@@ -70,6 +70,8 @@ type Tenant struct {
 	Key          *model.Principal
 	ClientID     string
 	ClientSecret string
+	// Token is the user's access token (a bearer token for /graphql).
+	Token string
 }
 
 // New builds an Env with one tenant.
@@ -145,7 +147,7 @@ func (e *Env) NewTenant(tb testing.TB) Tenant {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return Tenant{User: u, Project: pr, Key: kp, ClientID: k.ClientID, ClientSecret: k.ClientSecret}
+	return Tenant{User: u, Project: pr, Key: kp, ClientID: k.ClientID, ClientSecret: k.ClientSecret, Token: su.AccessToken}
 }
 
 // NewRun records a queued run of the tenant's project directly in the
