@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test outage-test security vet lint cluster-test bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
+.PHONY: build dev test test-race test-norace outage-test security vet lint cluster-test bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice for production (-tags prod: without the embedded Temporal server and UI that only dev uses)
 	CGO_ENABLED=0 $(GO) build -tags prod -trimpath -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -32,10 +32,18 @@ lint: ## the layout's import arrows (depguard), staticcheck, one writer of a run
 # their own (worker/temporaltest; EINVOICE_TEST_TEMPORAL_BIN names the binary
 # built here), and the race-detector run covers every package except the two
 # that embed the server, on the production build of cmd/einvoice (-tags prod,
-# without `einvoice dev`). Those run after it without the race detector:
+# without `einvoice dev`). Those run without the race detector:
 # worker/devtemporal, and the tests of `einvoice dev` (TestDev*).
 EMBEDS_SERVER := /worker/devtemporal$$|/cmd/einvoice-temporal$$
-RACE_PKGS = $$($(GO) list ./... | grep -Ev '$(EMBEDS_SERVER)')
+# SLOW_FIRST are the packages whose tests take longest, slowest first: the
+# go command starts packages in the order it is given them, so these start
+# first and the run does not end on one long package alone.
+SLOW_FIRST := worker rest graph model/store workflows model/app cmd/einvoice rest/client rest/nrssandbox
+MODULE = $(shell $(GO) list -m)
+empty :=
+space := $(empty) $(empty)
+RACE_PKGS = $$(printf './%s\n' $(SLOW_FIRST); \
+	$(GO) list ./... | grep -Ev '$(EMBEDS_SERVER)|^$(MODULE)/($(subst $(space),|,$(SLOW_FIRST)))$$')
 
 # WITH_TEMPORAL_BIN builds cmd/einvoice-temporal into a temporary directory
 # and exports its path, for the rest of the recipe's line.
@@ -44,16 +52,27 @@ WITH_TEMPORAL_BIN = bin=$$(mktemp -d) && trap 'rm -rf "$$bin"' EXIT && \
 	$(GO) build -o $$bin/einvoice-temporal ./cmd/einvoice-temporal && \
 	export EINVOICE_TEST_TEMPORAL_BIN=$$bin/einvoice-temporal
 
+# test runs its two halves one after the other: test-race, every test with
+# the race detector; test-norace, the tests embedding the Temporal server, the
+# tests of `einvoice dev` and the exactly-once run over 1,000 invoices. (Run
+# side by side they load the 2 cores enough to upset the timing of the
+# outage and cancellation tests.)
 test: vet ## vet, then every test with the race detector (the Temporal server a process of its own), then the tests embedding the server and the exactly-once run over 1,000 invoices without it
 	@$(WITH_TEMPORAL_BIN) && \
-	echo "$(GO) test -race -tags prod -count=1 -timeout 30m ./... (but worker/devtemporal, cmd/einvoice-temporal)" && \
+	$(MAKE) --no-print-directory test-race && \
+	$(MAKE) --no-print-directory test-norace
+
+test-race: ## every test with the race detector but those embedding the Temporal server (part of make test)
+	@echo "$(GO) test -race -tags prod -count=1 -timeout 30m ./... (but worker/devtemporal, cmd/einvoice-temporal; slowest first)" && \
 	$(GO) test -race -tags prod -count=1 -timeout 30m $(RACE_PKGS) && \
-	echo "$(GO) test -count=1 (no race detector) ./worker/devtemporal/ ./cmd/einvoice-temporal/, TestDev* of ./cmd/einvoice/, TestInvoicesExactlyOnce of ./worker/" && \
-	$(GO) test -count=1 -timeout 10m ./worker/devtemporal/ ./cmd/einvoice-temporal/ && \
-	$(GO) test -count=1 -timeout 10m -run '^TestDev' ./cmd/einvoice/ && \
-	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/ && \
 	echo "(cd model/render/gofpdf && $(GO) test -race -count=1 .)  (the patched gofpdf, a module of its own)" && \
 	(cd model/render/gofpdf && $(GO) test -race -count=1 .)
+
+test-norace: ## the tests embedding the Temporal server, TestDev* and the exactly-once run over 1,000 invoices, without the race detector (part of make test)
+	@echo "$(GO) test -count=1 (no race detector) TestInvoicesExactlyOnce of ./worker/, ./worker/devtemporal/ ./cmd/einvoice-temporal/, TestDev* of ./cmd/einvoice/" && \
+	$(GO) test -count=1 -timeout 10m -run '^TestInvoicesExactlyOnce$$' ./worker/ && \
+	$(GO) test -count=1 -timeout 10m ./worker/devtemporal/ ./cmd/einvoice-temporal/ && \
+	$(GO) test -count=1 -timeout 10m -run '^TestDev' ./cmd/einvoice/
 
 outage-test: ## the full-size outage: 2,000 invoices submitted during a six-hour stand-in outage (TestInvoicesOutage at EINVOICE_OUTAGE_INVOICES=2000, without the race detector; make test runs it over 60)
 	@$(WITH_TEMPORAL_BIN) && \
@@ -79,6 +98,9 @@ clients: ## generated clients against einvoice dev: oapi-codegen, ogen, openapi-
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+tidy: ## go mod tidy (CI fails when go.mod or go.sum is not tidy)
+	$(GO) mod tidy
 
 PORTAL := graph/portal
 

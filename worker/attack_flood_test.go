@@ -36,6 +36,7 @@ import (
 // other tenant's run waits on them for minutes: this test then fails at
 // its deadline.
 func TestAttackCertificationFlood(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	var hanging atomic.Int64
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

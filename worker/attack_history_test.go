@@ -32,6 +32,7 @@ import (
 // service id, QR payload or failure message of a tenant; with the key the
 // same history reads back.
 func TestAttackTemporalHistory(t *testing.T) {
+	t.Parallel()
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		t.Fatal(err)

@@ -63,6 +63,7 @@ func decoded(t testing.TB, rec *httptest.ResponseRecorder) map[string]any {
 }
 
 func TestInvoiceBatch(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) { invoiceBatch(t, d) })
 	}

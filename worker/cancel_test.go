@@ -28,6 +28,7 @@ import (
 // stops (the history records its cancellation), the run ends cancelled, and
 // no evidence is written after the run's end.
 func TestCancelFromTemporalStopsTheStep(t *testing.T) {
+	t.Parallel()
 	r := newCodecRig(t, certtest.Options{Open: storetest.SQLite, SlowDelay: 20 * time.Second})
 	r.startWorker()
 	id := r.start(`{"invoice_type":"B2B","issue_date":"2026-03-15","invoice_payload":` + fixture(t, "invoice-b2b-1.1.json", "SBXSLOW"+uuid.NewString()[:4]) + `}`)
@@ -76,7 +77,13 @@ func TestCancelFromTemporalStopsTheStep(t *testing.T) {
 	if canceled == 0 || finishScheduled < canceled {
 		t.Fatalf("history: activity cancelled at event %d, %s scheduled at event %d", canceled, finishRun, finishScheduled)
 	}
+	// The run's end is recorded by the workflow's last activity; the
+	// workflow closes once that activity has answered.
 	d, err := r.c.DescribeWorkflowExecution(ctx, workflows.WorkflowID(runID), "")
+	for limit := time.Now().Add(time.Minute); err == nil && d.GetWorkflowExecutionInfo().GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING && time.Now().Before(limit); {
+		time.Sleep(20 * time.Millisecond)
+		d, err = r.c.DescribeWorkflowExecution(ctx, workflows.WorkflowID(runID), "")
+	}
 	if err != nil || d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_CANCELED {
 		t.Fatalf("workflow: %v %v", d.GetWorkflowExecutionInfo().GetStatus(), err)
 	}
@@ -115,6 +122,7 @@ func TestCancelFromTemporalStopsTheStep(t *testing.T) {
 // do. The runs also carry their organization, invoice type, environment
 // and a memo.
 func TestRunsCarrySearchAttributes(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, certtest.Options{Open: storetest.SQLite})
 	other := r.e.NewTenant(t)
 	mine := []string{

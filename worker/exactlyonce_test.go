@@ -31,6 +31,7 @@ var exactlyOnceInvoices = envInt("EINVOICE_EXACTLY_ONCE_INVOICES", map[bool]int{
 // stand-in must have received exactly one sign request per IRN (and one
 // transmit per B2B and B2G IRN).
 func TestInvoicesExactlyOnce(t *testing.T) {
+	t.Parallel()
 	open := storetest.SQLite
 	if os.Getenv("EINVOICE_EXACTLY_ONCE_PG") != "" {
 		open = storetest.Postgres

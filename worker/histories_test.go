@@ -31,6 +31,7 @@ var updateHistories = flag.Bool("update", false, "record testdata/histories agai
 // it records the histories in testdata/histories, which workflows'
 // TestReplayRecordedHistories replays in every later build.
 func TestCertificationHistories(t *testing.T) {
+	t.Parallel()
 	r := newCodecRig(t, certtest.Options{Open: storetest.SQLite})
 	c := r.c
 	r.startWorker()
@@ -122,6 +123,7 @@ func TestInvoiceQueueHistories(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	// MaxProbeWait is package-level: the test does not call t.Parallel.
 	prevProbe := workflows.MaxProbeWait
 	workflows.MaxProbeWait = 200 * time.Millisecond
 	t.Cleanup(func() { workflows.MaxProbeWait = prevProbe })

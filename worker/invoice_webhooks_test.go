@@ -33,6 +33,7 @@ import (
 // invoice.payment_updated; every one is delivered signed to the project's
 // endpoint.
 func TestInvoiceWebhooks(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) { invoiceWebhooks(t, d) })
 	}

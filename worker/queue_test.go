@@ -94,6 +94,7 @@ func TestInvoicesOutage(t *testing.T) {
 	if outageInvoices > 300 {
 		callTimeout = 5 * time.Second
 	}
+	// MaxProbeWait is package-level: the test does not call t.Parallel.
 	prevProbe := workflows.MaxProbeWait
 	workflows.MaxProbeWait = 50 * time.Millisecond
 	t.Cleanup(func() { workflows.MaxProbeWait = prevProbe })
@@ -241,19 +242,36 @@ func TestInvoicesOutage(t *testing.T) {
 			t.Fatalf("no breaker opened during the outage: %+v", current().Snapshot())
 		}
 	}
+	// A step waits for the drain (its pass, the probe) and for the flags;
+	// the first waits too for the invoices' workflows still taking their
+	// first steps after the submissions, which grows with their number.
+	stepWait := 30*time.Second + time.Duration(n)*30*time.Millisecond
 	// Calls admitted before the breakers opened may still be on their
 	// way (many at full size): they are not the outage's; count
-	// from when no request has left for a call's timeout.
+	// from when no invoice is between its workflow's start and its return
+	// to the queue (a call admitted before the breaker opened can leave
+	// late on a loaded machine), and no request has left for a call's
+	// timeout.
+	for limit := time.Now().Add(stepWait); ; time.Sleep(20 * time.Millisecond) {
+		submitting := 0
+		for _, inv := range invoices() {
+			if inv.Status == model.InvoiceSubmitting {
+				submitting++
+			}
+		}
+		if submitting == 0 {
+			break
+		}
+		if time.Now().After(limit) {
+			t.Fatalf("%d invoices still submitting %s after the breakers opened", submitting, stepWait)
+		}
+	}
 	for prev := int64(-1); prev != tr.sent.Load(); {
 		prev = tr.sent.Load()
 		time.Sleep(callTimeout + 100*time.Millisecond)
 	}
 	sentBefore, openBefore, probesBefore := tr.sent.Load(), tr.open.Load(), probes.Load()
 	steps := int64(0)
-	// A step waits for the drain (its pass, the probe) and for the flags;
-	// the first waits too for the invoices' workflows still taking their
-	// first steps after the submissions, which grows with their number.
-	stepWait := 30*time.Second + time.Duration(n)*30*time.Millisecond
 	stepping, slowest, probeWait := time.Now(), time.Duration(0), time.Duration(0)
 	for clk.Now().Before(began.Add(6*time.Hour + time.Minute)) {
 		stepBegan := time.Now()
@@ -472,6 +490,7 @@ func TestInvoicesThrottled(t *testing.T) {
 		o.BusinessRate = nrssandbox.RateLimit{Count: -1}
 		o.MaxConcurrent = -1
 	}})
+	// MaxProbeWait is package-level: the test does not call t.Parallel.
 	prevProbe := workflows.MaxProbeWait
 	workflows.MaxProbeWait = 200 * time.Millisecond
 	t.Cleanup(func() { workflows.MaxProbeWait = prevProbe })

@@ -17,6 +17,7 @@ import (
 // /ready show, and run starts make), and says why; the namespace that
 // exists is.
 func TestStarterChecksItsNamespace(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		namespace string
 		ok        bool

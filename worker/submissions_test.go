@@ -159,6 +159,7 @@ func (r *rig) events(tn certtest.Tenant, id string) []map[string]any {
 }
 
 func TestInvoicesEndToEnd(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) { invoicesEndToEnd(t, d) })
 	}
@@ -362,6 +363,7 @@ func invoicesEndToEnd(t *testing.T, d storetest.Dialect) {
 }
 
 func TestInvoiceRejectedByNRS(t *testing.T) {
+	t.Parallel()
 	r := newInvoiceRig(t, certtest.Options{Open: storetest.SQLite})
 	r.startInvoiceWorker()
 	tn := r.e.Tenant
@@ -388,6 +390,7 @@ func TestInvoiceRejectedByNRS(t *testing.T) {
 }
 
 func TestInvoiceLostAnswers(t *testing.T) {
+	t.Parallel()
 	r := newInvoiceRig(t, certtest.Options{Open: storetest.SQLite})
 	r.startInvoiceWorker()
 	tn := r.e.Tenant
@@ -419,6 +422,7 @@ func TestInvoiceLostAnswers(t *testing.T) {
 }
 
 func TestInvoiceSurvivesWorkerRestart(t *testing.T) {
+	t.Parallel()
 	r := newInvoiceRig(t, certtest.Options{Open: storetest.SQLite, LateDelay: 2 * time.Second})
 	stop := r.startInvoiceWorker()
 	tn := r.e.Tenant

@@ -149,6 +149,7 @@ func (r *rig) startHooks() (stop func()) {
 }
 
 func TestWebhooksEndToEnd(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) { webhooksEndToEnd(t, d) })
 	}
@@ -273,6 +274,7 @@ func webhooksEndToEnd(t *testing.T, d storetest.Dialect) {
 // An endpoint that fails for DisableAfter is disabled, with an event and
 // an audit entry; its deliveries stop.
 func TestWebhookEndpointDisabled(t *testing.T) {
+	t.Parallel()
 	d := storetest.Dialects(t)[0]
 	ctx := context.Background()
 	r := newHookRig(t, d, webhooks.RetryPolicy{Initial: 50 * time.Millisecond, Max: 100 * time.Millisecond, Window: time.Minute}, 300*time.Millisecond)
@@ -309,6 +311,7 @@ func TestWebhookEndpointDisabled(t *testing.T) {
 // The delivery client refuses loopback at dial time when private
 // addresses are not allowed (a name that resolved elsewhere when saved).
 func TestWebhookClientRefusesLoopback(t *testing.T) {
+	t.Parallel()
 	rc := newReceiver(t)
 	c := workflows.WebhookClient(webhooks.Config{}.Policy())
 	_, err := c.Post(rc.url, "application/json", nil)
@@ -337,6 +340,7 @@ func ptr[T any](v T) *T { return &v }
 // deliver, the webhook queue with slots of its own; the starters use the
 // same queues.
 func TestWorkerDefaultQueues(t *testing.T) {
+	t.Parallel()
 	d := storetest.Dialects(t)[0]
 	r := newHookRig(t, d, webhooks.RetryPolicy{Initial: time.Second, Max: time.Second, Window: time.Minute}, time.Hour)
 	w, err := worker.New(r.c, worker.Options{Runs: r.e.App.Steps, Webhooks: r.e.App.Deliveries, Logger: quiet()})

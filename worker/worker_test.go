@@ -26,7 +26,11 @@ import (
 )
 
 // One Temporal server serves every test of the package; each test polls
-// its own task queue, so that no worker ever takes another test's tasks.
+// its own task queue, so that no worker ever takes another test's tasks,
+// and has its own store and stand-in. The tests therefore run in parallel
+// (t.Parallel), but for those that change a package-level setting of
+// workflows (MaxProbeWait): TestInvoicesOutage, TestInvoicesThrottled and
+// TestInvoiceQueueHistories run alone, before the parallel ones.
 var temporalAddr, temporalNamespace string
 
 func TestMain(m *testing.M) {
@@ -169,6 +173,7 @@ func stepNames(run map[string]any) []string {
 }
 
 func TestEndToEndThroughREST(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Dialects(t) {
 		t.Run(d.Name, func(t *testing.T) { endToEnd(t, d) })
 	}
@@ -237,6 +242,7 @@ func endToEnd(t *testing.T, d storetest.Dialect) {
 }
 
 func TestFailedRunKeepsTheReason(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, certtest.Options{Open: storetest.SQLite})
 	r.startWorker()
 	id := r.start(`{"invoice_type":"B2C","issue_date":"2026-03-15","invoice_payload":` + fixture(t, "invoice-b2c-1.1.json", "SBXSIGNFAIL"+uuid.NewString()[:4]) + `}`)
@@ -255,6 +261,7 @@ func TestFailedRunKeepsTheReason(t *testing.T) {
 // slow run (the stand-in's SBXSLOW scenario delays every call) and lets a
 // new worker finish it.
 func TestRunSurvivesWorkerRestart(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, certtest.Options{Open: storetest.SQLite, SlowDelay: 400 * time.Millisecond})
 	stop := r.startWorker()
 	id := r.start(`{"invoice_type":"B2B","issue_date":"2026-03-15","invoice_payload":` + fixture(t, "invoice-b2b-1.1.json", "SBXSLOW"+uuid.NewString()[:4]) + `}`)
@@ -289,6 +296,7 @@ func TestRunSurvivesWorkerRestart(t *testing.T) {
 // TestRunQueuedWithoutWorker: a run started while no worker polls waits
 // and runs once one does.
 func TestRunQueuedWithoutWorker(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, certtest.Options{Open: storetest.SQLite})
 	id := r.start(`{"invoice_type":"B2C","issue_date":"2026-03-15"}`)
 	time.Sleep(300 * time.Millisecond)
@@ -356,6 +364,7 @@ func nrsShapedPayload(t *testing.T, reference string) string {
 // written as NRS writes one: einvoice's validator, the stand-in and every
 // step accept it.
 func TestNRSShapedPayloadPasses(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, certtest.Options{Open: storetest.SQLite})
 	r.startWorker()
 	id := r.start(`{"invoice_type":"B2B","issue_date":"2026-03-15","invoice_payload":` + nrsShapedPayload(t, "NRS"+uuid.NewString()[:4]) + `}`)

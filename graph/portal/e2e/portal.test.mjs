@@ -68,6 +68,17 @@ async function focusedHeading() {
   return page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent);
 }
 
+// assertFocused asserts that focus reaches the element whose tag and text
+// match re (the screen moves it to its heading once it has rendered), and
+// names what holds focus when it does not within five seconds.
+async function assertFocused(re) {
+  await page.waitForFunction(
+    ([source, flags]) => new RegExp(source, flags).test(document.activeElement?.tagName + ':' + document.activeElement?.textContent),
+    [re.source, re.flags], { timeout: 5000 },
+  ).catch(() => {});
+  assert.match(await focusedHeading(), re);
+}
+
 
 // The steps share one browser session, in order; each names the steps whose
 // outcome it builds on. A step whose prerequisite failed fails at once,
@@ -117,7 +128,7 @@ const ORGS = 'organizations: create one and switch';
 test(SIGNUP, async () => {
   await page.goto('/');
   await page.waitForURL(/\/login/);
-  assert.match(await focusedHeading(), /^H1:Log in/);
+  await assertFocused(/^H1:Log in/);
   await screen('login');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await page.waitForURL(/\/signup/);
@@ -145,7 +156,7 @@ test(KEY, { needs: [SIGNUP] }, async () => {
   await page.waitForURL(/\/projects\/[0-9a-f-]+$/);
   state.projectURL = new URL(page.url()).pathname;
   await page.getByText('configured', { exact: true }).waitFor();
-  assert.match(await focusedHeading(), /^H1:Web shop/);
+  await assertFocused(/^H1:Web shop/);
   await screen('project');
 
   await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'API keys' }).click();

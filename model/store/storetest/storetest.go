@@ -7,10 +7,14 @@ package storetest
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,10 +43,85 @@ func Dialects(t testing.TB) []Dialect {
 	return out
 }
 
-// SQLite opens a migrated SQLite database in a temporary directory.
+// SQLite opens a migrated SQLite database in a temporary directory: a copy
+// of a database the process migrated once (see sqliteTemplate), which is the
+// same schema and bookkeeping as migrating each database afresh, without
+// running every migration again for each test.
 func SQLite(t testing.TB) *store.Store {
 	t.Helper()
-	return openMigrated(t, SQLiteURL(t))
+	path := SQLiteURL(t)
+	if err := sqliteTemplate.copyTo(path); err != nil {
+		t.Fatalf("migrated SQLite template: %v", err)
+	}
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// sqliteTemplate is a SQLite database migrated once per process, kept in
+// memory: the files a closed database leaves (the database, and a
+// write-ahead log when one was not checkpointed).
+var sqliteTemplate = &template{build: func(path string) error {
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	if _, err := st.Migrations().Up(ctx); err != nil {
+		st.Close()
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return st.Close()
+}}
+
+// template builds a SQLite database once and writes copies of its files.
+type template struct {
+	build func(path string) error
+	once  sync.Once
+	files map[string][]byte // by suffix of the database's path: "", "-wal"
+	err   error
+}
+
+func (tp *template) copyTo(path string) error {
+	tp.once.Do(func() {
+		dir, err := os.MkdirTemp("", "einvoice-storetest-")
+		if err != nil {
+			tp.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		src := filepath.Join(dir, "template.db")
+		if tp.err = tp.build(src); tp.err != nil {
+			return
+		}
+		tp.files = map[string][]byte{}
+		for _, suffix := range []string{"", "-wal"} {
+			b, err := os.ReadFile(src + suffix)
+			if err != nil {
+				if suffix != "" && errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				tp.err = err
+				return
+			}
+			tp.files[suffix] = b
+		}
+	})
+	if tp.err != nil {
+		return tp.err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	for suffix, b := range tp.files {
+		if err := os.WriteFile(path+suffix, b, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SQLiteURL returns the path of a fresh SQLite file in t's temp dir.

@@ -8,10 +8,14 @@ package sandboxdbtest
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,10 +42,84 @@ func Dialects() []Dialect {
 	return out
 }
 
-// SQLite opens a migrated database in a fresh SQLite file.
+// SQLite opens a migrated database in a fresh SQLite file: a copy of a
+// database the process migrated once (see sqliteTemplate), which is the same
+// schema and bookkeeping as migrating each database afresh, without running
+// every migration again for each test.
 func SQLite(t testing.TB) *sandboxdb.DB {
 	t.Helper()
-	return Open(t, SQLiteURL(t))
+	path := SQLiteURL(t)
+	if err := sqliteTemplate.copyTo(path); err != nil {
+		t.Fatalf("migrated SQLite template of the stand-in's database: %v", err)
+	}
+	db, err := sandboxdb.Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("open the stand-in's database: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// sqliteTemplate is a database migrated once per process, kept in memory:
+// the files a closed SQLite database leaves (the database, and a write-ahead
+// log when one was not checkpointed).
+var sqliteTemplate template
+
+type template struct {
+	once  sync.Once
+	files map[string][]byte // by suffix of the database's path: "", "-wal"
+	err   error
+}
+
+func (tp *template) copyTo(path string) error {
+	tp.once.Do(func() { tp.files, tp.err = buildTemplate() })
+	if tp.err != nil {
+		return tp.err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	for suffix, b := range tp.files {
+		if err := os.WriteFile(path+suffix, b, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildTemplate migrates a database in a temporary directory, closes it and
+// returns its files.
+func buildTemplate() (map[string][]byte, error) {
+	dir, err := os.MkdirTemp("", "einvoice-sandboxdbtest-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, "template.db")
+	ctx := context.Background()
+	db, err := sandboxdb.Open(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(src + suffix)
+		if err != nil {
+			if suffix != "" && errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, err
+		}
+		files[suffix] = b
+	}
+	return files, nil
 }
 
 // SQLiteURL returns the path of a fresh SQLite file in t's temp dir.
