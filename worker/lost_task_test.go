@@ -8,8 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/interceptor"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/testsuite"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -154,5 +157,79 @@ func TestInvoiceQueuedStepRunAgain(t *testing.T) {
 	}
 	if lostTasks != 1 {
 		t.Fatalf("%d workflow tasks lost, want 1", lostTasks)
+	}
+}
+
+// TestInvoiceStepsOfAQueuedInvoiceWait runs every step of an invoice that
+// a validation sent back to the queue, as steps run again after a lost
+// workflow task do: each answers Waiting and none sends anything to NRS.
+func TestInvoiceStepsOfAQueuedInvoiceWait(t *testing.T) {
+	t.Parallel()
+	r := newInvoiceRig(t, certtest.Options{Open: storetest.SQLite})
+	tn := r.e.Tenant
+	tr := &stallFirst{}
+	acts, err := workflows.NewInvoiceActivities(workflows.InvoiceActivitiesConfig{Steps: r.e.App.SubmissionSteps,
+		MBS: func(c *authority.Credentials) (*mbs.Client, error) {
+			return mbs.New(mbs.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret,
+				HTTPClient: &http.Client{Transport: tr}, Timeout: invoiceCallTimeout, UserAgent: "einvoice-test",
+				Retry: mbs.RetryPolicy{MaxAttempts: 1}, Environment: string(c.Environment)})
+		}, CallTimeout: invoiceCallTimeout, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(sdklog.NewStructuredLogger(quiet()))
+	env := suite.NewTestActivityEnvironment()
+	env.RegisterActivity(acts)
+	// No worker polls the rig's queue: the invoice's workflow never runs,
+	// its steps are run here.
+	code, m, err := r.call("POST", "/api/v2/invoices", tn, submitBody(t, tn, model.InvoiceKindB2B, "QSTEPS1", nil))
+	if err != nil || code != 202 {
+		t.Fatalf("submit: %d %v %v", code, m, err)
+	}
+	step := workflows.InvoiceStep{ProjectID: tn.Project.ID, IRN: m["irn"].(string)}
+	run := func(fn any) workflows.InvoiceStepResult {
+		t.Helper()
+		v, err := env.ExecuteActivity(fn, step)
+		if err != nil {
+			t.Fatalf("%T: %v", fn, err)
+		}
+		var out workflows.InvoiceStepResult
+		if err := v.Get(&out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if out := run(acts.BeginInvoice); out.Status != model.InvoiceSubmitting || out.Waiting {
+		t.Fatalf("begin: %+v", out)
+	}
+	step.InvoiceID = uuid.MustParse(m["id"].(string))
+	if out := run(acts.ValidateInvoiceIRN); out.Status != model.InvoiceQueued || !out.Waiting || !tr.stalled.Load() {
+		t.Fatalf("validation timed out: %+v", out)
+	}
+	for name, fn := range map[string]any{"validate IRN": acts.ValidateInvoiceIRN, "validate payload": acts.ValidateInvoicePayload,
+		"sign": acts.SignSubmitted, "transmit": acts.TransmitSubmitted} {
+		if out := run(fn); out.Status != model.InvoiceQueued || !out.Waiting {
+			t.Fatalf("%s run again on the queued invoice: %+v", name, out)
+		}
+	}
+	if c := r.counts(tn, step.IRN); c.Signs != 0 || c.Transmits != 0 {
+		t.Fatalf("sent %+v", c)
+	}
+	inv, err := r.e.App.SubmissionSteps.Invoice(context.Background(), step.InvoiceID)
+	if err != nil || inv.Status != model.InvoiceQueued || inv.SignSent != 0 || inv.TransmitSent != 0 {
+		t.Fatalf("invoice %+v %v", inv, err)
+	}
+	// Released, it begins again and is sent.
+	if out := run(acts.BeginInvoice); out.Status != model.InvoiceSubmitting || out.Waiting {
+		t.Fatalf("begin again: %+v", out)
+	}
+	for _, fn := range []any{acts.ValidateInvoiceIRN, acts.ValidateInvoicePayload, acts.SignSubmitted} {
+		if out := run(fn); out.Waiting || out.Status == model.InvoiceQueued {
+			t.Fatalf("%T after the release: %+v", fn, out)
+		}
+	}
+	if c := r.counts(tn, step.IRN); c.Signs != 1 {
+		t.Fatalf("sent %+v after the release", c)
 	}
 }
