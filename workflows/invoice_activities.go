@@ -149,7 +149,11 @@ type InvoiceStep struct {
 // InvoiceStepResult is the invoice's state after an activity. Waiting
 // says that the invoice is (back) in the queue because NRS does not
 // answer: the workflow waits for the project's queue to release it (or
-// Wait at most, as a fallback) and begins again.
+// Wait at most, as a fallback) and begins again. Every step that finds
+// its invoice queued answers Waiting: a step run again after it sent the
+// invoice back to the queue (its answer lost with a workflow task that
+// failed or timed out, the invoice's earlier steps recorded) must not go
+// on as if the invoice were being submitted.
 type InvoiceStepResult struct {
 	InvoiceID uuid.UUID           `json:"invoice_id"`
 	Status    model.InvoiceStatus `json:"status"`
@@ -158,7 +162,7 @@ type InvoiceStepResult struct {
 }
 
 func result(inv *model.SubmittedInvoice) InvoiceStepResult {
-	return InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status}
+	return InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status, Waiting: inv.Status == model.InvoiceQueued}
 }
 
 // BeginInvoice moves the queued invoice to submitting. It waits (by
@@ -467,7 +471,9 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 	if err != nil {
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
-	if past(cl.inv, oc.done...) {
+	if past(cl.inv, oc.done...) || cl.inv.Status == model.InvoiceQueued {
+		// Done, or back in the queue (nothing was sent: a queued invoice
+		// is never signed): the workflow waits for its release.
 		return result(cl.inv), nil
 	}
 	if oc.sent(cl.inv) > 0 {

@@ -110,8 +110,14 @@ var MaxProbeWait = time.Minute
 // wait); a variable for tests.
 var FallbackWait = 10 * time.Minute
 
+// drainActivityOptions retry the drain's reads for as long as an invoice's
+// steps are retried (a day): a database that fails for a while must not
+// end the drain, whose waiting invoices would then sit out FallbackWait.
+// (Without ScheduleToCloseTimeout a local activity's retries end with its
+// first attempt's StartToCloseTimeout, two minutes after it was scheduled.)
 var drainActivityOptions = workflow.LocalActivityOptions{
-	StartToCloseTimeout: 2 * time.Minute,
+	StartToCloseTimeout:    2 * time.Minute,
+	ScheduleToCloseTimeout: 24 * time.Hour,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second,
 	},

@@ -113,6 +113,23 @@ func (c *core) flagAtRisk(ctx context.Context, tx *store.Store, inv *model.Submi
 	return publish(ctx, tx, inv, model.EventInvoiceDeadlineAtRisk, now)
 }
 
+// lockAll locks the invoices ids in tx, in that order, before anything is
+// written: a flag's events reference the project, and an insert that does
+// takes a lock on the project's row (PostgreSQL) that a confirmation,
+// holding its invoice, waits behind to lock that row for the archive; a
+// pass that held it while it waited for that invoice would deadlock.
+func lockAll(ctx context.Context, tx *store.Store, ids []uuid.UUID) ([]*model.SubmittedInvoice, error) {
+	out := make([]*model.SubmittedInvoice, 0, len(ids))
+	for _, id := range ids {
+		inv, err := tx.Submissions().Lock(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, inv)
+	}
+	return out, nil
+}
+
 // flagBatch bounds the invoices FlagDeadlines flags in one transaction.
 const flagBatch = 200
 
@@ -194,11 +211,11 @@ func (s *Steps) FlagDeadlines(ctx context.Context, projectID uuid.UUID, p Pace) 
 		batch := risky[:min(len(risky), flagBatch)]
 		risky = risky[len(batch):]
 		err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-			for _, id := range batch {
-				inv, err := tx.Submissions().Lock(ctx, id)
-				if err != nil {
-					return err
-				}
+			invs, err := lockAll(ctx, tx, batch)
+			if err != nil {
+				return err
+			}
+			for _, inv := range invs {
 				if inv.Status != model.InvoiceQueued || inv.DeadlineAtRisk {
 					continue
 				}
@@ -226,11 +243,15 @@ func (s *Steps) FlagDeadlines(ctx context.Context, projectID uuid.UUID, p Pace) 
 			break
 		}
 		err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-			for _, r := range rows {
-				inv, err := tx.Submissions().Lock(ctx, r.ID)
-				if err != nil {
-					return err
-				}
+			ids := make([]uuid.UUID, len(rows))
+			for i, r := range rows {
+				ids[i] = r.ID
+			}
+			invs, err := lockAll(ctx, tx, ids)
+			if err != nil {
+				return err
+			}
+			for _, inv := range invs {
 				if inv.Status.Final() {
 					continue
 				}
