@@ -42,12 +42,25 @@ func (s *Store) orgsForUser(userID uuid.UUID) *bun.SelectQuery {
 // transactions are serialized by BEGIN IMMEDIATE already), so that checks
 // made under it and the writes that follow are not raced by another
 // transaction doing the same. Call it inside RunInTx.
+//
+// The lock is FOR NO KEY UPDATE: it excludes every other lockRow of the
+// row and every update of it, but not the FOR KEY SHARE lock that the
+// foreign key check of a row referencing it takes. FOR UPDATE would
+// conflict with that one, so that a transaction holding the row lock and
+// waiting for another lock (an organization's audit chain, say) would
+// deadlock with one holding that lock and inserting a row that references
+// the locked row (its audit entry), and a transaction that referenced the
+// row before locking it would deadlock with another doing the same. In
+// exchange, the row lock does not hold back inserts of rows referencing
+// the locked row: every count checked under it (the quotas) counts rows
+// inserted only under the same lock, and no id is ever changed (an update
+// of a key column needs FOR UPDATE).
 func (s *Store) lockRow(ctx context.Context, table string, id uuid.UUID) error {
 	if s.dialect != "postgres" {
 		return nil
 	}
 	var got uuid.UUID
-	err := s.idb.NewSelect().TableExpr(table).Column("id").Where("id = ?", id).For("UPDATE").Scan(ctx, &got)
+	err := s.idb.NewSelect().TableExpr(table).Column("id").Where("id = ?", id).For("NO KEY UPDATE").Scan(ctx, &got)
 	return s.wrap(err, table)
 }
 

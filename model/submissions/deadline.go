@@ -114,10 +114,8 @@ func (c *core) flagAtRisk(ctx context.Context, tx *store.Store, inv *model.Submi
 }
 
 // lockAll locks the invoices ids in tx, in that order, before anything is
-// written: a flag's events reference the project, and an insert that does
-// takes a lock on the project's row (PostgreSQL) that a confirmation,
-// holding its invoice, waits behind to lock that row for the archive; a
-// pass that held it while it waited for that invoice would deadlock.
+// written, so that a pass holds no other lock while it waits for an
+// invoice that a confirmation holds.
 func lockAll(ctx context.Context, tx *store.Store, ids []uuid.UUID) ([]*model.SubmittedInvoice, error) {
 	out := make([]*model.SubmittedInvoice, 0, len(ids))
 	for _, id := range ids {

@@ -72,10 +72,9 @@ func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.Submi
 			inv.TransmittedAt = &now
 		}
 	case model.InvoiceConfirmed:
-		// The archive's lock on the project's row comes first: the
-		// deadline event below references the project, and an insert that
-		// does takes a weaker lock on its row (PostgreSQL), which two
-		// confirmations holding at once would each wait to strengthen.
+		// The archive's lock on the project's row comes first, before the
+		// deadline event below, so that a confirmation takes its locks in
+		// one order: its invoice, then its project.
 		if err := tx.Projects().Lock(ctx, inv.ProjectID); err != nil {
 			return false, err
 		}
