@@ -30,6 +30,13 @@ func (r *mutationResolver) CreateAPIKey(ctx context.Context, input gqlmodel.Crea
 	if err != nil {
 		return nil, err
 	}
+	// Under an Idempotency-Key, the key and its secret (sealed) commit with
+	// the key under the key's claim; a retry after the process died answers
+	// with them instead of creating another key.
+	ctx, kept, err := keptKey(ctx)
+	if err != nil || kept != nil {
+		return kept, err
+	}
 	out, err := r.app.Keys.Create(ctx, u, projectID, keys.Input{KeyName: input.KeyName, Scopes: input.Scopes})
 	if err != nil {
 		return nil, inInput(err)
@@ -53,6 +60,12 @@ func (r *mutationResolver) RotateAPIKey(ctx context.Context, projectID string, k
 	grace := 0
 	if graceSeconds != nil {
 		grace = *graceSeconds
+	}
+	// As createApiKey: a retry after the process died answers with the
+	// secret this rotation gave, and never rotates the key again.
+	ctx, kept, err := keptKey(ctx)
+	if err != nil || kept != nil {
+		return kept, err
 	}
 	out, err := r.app.Keys.Rotate(ctx, u, pid, kid, grace)
 	if err != nil {

@@ -136,7 +136,7 @@ func (a *api) createKey(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in, func(p *model.Problems) { in.Validate(p) }); err != nil {
 		return err
 	}
-	out, err := a.app.Keys.Create(r.Context(), userFrom(r), projectID, in)
+	out, err := a.app.Keys.Create(answerInTx(r), userFrom(r), projectID, in)
 	return reply(w, "body", out, err)
 }
 
@@ -168,7 +168,7 @@ func (a *api) rotateKey(w http.ResponseWriter, r *http.Request) error {
 			return model.Invalid(model.ProblemIntType, "Input should be a valid integer", "query", "grace_seconds")
 		}
 	}
-	out, err := a.app.Keys.Rotate(r.Context(), userFrom(r), projectID, keyID, grace)
+	out, err := a.app.Keys.Rotate(answerInTx(r), userFrom(r), projectID, keyID, grace)
 	return reply(w, "query", out, err)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -519,6 +520,78 @@ func TestIdempotencyEffects(t *testing.T) {
 			clk.advance(idempotency.TTL)
 			if got := effect(takeOver(r), "a"); got != "" {
 				t.Fatalf("effect of an expired key: %q, want none", got)
+			}
+		})
+	}
+}
+
+// TestIdempotencySealedEffects records an effect with the answer a retry
+// must give again (Claim.BindSealedEffect): a retry taking the claim over
+// finds the reference and the answer (Claim.SealedEffect), the store holds
+// the reference and the answer sealed, never the answer in clear, and a
+// sealed answer moved to another slot does not open.
+func TestIdempotencySealedEffects(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			clk := &clock{t: time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC)}
+			const lease = 300 * time.Millisecond
+			st := d.Open(t)
+			svc := idempotency.New(st, idempotency.Config{Box: apptest.Config(t, nil).Box, Now: clk.now, Lease: lease})
+			const answer = `{"id":"key-1","client_secret":"cs_sandbox_0123456789abcdefghij"}`
+			r := idemRequest("sealed", `{"x":1}`)
+			first, _, err := svc.Acquire(ctx, r)
+			if err != nil || first == nil {
+				t.Fatalf("claim: %v %v", first, err)
+			}
+			err = st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				_, err := tx.KeepAnswer(first.BindSealedEffect(ctx, "a", func(out any) (string, []byte, error) {
+					return "key-1", []byte(out.(string)), nil
+				}), answer)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			var raw []string
+			if err := st.DB().NewSelect().Table("idempotency_keys").Column("effects").Scan(ctx, &raw); err != nil {
+				t.Fatal(err)
+			}
+			if len(raw) != 1 || !strings.Contains(raw[0], "key-1") || strings.Contains(raw[0], "client_secret") || strings.Contains(raw[0], "0123456789") {
+				t.Fatalf("effects stored %q, want the reference and the answer sealed", raw)
+			}
+
+			clk.advance(lease)
+			second, _, err := svc.Acquire(ctx, r)
+			if err != nil || second == nil {
+				t.Fatalf("take over: %v %v", second, err)
+			}
+			if id, got, err := second.SealedEffect(ctx, "a"); err != nil || id != "key-1" || string(got) != answer {
+				t.Fatalf("sealed effect: %q %q %v, want key-1 %s", id, got, err, answer)
+			}
+			if id, got, err := second.SealedEffect(ctx, "b"); err != nil || id != "" || got != nil {
+				t.Fatalf("sealed effect b: %q %q %v, want none", id, got, err)
+			}
+			// The same sealed answer recorded under another slot does not open.
+			ref, err := second.Effect(ctx, "a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				_, err := tx.KeepAnswer(second.BindEffect(ctx, "b", func(any) (string, error) { return ref, nil }), nil)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			clk.advance(lease)
+			third, _, err := svc.Acquire(ctx, r)
+			if err != nil || third == nil {
+				t.Fatalf("take over: %v %v", third, err)
+			}
+			if _, got, err := third.SealedEffect(ctx, "b"); err == nil || got != nil {
+				t.Fatalf("a sealed answer moved to another slot opened: %q", got)
 			}
 		})
 	}

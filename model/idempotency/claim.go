@@ -2,7 +2,9 @@ package idempotency
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -314,4 +316,53 @@ func (k *effectKeeper) KeepAnswer(ctx context.Context, tx *store.Store, result a
 			"a retry with this Idempotency-Key took over this request; its answer is the retry's")
 	}
 	return false, nil
+}
+
+// BindSealedEffect is BindEffect for an effect whose answer holds a secret
+// shown once (an API key's client secret), which a retry after this
+// process died must answer with again: ref returns the effect's reference
+// (the key's id) and the answer to give again, which is recorded sealed
+// with the box that seals stored responses, bound to the claim's key and
+// slot, never in clear. A retry finds both with SealedEffect.
+func (c *Claim) BindSealedEffect(ctx context.Context, slot string, ref func(result any) (string, []byte, error)) context.Context {
+	return c.BindEffect(ctx, slot, func(result any) (string, error) {
+		id, answer, err := ref(result)
+		if err != nil {
+			return "", err
+		}
+		if id == "" || strings.Contains(id, " ") || len(answer) == 0 {
+			return "", model.Errorf(model.CodeInternal, "Internal Server Error")
+		}
+		sealed, err := c.s.cfg.Box.Seal(answer, c.effectPurpose(slot))
+		if err != nil {
+			return "", model.Wrap(model.CodeInternal, err, "Internal Server Error")
+		}
+		return id + " " + base64.RawStdEncoding.EncodeToString(sealed), nil
+	})
+}
+
+// SealedEffect returns the reference and the answer an earlier run of the
+// claim's request recorded under slot with BindSealedEffect, or "" and nil
+// when none did.
+func (c *Claim) SealedEffect(ctx context.Context, slot string) (string, []byte, error) {
+	v, err := c.Effect(ctx, slot)
+	if err != nil || v == "" {
+		return "", nil, err
+	}
+	id, enc, ok := strings.Cut(v, " ")
+	sealed, err := base64.RawStdEncoding.DecodeString(enc)
+	if !ok || err != nil {
+		return "", nil, model.Errorf(model.CodeInternal, "Internal Server Error")
+	}
+	answer, err := c.s.cfg.Box.Open(sealed, c.effectPurpose(slot))
+	if err != nil {
+		return "", nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+	}
+	return id, answer, nil
+}
+
+// effectPurpose binds a sealed effect to its claim's credential and key
+// and to its slot.
+func (c *Claim) effectPurpose(slot string) string {
+	return c.req.sealPurpose() + "\x00effect:" + slot
 }

@@ -111,7 +111,10 @@ func view(k *model.APIKey) View {
 }
 
 // Create creates an API key for one of the caller's projects. The secret
-// is in the answer and nowhere else.
+// is in the answer and nowhere else. Under an Idempotency-Key, the answer
+// (sealed) is kept in the key's own commit (Store.KeepAnswer): a retry is
+// answered this key and its secret whatever happens to this process from
+// here on, and never creates a second one.
 func (s *Service) Create(ctx context.Context, who *model.Principal, projectID uuid.UUID, in Input) (*WithSecret, error) {
 	var p model.Problems
 	scopes := in.Validate(&p)
@@ -147,7 +150,11 @@ func (s *Service) Create(ctx context.Context, who *model.Principal, projectID uu
 		if err := events.Append(ctx, tx, source(pr), model.EventAPIKeyCreated, out.View, k.CreatedAt); err != nil {
 			return err
 		}
-		return s.trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionKeyCreate, "api_key", k.ID.String())
+		if err := s.trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionKeyCreate, "api_key", k.ID.String()); err != nil {
+			return err
+		}
+		_, err = tx.KeepAnswer(ctx, out)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -183,7 +190,9 @@ func (s *Service) pendingView(k *model.APIKey) View {
 const MaxGraceSeconds = 604800
 
 // Rotate gives a key a new secret. The old secret keeps working for
-// graceSeconds (0: it stops at once).
+// graceSeconds (0: it stops at once). Under an Idempotency-Key, the answer
+// is kept in the rotation's own commit, as Create keeps its: a retry is
+// answered this secret and never rotates the key again.
 func (s *Service) Rotate(ctx context.Context, who *model.Principal, projectID, keyID uuid.UUID, graceSeconds int) (*WithSecret, error) {
 	if graceSeconds < 0 || graceSeconds > MaxGraceSeconds {
 		return nil, model.Invalid(model.ProblemValueError, "Input should be between 0 and 604800", "grace_seconds")
@@ -217,7 +226,11 @@ func (s *Service) Rotate(ctx context.Context, who *model.Principal, projectID, k
 		if err := events.Append(ctx, tx, source(pr), model.EventAPIKeyRotated, out.View, now); err != nil {
 			return err
 		}
-		return s.trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionKeyRotate, "api_key", k.ID.String())
+		if err := s.trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionKeyRotate, "api_key", k.ID.String()); err != nil {
+			return err
+		}
+		_, err = tx.KeepAnswer(ctx, out)
+		return err
 	})
 	if err != nil {
 		return nil, err
