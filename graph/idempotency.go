@@ -12,6 +12,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 )
 
 // startedRun is, for a startCertificationRun field of a request under an
@@ -59,13 +60,42 @@ func (r *mutationResolver) startedRun(ctx context.Context, who *model.Principal)
 // request answered for this field (its process died, or it failed, after
 // the key was created or rotated), as they were answered then, or nil.
 // When there is none, the returned context records the key's id and that
-// answer, sealed (idempotency.Claim.BindSealedEffect), under the request's
-// claim in the transaction that creates or rotates the key: a retry then
-// finds them here and answers with them instead of creating another key
-// or rotating it again. Without a key, ctx is returned as it is.
+// answer, sealed, under the request's claim in the transaction that
+// creates or rotates the key (keptSealed): a retry then finds them here and
+// answers with them instead of creating another key or rotating it again.
+// Without a key, ctx is returned as it is.
+func keptKey(ctx context.Context) (context.Context, *gqlmodel.APIKeySecretPayload, error) {
+	ctx, out, err := keptSealed(ctx, func(k *keys.WithSecret) string { return k.ID.String() })
+	if err != nil || out == nil {
+		return ctx, nil, err
+	}
+	return ctx, &gqlmodel.APIKeySecretPayload{Key: &out.View, ClientSecret: out.ClientSecret}, nil
+}
+
+// keptEndpoint is keptKey for a createWebhookEndpoint or
+// rotateWebhookEndpointSecret field: a retry after the process died
+// answers with the endpoint and signing secret first answered, and never
+// creates a second endpoint (every event would be delivered twice) or
+// rotates the secret again.
+func keptEndpoint(ctx context.Context) (context.Context, *gqlmodel.WebhookEndpointSecretPayload, error) {
+	ctx, out, err := keptSealed(ctx, func(e *webhooks.EndpointWithSecret) string { return e.ID.String() })
+	if err != nil || out == nil {
+		return ctx, nil, err
+	}
+	return ctx, &gqlmodel.WebhookEndpointSecretPayload{Endpoint: &out.EndpointView, Secret: out.Secret}, nil
+}
+
+// keptSealed is, for a field of a request under an Idempotency-Key whose
+// use case answers a *T holding a secret shown once, the *T an earlier
+// attempt of the same request answered for this field, as it was answered
+// then, or nil. When there is none, the returned context records id of
+// the use case's result and the result as JSON, sealed
+// (idempotency.Claim.BindSealedEffect), under the request's claim in the
+// transaction of its effect: a retry then finds them here. Without a key,
+// ctx is returned as it is.
 //
 // The field's response path names its slot, as for startedRun.
-func keptKey(ctx context.Context) (context.Context, *gqlmodel.APIKeySecretPayload, error) {
+func keptSealed[T any](ctx context.Context, id func(*T) string) (context.Context, *T, error) {
 	c := idempotency.ClaimFrom(ctx)
 	fc := graphql.GetFieldContext(ctx)
 	if c == nil || fc == nil {
@@ -77,21 +107,21 @@ func keptKey(ctx context.Context) (context.Context, *gqlmodel.APIKeySecretPayloa
 		return ctx, nil, err
 	}
 	if answer != nil {
-		var out keys.WithSecret
-		if err := json.Unmarshal(answer, &out); err != nil {
+		out := new(T)
+		if err := json.Unmarshal(answer, out); err != nil {
 			return ctx, nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 		}
-		return ctx, &gqlmodel.APIKeySecretPayload{Key: &out.View, ClientSecret: out.ClientSecret}, nil
+		return ctx, out, nil
 	}
 	return c.BindSealedEffect(ctx, slot, func(result any) (string, []byte, error) {
-		k, ok := result.(*keys.WithSecret)
-		if !ok || k == nil {
+		v, ok := result.(*T)
+		if !ok || v == nil {
 			return "", nil, model.Errorf(model.CodeInternal, "Internal Server Error")
 		}
-		answer, err := json.Marshal(k)
+		answer, err := json.Marshal(v)
 		if err != nil {
 			return "", nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 		}
-		return k.ID.String(), answer, nil
+		return id(v), answer, nil
 	}), nil, nil
 }

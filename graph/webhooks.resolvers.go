@@ -35,6 +35,13 @@ func (r *mutationResolver) CreateWebhookEndpoint(ctx context.Context, input gqlm
 		return nil, err
 	}
 	in := webhooks.EndpointInput{URL: input.URL, Description: deref(input.Description), EventTypes: input.EventTypes}
+	// Under an Idempotency-Key, the endpoint and its secret (sealed) commit
+	// with the endpoint under the key's claim; a retry after the process
+	// died answers with them instead of creating another endpoint.
+	ctx, kept, err := keptEndpoint(ctx)
+	if err != nil || kept != nil {
+		return kept, err
+	}
 	out, err := r.app.Webhooks.Create(ctx, u, projectID, in)
 	if err != nil {
 		return nil, inInput(err)
@@ -82,6 +89,12 @@ func (r *mutationResolver) RotateWebhookEndpointSecret(ctx context.Context, proj
 	grace := webhooks.DefaultGraceSeconds
 	if graceSeconds != nil {
 		grace = *graceSeconds
+	}
+	// As createWebhookEndpoint: a retry after the process died answers with
+	// the secret this rotation gave, and never rotates the secret again.
+	ctx, kept, err := keptEndpoint(ctx)
+	if err != nil || kept != nil {
+		return kept, err
 	}
 	out, err := r.app.Webhooks.RotateSecret(ctx, u, pid, eid, grace)
 	if err != nil {

@@ -39,8 +39,9 @@ var replayedHeaders = []string{"Content-Type", "Content-Disposition", "Content-L
 // holder that died leaves the claim to lapse at the end of its lease;
 // then a retry of the same request runs it again, unless the request's
 // use case kept its answer in the transaction of its effect
-// (Store.KeepAnswer: a certification run start and an API key create or
-// rotate do), which the retry is then answered, or recorded that effect under the claim (a GraphQL
+// (Store.KeepAnswer: a certification run start, an API key create or
+// rotate and a webhook endpoint create or secret rotation do), which the
+// retry is then answered, or recorded that effect under the claim (a GraphQL
 // startCertificationRun, through idempotency.Claim.BindEffect), which
 // the retry then answers with instead of committing it again.
 func (a *api) idempotent(next http.Handler) http.Handler {

@@ -131,7 +131,7 @@ func (a *api) createEndpoint(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
 	}
-	out, err := a.app.Webhooks.Create(r.Context(), userFrom(r), projectID, in)
+	out, err := a.app.Webhooks.Create(answerInTx(r), userFrom(r), projectID, in)
 	return reply(w, "body", out, err)
 }
 
@@ -190,7 +190,7 @@ func (a *api) rotateEndpointSecret(w http.ResponseWriter, r *http.Request) error
 			return model.Invalid(model.ProblemIntType, "Input should be a valid integer", "query", "grace_seconds")
 		}
 	}
-	out, err := a.app.Webhooks.RotateSecret(r.Context(), userFrom(r), p, e, grace)
+	out, err := a.app.Webhooks.RotateSecret(answerInTx(r), userFrom(r), p, e, grace)
 	return reply(w, "query", out, err)
 }
 

@@ -200,7 +200,10 @@ func (s *Service) newSecret(id uuid.UUID) (string, []byte, error) {
 }
 
 // Create adds an endpoint to one of the caller's projects; the answer
-// holds the signing secret, shown this once.
+// holds the signing secret, shown this once. Under an Idempotency-Key, the
+// answer (sealed) is kept in the endpoint's own commit (Store.KeepAnswer):
+// a retry is answered this endpoint and its secret whatever happens to
+// this process from here on, and never creates a second one.
 func (s *Service) Create(ctx context.Context, who *model.Principal, projectID uuid.UUID, in EndpointInput) (*EndpointWithSecret, error) {
 	var p model.Problems
 	in.Validate(&p)
@@ -224,6 +227,7 @@ func (s *Service) Create(ctx context.Context, who *model.Principal, projectID uu
 		return nil, err
 	}
 	e.SecretEnc, e.SecretLast4 = sealed, sec[len(sec)-4:]
+	out := &EndpointWithSecret{EndpointView: endpointView(e), Secret: sec}
 	err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		if err := access.Quota(ctx, s.cfg.EndpointsPerProject, pr.ID, tx.Projects().Lock, tx.Webhooks().CountEndpoints,
 			"webhook endpoints per project", "delete an endpoint you no longer use"); err != nil {
@@ -232,12 +236,16 @@ func (s *Service) Create(ctx context.Context, who *model.Principal, projectID uu
 		if err := tx.Webhooks().CreateEndpoint(ctx, e); err != nil {
 			return err
 		}
-		return s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionWebhookCreate, "webhook_endpoint", e.ID.String())
+		if err := s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionWebhookCreate, "webhook_endpoint", e.ID.String()); err != nil {
+			return err
+		}
+		_, err := tx.KeepAnswer(ctx, out)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &EndpointWithSecret{EndpointView: endpointView(e), Secret: sec}, nil
+	return out, nil
 }
 
 // writable loads a project who may change (owners and admins).
@@ -371,7 +379,9 @@ func (s *Service) Delete(ctx context.Context, who *model.Principal, projectID, e
 
 // RotateSecret gives an endpoint a new signing secret, shown once; the
 // previous one keeps signing alongside (a second v1 signature) for
-// graceSeconds.
+// graceSeconds. Under an Idempotency-Key, the answer is kept in the
+// rotation's own commit, as Create keeps its: a retry is answered this
+// secret and never rotates the secret again.
 func (s *Service) RotateSecret(ctx context.Context, who *model.Principal, projectID, endpointID uuid.UUID, graceSeconds int) (*EndpointWithSecret, error) {
 	if graceSeconds < 0 || graceSeconds > MaxGraceSeconds {
 		return nil, model.Invalid(model.ProblemValueError, "Input should be between 0 and 604800", "grace_seconds")
@@ -397,7 +407,11 @@ func (s *Service) RotateSecret(ctx context.Context, who *model.Principal, projec
 			return err
 		}
 		out = &EndpointWithSecret{EndpointView: endpointView(e), Secret: sec}
-		return s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionWebhookRotate, "webhook_endpoint", e.ID.String())
+		if err := s.cfg.Trail.Record(ctx, tx, &pr.OrganizationID, who.Actor(), model.ActionWebhookRotate, "webhook_endpoint", e.ID.String()); err != nil {
+			return err
+		}
+		_, err = tx.KeepAnswer(ctx, out)
+		return err
 	})
 	if err != nil {
 		return nil, err
