@@ -45,10 +45,40 @@ type NoteInput struct {
 // price), or an amount on it (a price adjustment, quantity 1).
 type NoteLine struct {
 	// Line is the original line's position in invoice_line, from 0.
-	Line     *int             `json:"line" required:"true"`
-	Quantity *decimal.Decimal `json:"quantity"`
-	Amount   *decimal.Decimal `json:"amount"`
+	Line *int `json:"line" required:"true"`
+	// Quantity (of the original line, at its price) or Amount (a price
+	// adjustment): a JSON number, or a decimal string.
+	Quantity any `json:"quantity"`
+	Amount   any `json:"amount"`
 }
+
+// decimalOf reads a JSON number (json.Number, float64) or a decimal
+// string; nil is absent.
+func decimalOf(v any) (*decimal.Decimal, bool) {
+	var d decimal.Decimal
+	var err error
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case json.Number:
+		d, err = decimal.NewFromString(string(x))
+	case string:
+		d, err = decimal.NewFromString(x)
+	case float64:
+		d = decimal.NewFromFloat(x)
+	case int:
+		d = decimal.NewFromInt(int64(x))
+	default:
+		return nil, false
+	}
+	if err != nil {
+		return nil, false
+	}
+	return &d, true
+}
+
+func (l NoteLine) quantity() *decimal.Decimal { d, _ := decimalOf(l.Quantity); return d }
+func (l NoteLine) amount() *decimal.Decimal   { d, _ := decimalOf(l.Amount); return d }
 
 // Validate checks the input's own fields.
 func (in NoteInput) Validate(p *model.Problems) {
@@ -74,14 +104,20 @@ func (in NoteInput) Validate(p *model.Problems) {
 		} else if *l.Line < 0 {
 			p.Add(model.ProblemValueError, "Input should be greater than or equal to 0", "lines", i, "line")
 		}
+		q, qok := decimalOf(l.Quantity)
+		a, aok := decimalOf(l.Amount)
 		switch {
-		case l.Quantity == nil && l.Amount == nil:
+		case !qok:
+			p.Add(model.ProblemValueError, "Input should be a valid number", "lines", i, "quantity")
+		case !aok:
+			p.Add(model.ProblemValueError, "Input should be a valid number", "lines", i, "amount")
+		case q == nil && a == nil:
 			p.Add(model.ProblemMissing, "Either quantity or amount is required", "lines", i)
-		case l.Quantity != nil && l.Amount != nil:
+		case q != nil && a != nil:
 			p.Add(model.ProblemValueError, "Give quantity or amount, not both", "lines", i)
-		case l.Quantity != nil && l.Quantity.Sign() <= 0:
+		case q != nil && q.Sign() <= 0:
 			p.Add(model.ProblemValueError, "Input should be greater than 0", "lines", i, "quantity")
-		case l.Amount != nil && l.Amount.Sign() <= 0:
+		case a != nil && a.Sign() <= 0:
 			p.Add(model.ProblemValueError, "Input should be greater than 0", "lines", i, "amount")
 		}
 	}
@@ -201,24 +237,24 @@ func buildNote(orig map[string]any, origIRN, typeCode, date string, in NoteInput
 		ol := inv.Lines[*nl.Line]
 		line := copyMap(origLines[*nl.Line])
 		var net decimal.Decimal
-		if nl.Quantity != nil {
+		if q := nl.quantity(); q != nil {
 			oq := ol.InvoicedQuantity
 			if !oq.Valid || oq.Decimal.Sign() <= 0 || !ol.LineExtensionAmount.Valid {
 				p.Add(model.ProblemValueError, "the original line has no positive quantity and amount to take a share of", "lines", i, "quantity")
 				continue
 			}
-			if typeCode == TypeCreditNote && nl.Quantity.GreaterThan(oq.Decimal) {
+			if typeCode == TypeCreditNote && q.GreaterThan(oq.Decimal) {
 				p.Add(model.ProblemValueError, "a credit note credits at most the line's quantity ("+oq.Decimal.String()+")", "lines", i, "quantity")
 				continue
 			}
-			share := nl.Quantity.Div(oq.Decimal)
+			share := q.DivRound(oq.Decimal, 16)
 			net = ol.LineExtensionAmount.Decimal.Mul(share).Round(2)
-			line["invoiced_quantity"] = number(*nl.Quantity)
+			line["invoiced_quantity"] = number(*q)
 			line["dicount_amount"] = number(orZero(ol.DiscountAmount).Mul(share).Round(2))
 			line["fee_amount"] = number(orZero(ol.FeeAmount).Mul(share).Round(2))
 			delete(line, "discount_amount")
 		} else {
-			net = nl.Amount.Round(2)
+			net = nl.amount().Round(2)
 			line["invoiced_quantity"] = json.Number("1")
 			line["dicount_rate"], line["dicount_amount"] = json.Number("0"), json.Number("0")
 			line["fee_rate"], line["fee_amount"] = json.Number("0"), json.Number("0")
