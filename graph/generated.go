@@ -20,6 +20,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/audit"
 	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/events"
+	"github.com/einvoice-ng/einvoice/model/formats"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
@@ -48,6 +49,7 @@ type ResolverRoot interface {
 	InvoiceBatchItem() InvoiceBatchItemResolver
 	InvoiceBatchItemError() InvoiceBatchItemErrorResolver
 	InvoiceBatchProblem() InvoiceBatchProblemResolver
+	InvoiceConversion() InvoiceConversionResolver
 	InvoiceIssue() InvoiceIssueResolver
 	InvoiceQrCode() InvoiceQrCodeResolver
 	Mutation() MutationResolver
@@ -258,6 +260,14 @@ type ComplexityRoot struct {
 		Type func(childComplexity int) int
 	}
 
+	InvoiceConversion struct {
+		InvoiceReference func(childComplexity int) int
+		InvoiceType      func(childComplexity int) int
+		Mapping          func(childComplexity int) int
+		Payload          func(childComplexity int) int
+		Validation       func(childComplexity int) int
+	}
+
 	InvoiceEvent struct {
 		Attempt      func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
@@ -330,6 +340,8 @@ type ComplexityRoot struct {
 	Mutation struct {
 		ClearSandboxFaults          func(childComplexity int, projectID string, kind *string, endpoint *string) int
 		CreateAPIKey                func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
+		CreateCreditNote            func(childComplexity int, invoiceID string, input gqlmodel.InvoiceNoteInput) int
+		CreateDebitNote             func(childComplexity int, invoiceID string, input gqlmodel.InvoiceNoteInput) int
 		CreateOrganization          func(childComplexity int, input portal.OrganizationInput) int
 		CreateProject               func(childComplexity int, input gqlmodel.CreateProjectInput) int
 		CreateWebhookEndpoint       func(childComplexity int, input gqlmodel.CreateWebhookEndpointInput) int
@@ -348,6 +360,7 @@ type ComplexityRoot struct {
 		StartCertificationRun       func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
 		SubmitInvoice               func(childComplexity int, input gqlmodel.SubmitInvoiceInput) int
 		SubmitInvoiceBatch          func(childComplexity int, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) int
+		SubmitUblInvoice            func(childComplexity int, input gqlmodel.UblInvoiceInput) int
 		TestWebhookEndpoint         func(childComplexity int, projectID string, endpointID string) int
 		UpdateProject               func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
 		UpdateProjectAuthority      func(childComplexity int, projectID string, input portal.AuthorityInput) int
@@ -426,19 +439,20 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeyScopes     func(childComplexity int) int
-		AuditActions     func(childComplexity int) int
-		AuditLogs        func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
-		CertificationRun func(childComplexity int, id string) int
-		Invoice          func(childComplexity int, id string) int
-		InvoiceBatch     func(childComplexity int, id string) int
-		InvoiceQRCode    func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
-		Me               func(childComplexity int) int
-		Organization     func(childComplexity int, id string) int
-		Project          func(childComplexity int, id string) int
-		RenderInvoice    func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
-		SandboxFaults    func(childComplexity int, projectID string) int
-		ValidateInvoice  func(childComplexity int, projectID string, input invoices.ValidateInput) int
+		APIKeyScopes      func(childComplexity int) int
+		AuditActions      func(childComplexity int) int
+		AuditLogs         func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
+		CertificationRun  func(childComplexity int, id string) int
+		ConvertUblInvoice func(childComplexity int, input gqlmodel.UblInvoiceInput) int
+		Invoice           func(childComplexity int, id string) int
+		InvoiceBatch      func(childComplexity int, id string) int
+		InvoiceQRCode     func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
+		Me                func(childComplexity int) int
+		Organization      func(childComplexity int, id string) int
+		Project           func(childComplexity int, id string) int
+		RenderInvoice     func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
+		SandboxFaults     func(childComplexity int, projectID string) int
+		ValidateInvoice   func(childComplexity int, projectID string, input invoices.ValidateInput) int
 	}
 
 	RevokedApiKey struct {
@@ -471,6 +485,7 @@ type ComplexityRoot struct {
 		InvoiceType      func(childComplexity int) int
 		InvoiceTypeCode  func(childComplexity int) int
 		IssueDate        func(childComplexity int) int
+		MappingReport    func(childComplexity int) int
 		NRSError         func(childComplexity int) int
 		PayloadHash      func(childComplexity int) int
 		PaymentStatus    func(childComplexity int) int
@@ -480,6 +495,7 @@ type ComplexityRoot struct {
 		SignedAt         func(childComplexity int) int
 		Status           func(childComplexity int) int
 		TransmittedAt    func(childComplexity int) int
+		Ubl              func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
 	}
 
@@ -615,6 +631,10 @@ type InvoiceBatchItemErrorResolver interface {
 type InvoiceBatchProblemResolver interface {
 	Type(ctx context.Context, obj *model.FieldError) (string, error)
 }
+type InvoiceConversionResolver interface {
+	Payload(ctx context.Context, obj *formats.Conversion) (any, error)
+	Mapping(ctx context.Context, obj *formats.Conversion) (any, error)
+}
 type InvoiceIssueResolver interface {
 	Severity(ctx context.Context, obj *model.Issue) (string, error)
 }
@@ -627,6 +647,9 @@ type MutationResolver interface {
 	RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*keys.Revoked, error)
 	SubmitInvoiceBatch(ctx context.Context, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) (*submissions.BatchView, error)
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*runs.View, error)
+	SubmitUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*submissions.View, error)
+	CreateCreditNote(ctx context.Context, invoiceID string, input gqlmodel.InvoiceNoteInput) (*submissions.View, error)
+	CreateDebitNote(ctx context.Context, invoiceID string, input gqlmodel.InvoiceNoteInput) (*submissions.View, error)
 	CreateOrganization(ctx context.Context, input portal.OrganizationInput) (*portal.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error)
 	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*portal.ProjectView, error)
@@ -668,6 +691,7 @@ type QueryResolver interface {
 	AuditLogs(ctx context.Context, organizationID *string, action *string, first *int, after *string) (*gqlmodel.AuditLogConnection, error)
 	InvoiceBatch(ctx context.Context, id string) (*submissions.BatchView, error)
 	CertificationRun(ctx context.Context, id string) (*runs.View, error)
+	ConvertUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*formats.Conversion, error)
 	Organization(ctx context.Context, id string) (*portal.OrganizationView, error)
 	Project(ctx context.Context, id string) (*portal.ProjectView, error)
 	SandboxFaults(ctx context.Context, projectID string) ([]*model.SandboxFault, error)
@@ -679,6 +703,8 @@ type QueryResolver interface {
 }
 type SubmittedInvoiceResolver interface {
 	Events(ctx context.Context, obj *submissions.View) ([]*submissions.EventView, error)
+	Ubl(ctx context.Context, obj *submissions.View) (*string, error)
+	MappingReport(ctx context.Context, obj *submissions.View) (any, error)
 }
 type SubscriptionResolver interface {
 	CertificationRunUpdated(ctx context.Context, id string) (<-chan *runs.View, error)
@@ -1423,6 +1449,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InvoiceBatchProblem.Type(childComplexity), true
 
+	case "InvoiceConversion.invoiceReference":
+		if e.ComplexityRoot.InvoiceConversion.InvoiceReference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.InvoiceReference(childComplexity), true
+	case "InvoiceConversion.invoiceType":
+		if e.ComplexityRoot.InvoiceConversion.InvoiceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.InvoiceType(childComplexity), true
+	case "InvoiceConversion.mapping":
+		if e.ComplexityRoot.InvoiceConversion.Mapping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.Mapping(childComplexity), true
+	case "InvoiceConversion.payload":
+		if e.ComplexityRoot.InvoiceConversion.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.Payload(childComplexity), true
+	case "InvoiceConversion.validation":
+		if e.ComplexityRoot.InvoiceConversion.Validation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.Validation(childComplexity), true
+
 	case "InvoiceEvent.attempt":
 		if e.ComplexityRoot.InvoiceEvent.Attempt == nil {
 			break
@@ -1723,6 +1780,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(gqlmodel.CreateAPIKeyInput)), true
+	case "Mutation.createCreditNote":
+		if e.ComplexityRoot.Mutation.CreateCreditNote == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCreditNote_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCreditNote(childComplexity, args["invoiceId"].(string), args["input"].(gqlmodel.InvoiceNoteInput)), true
+	case "Mutation.createDebitNote":
+		if e.ComplexityRoot.Mutation.CreateDebitNote == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createDebitNote_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateDebitNote(childComplexity, args["invoiceId"].(string), args["input"].(gqlmodel.InvoiceNoteInput)), true
 	case "Mutation.createOrganization":
 		if e.ComplexityRoot.Mutation.CreateOrganization == nil {
 			break
@@ -1906,6 +1985,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitInvoiceBatch(childComplexity, args["projectId"].(string), args["invoices"].([]*gqlmodel.SubmitInvoiceInput)), true
+	case "Mutation.submitUblInvoice":
+		if e.ComplexityRoot.Mutation.SubmitUblInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitUblInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitUblInvoice(childComplexity, args["input"].(gqlmodel.UblInvoiceInput)), true
 	case "Mutation.testWebhookEndpoint":
 		if e.ComplexityRoot.Mutation.TestWebhookEndpoint == nil {
 			break
@@ -2293,6 +2383,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CertificationRun(childComplexity, args["id"].(string)), true
+	case "Query.convertUblInvoice":
+		if e.ComplexityRoot.Query.ConvertUblInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Query_convertUblInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConvertUblInvoice(childComplexity, args["input"].(gqlmodel.UblInvoiceInput)), true
 
 	case "Query.invoice":
 		if e.ComplexityRoot.Query.Invoice == nil {
@@ -2529,6 +2630,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.IssueDate(childComplexity), true
+	case "SubmittedInvoice.mappingReport":
+		if e.ComplexityRoot.SubmittedInvoice.MappingReport == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.MappingReport(childComplexity), true
 	case "SubmittedInvoice.nrsError":
 		if e.ComplexityRoot.SubmittedInvoice.NRSError == nil {
 			break
@@ -2583,6 +2690,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.TransmittedAt(childComplexity), true
+	case "SubmittedInvoice.ubl":
+		if e.ComplexityRoot.SubmittedInvoice.Ubl == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.Ubl(childComplexity), true
 	case "SubmittedInvoice.updatedAt":
 		if e.ComplexityRoot.SubmittedInvoice.UpdatedAt == nil {
 			break
@@ -3006,6 +3119,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateWebhookEndpointInput,
 		ec.unmarshalInputGenerateIrnInput,
 		ec.unmarshalInputInvoiceFilter,
+		ec.unmarshalInputInvoiceNoteInput,
+		ec.unmarshalInputInvoiceNoteLineInput,
 		ec.unmarshalInputInvoiceQrCodeInput,
 		ec.unmarshalInputLoginInput,
 		ec.unmarshalInputRenderInvoiceInput,
@@ -3013,6 +3128,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSignupInput,
 		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputSubmitInvoiceInput,
+		ec.unmarshalInputUblInvoiceInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
 		ec.unmarshalInputUpdateProjectInput,
 		ec.unmarshalInputUpdateWebhookEndpointInput,
@@ -3108,7 +3224,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "batch.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "batch.graphqls" "certification.graphqls" "formats.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3124,6 +3240,7 @@ var sources = []*ast.Source{
 	{Name: "audit.graphqls", Input: sourceData("audit.graphqls"), BuiltIn: false},
 	{Name: "batch.graphqls", Input: sourceData("batch.graphqls"), BuiltIn: false},
 	{Name: "certification.graphqls", Input: sourceData("certification.graphqls"), BuiltIn: false},
+	{Name: "formats.graphqls", Input: sourceData("formats.graphqls"), BuiltIn: false},
 	{Name: "organization.graphqls", Input: sourceData("organization.graphqls"), BuiltIn: false},
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
 	{Name: "sandboxfault.graphqls", Input: sourceData("sandboxfault.graphqls"), BuiltIn: false},
@@ -3523,6 +3640,22 @@ func (ec *executionContext) childFields_InvoiceBatchProblem(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type InvoiceBatchProblem", field.Name)
 }
 
+func (ec *executionContext) childFields_InvoiceConversion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invoiceType":
+		return ec.fieldContext_InvoiceConversion_invoiceType(ctx, field)
+	case "invoiceReference":
+		return ec.fieldContext_InvoiceConversion_invoiceReference(ctx, field)
+	case "payload":
+		return ec.fieldContext_InvoiceConversion_payload(ctx, field)
+	case "mapping":
+		return ec.fieldContext_InvoiceConversion_mapping(ctx, field)
+	case "validation":
+		return ec.fieldContext_InvoiceConversion_validation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceConversion", field.Name)
+}
+
 func (ec *executionContext) childFields_InvoiceEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "seq":
@@ -3883,6 +4016,10 @@ func (ec *executionContext) childFields_SubmittedInvoice(ctx context.Context, fi
 		return ec.fieldContext_SubmittedInvoice_deadlineMissed(ctx, field)
 	case "events":
 		return ec.fieldContext_SubmittedInvoice_events(ctx, field)
+	case "ubl":
+		return ec.fieldContext_SubmittedInvoice_ubl(ctx, field)
+	case "mappingReport":
+		return ec.fieldContext_SubmittedInvoice_mappingReport(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SubmittedInvoice", field.Name)
 }
@@ -4255,6 +4392,50 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCreditNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "invoiceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["invoiceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.InvoiceNoteInput, error) {
+			return ec.unmarshalNInvoiceNoteInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createDebitNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "invoiceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["invoiceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.InvoiceNoteInput, error) {
+			return ec.unmarshalNInvoiceNoteInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4537,6 +4718,20 @@ func (ec *executionContext) field_Mutation_submitInvoice_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (gqlmodel.SubmitInvoiceInput, error) {
 			return ec.unmarshalNSubmitInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_submitUblInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.UblInvoiceInput, error) {
+			return ec.unmarshalNUblInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUblInvoiceInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4866,6 +5061,20 @@ func (ec *executionContext) field_Query_certificationRun_args(ctx context.Contex
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_convertUblInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.UblInvoiceInput, error) {
+			return ec.unmarshalNUblInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUblInvoiceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -7976,6 +8185,130 @@ func (ec *executionContext) fieldContext_InvoiceBatchProblem_type(_ context.Cont
 	return graphql.NewScalarFieldContext("InvoiceBatchProblem", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InvoiceConversion_invoiceType(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_invoiceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+			return ec.marshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_invoiceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConversion", field, false, false, errors.New("field of type InvoiceType does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceConversion_invoiceReference(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_invoiceReference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceReference, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_invoiceReference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConversion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceConversion_payload(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceConversion().Payload(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConversion", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceConversion_mapping(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_mapping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceConversion().Mapping(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_mapping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConversion", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceConversion_validation(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_validation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Validation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ValidationReport) graphql.Marshaler {
+			return ec.marshalNInvoiceValidation2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_validation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceConversion",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceValidation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _InvoiceEvent_seq(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9243,6 +9576,138 @@ func (ec *executionContext) fieldContext_Mutation_startCertificationRun(ctx cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_startCertificationRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_submitUblInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_submitUblInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SubmitUblInvoice(ctx, fc.Args["input"].(gqlmodel.UblInvoiceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_submitUblInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_submitUblInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCreditNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCreditNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCreditNote(ctx, fc.Args["invoiceId"].(string), fc.Args["input"].(gqlmodel.InvoiceNoteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCreditNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCreditNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createDebitNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createDebitNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateDebitNote(ctx, fc.Args["invoiceId"].(string), fc.Args["input"].(gqlmodel.InvoiceNoteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createDebitNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createDebitNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -11476,6 +11941,50 @@ func (ec *executionContext) fieldContext_Query_certificationRun(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_convertUblInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_convertUblInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConvertUblInvoice(ctx, fc.Args["input"].(gqlmodel.UblInvoiceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *formats.Conversion) graphql.Marshaler {
+			return ec.marshalNInvoiceConversion2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐConversion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_convertUblInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceConversion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_convertUblInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_organization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12667,6 +13176,52 @@ func (ec *executionContext) fieldContext_SubmittedInvoice_events(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SubmittedInvoice_ubl(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_ubl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().Ubl(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_ubl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_mappingReport(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_mappingReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().MappingReport(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_mappingReport(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, true, true, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _SubmittedInvoiceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.SubmittedInvoiceConnection) (ret graphql.Marshaler) {
@@ -15649,6 +16204,101 @@ func (ec *executionContext) unmarshalInputInvoiceFilter(ctx context.Context, obj
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputInvoiceNoteInput(ctx context.Context, obj any) (gqlmodel.InvoiceNoteInput, error) {
+	var it gqlmodel.InvoiceNoteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"invoiceReference", "issueDate", "note", "lines"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "invoiceReference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceReference = data
+		case "issueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issueDate"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssueDate = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		case "lines":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lines"))
+			data, err := ec.unmarshalOInvoiceNoteLineInput2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Lines = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputInvoiceNoteLineInput(ctx context.Context, obj any) (gqlmodel.InvoiceNoteLineInput, error) {
+	var it gqlmodel.InvoiceNoteLineInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"line", "quantity", "amount"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "line":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("line"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Line = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputInvoiceQrCodeInput(ctx context.Context, obj any) (invoices.QRInput, error) {
 	var it invoices.QRInput
 	if obj == nil {
@@ -15979,6 +16629,57 @@ func (ec *executionContext) unmarshalInputSubmitInvoiceInput(ctx context.Context
 				return it, err
 			}
 			it.Payload = data
+		case "invoiceReference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceReference = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUblInvoiceInput(ctx context.Context, obj any) (gqlmodel.UblInvoiceInput, error) {
+	var it gqlmodel.UblInvoiceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"projectId", "document", "invoiceType", "invoiceReference"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "projectId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectID = data
+		case "document":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("document"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Document = data
+		case "invoiceType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceType = data
 		case "invoiceReference":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -17875,6 +18576,130 @@ func (ec *executionContext) _InvoiceBatchProblem(ctx context.Context, sel ast.Se
 	return out
 }
 
+var invoiceConversionImplementors = []string{"InvoiceConversion"}
+
+func (ec *executionContext) _InvoiceConversion(ctx context.Context, sel ast.SelectionSet, obj *formats.Conversion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceConversionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceConversion")
+		case "invoiceType":
+			out.Values[i] = ec._InvoiceConversion_invoiceType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceReference":
+			out.Values[i] = ec._InvoiceConversion_invoiceReference(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payload":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceConversion_payload(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mapping":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceConversion_mapping(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "validation":
+			out.Values[i] = ec._InvoiceConversion_validation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var invoiceEventImplementors = []string{"InvoiceEvent"}
 
 func (ec *executionContext) _InvoiceEvent(ctx context.Context, sel ast.SelectionSet, obj *submissions.EventView) graphql.Marshaler {
@@ -18481,6 +19306,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "startCertificationRun":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_startCertificationRun(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "submitUblInvoice":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_submitUblInvoice(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCreditNote":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCreditNote(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createDebitNote":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createDebitNote(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -19616,6 +20462,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "convertUblInvoice":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_convertUblInvoice(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "organization":
 			field := field
 
@@ -20076,6 +20944,82 @@ func (ec *executionContext) _SubmittedInvoice(ctx context.Context, sel ast.Selec
 				}()
 				res = ec._SubmittedInvoice_events(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ubl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_ubl(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mappingReport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_mappingReport(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -22057,6 +23001,16 @@ func (ec *executionContext) marshalNInvoiceBatchProblem2ᚖgithubᚗcomᚋeinvoi
 	return ec._InvoiceBatchProblem(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNInvoiceConversion2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐConversion(ctx context.Context, sel ast.SelectionSet, v *formats.Conversion) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceConversion(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInvoiceEvent2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐEventViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*submissions.EventView) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -22101,6 +23055,16 @@ func (ec *executionContext) marshalNInvoiceIssue2ᚕgithubᚗcomᚋeinvoiceᚑng
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNInvoiceNoteInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteInput(ctx context.Context, v any) (gqlmodel.InvoiceNoteInput, error) {
+	res, err := ec.unmarshalInputInvoiceNoteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNInvoiceNoteLineInput2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInput(ctx context.Context, v any) (*gqlmodel.InvoiceNoteLineInput, error) {
+	res, err := ec.unmarshalInputInvoiceNoteLineInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐQRResult(ctx context.Context, sel ast.SelectionSet, v *invoices.QRResult) graphql.Marshaler {
@@ -22655,6 +23619,11 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNUblInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUblInvoiceInput(ctx context.Context, v any) (gqlmodel.UblInvoiceInput, error) {
+	res, err := ec.unmarshalInputUblInvoiceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐAuthorityInput(ctx context.Context, v any) (portal.AuthorityInput, error) {
 	res, err := ec.unmarshalInputUpdateProjectAuthorityInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -23156,6 +24125,23 @@ func (ec *executionContext) unmarshalOInvoiceFilter2ᚖgithubᚗcomᚋeinvoice�
 	}
 	res, err := ec.unmarshalInputInvoiceFilter(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOInvoiceNoteLineInput2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInputᚄ(ctx context.Context, v any) ([]*gqlmodel.InvoiceNoteLineInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*gqlmodel.InvoiceNoteLineInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInvoiceNoteLineInput2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOInvoiceNrsError2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐNRSError(ctx context.Context, sel ast.SelectionSet, v *submissions.NRSError) graphql.Marshaler {

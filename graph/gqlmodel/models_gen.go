@@ -130,6 +130,28 @@ type InvoiceFilter struct {
 	DeadlineAtRisk *bool `json:"deadlineAtRisk,omitempty"`
 }
 
+// A credit or debit note of a confirmed invoice, as POST /api/v2/invoices/{id}/credit-notes and /debit-notes take it.
+type InvoiceNoteInput struct {
+	// The note's own number (letters and digits): its IRN's first part.
+	InvoiceReference string `json:"invoiceReference"`
+	// YYYY-MM-DD; default today in Nigeria.
+	IssueDate *string `json:"issueDate,omitempty"`
+	// The reason, written as the note's note.
+	Note *string `json:"note,omitempty"`
+	// What the note credits or debits; empty or null credits the whole invoice (credit notes only).
+	Lines []*InvoiceNoteLineInput `json:"lines,omitempty"`
+}
+
+// One line of a note: a quantity of an original line at its price, or an amount on it.
+type InvoiceNoteLineInput struct {
+	// The original line's position in invoice_line, from 0.
+	Line int `json:"line"`
+	// A decimal, such as "2".
+	Quantity *string `json:"quantity,omitempty"`
+	// A decimal, such as "5000.00" (a price adjustment, quantity 1).
+	Amount *string `json:"amount,omitempty"`
+}
+
 // A rendered invoice.
 type InvoiceRendering struct {
 	// Whether the payload passed validation (an invalid invoice still renders).
@@ -224,6 +246,17 @@ type SubmittedInvoiceEdge struct {
 
 // The root of every stream (over WebSocket).
 type Subscription struct {
+}
+
+// A UBL document to convert or submit.
+type UblInvoiceInput struct {
+	ProjectID string `json:"projectId"`
+	// The UBL 2.1 Invoice or CreditNote, as XML text.
+	Document string `json:"document"`
+	// B2B, B2C or B2G, any case; null derives it (B2C without a customer party, else B2B).
+	InvoiceType *string `json:"invoiceType,omitempty"`
+	// Names the invoice instead of the document's ID.
+	InvoiceReference *string `json:"invoiceReference,omitempty"`
 }
 
 // Changes a project's settings; fields left out keep their value, and at least one must be given.
