@@ -11,10 +11,13 @@ import (
 const (
 	SourceUBL         = "ubl"
 	SourceSpreadsheet = "spreadsheet"
+	// SourceNote is a credit or debit note built from an invoice: its
+	// document is the request, its report names the invoice.
+	SourceNote = "note"
 )
 
 // InvoiceSource is the document a submitted invoice was converted from,
-// kept with it: Format (SourceUBL, SourceSpreadsheet), the Document as
+// kept with it: Format (SourceUBL, SourceSpreadsheet, SourceNote), the Document as
 // received, the conversion's mapping Report (JSON) and Carried (JSON):
 // what the document said that the authority's invoice has no field for
 // but its UBL gives back.

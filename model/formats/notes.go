@@ -12,6 +12,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/submissions"
+	"github.com/einvoice-ng/einvoice/model/ubl"
 )
 
 // NRS's invoice types of notes, from its invoice-types list
@@ -174,7 +175,38 @@ func (s *Service) note(ctx context.Context, who *model.Principal, invoiceID uuid
 	if err != nil {
 		return nil, err
 	}
-	return s.subs.Submit(ctx, who, submissions.SubmitInput{InvoiceType: string(orig.InvoiceType), Payload: payload, InvoiceReference: in.InvoiceReference})
+	// What the original's source said that NRS has no field for (the
+	// parties' electronic addresses, the payee's accounts) is the note's
+	// too: its UBL carries it as the invoice's does.
+	var carried ubl.Carried
+	if src, err := s.st.Sources().Get(ctx, who.ProjectID, invoiceID); err == nil {
+		_ = json.Unmarshal([]byte(src.Carried), &carried)
+	} else if model.ErrorCodeOf(err) != model.CodeNotFound {
+		return nil, err
+	}
+	v, err := s.subs.Submit(ctx, who, submissions.SubmitInput{InvoiceType: string(orig.InvoiceType), Payload: payload, InvoiceReference: in.InvoiceReference})
+	if err != nil {
+		return nil, err
+	}
+	req, _ := json.Marshal(in)
+	report := noteReport{BuiltFrom: noteOrigin{InvoiceID: invoiceID, IRN: orig.IRN}, InvoiceTypeCode: typeCode, WholeInvoice: len(in.Lines) == 0}
+	if err := s.keep(ctx, who.ProjectID, v.ID, model.SourceNote, string(req), report, carried); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// noteReport is the report kept with a note: the invoice it was built
+// from.
+type noteReport struct {
+	BuiltFrom       noteOrigin `json:"built_from"`
+	InvoiceTypeCode string     `json:"invoice_type_code"`
+	WholeInvoice    bool       `json:"whole_invoice"`
+}
+
+type noteOrigin struct {
+	InvoiceID uuid.UUID `json:"invoice_id"`
+	IRN       string    `json:"irn"`
 }
 
 var hundred = decimal.NewFromInt(100)
@@ -187,7 +219,8 @@ func buildNote(orig map[string]any, origIRN, typeCode, date string, in NoteInput
 	note := map[string]any{}
 	for _, k := range []string{"business_id", "document_currency_code", "tax_currency_code", "invoice_kind",
 		"accounting_supplier_party", "accounting_customer_party", "payee_party", "bill_party", "ship_party",
-		"tax_representative_party", "order_reference", "buyer_reference", "contract_document_reference", "payment_means", "accounting_cost"} {
+		"tax_representative_party", "order_reference", "buyer_reference", "contract_document_reference", "payment_means", "accounting_cost",
+		"payment_terms_note"} {
 		if v, ok := orig[k]; ok {
 			note[k] = v
 		}
