@@ -4,12 +4,15 @@ import (
 	"context"
 	"bytes"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/formats"
+	"github.com/einvoice-ng/einvoice/model/sheets"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
@@ -26,6 +29,17 @@ func asJSON(v any) (any, error) {
 		return nil, model.Wrap(model.CodeInternal, err, internalMessage)
 	}
 	return out, nil
+}
+
+// sheetMediaType is a spreadsheet's media type by its file name.
+func sheetMediaType(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".xlsx":
+		return sheets.MediaXLSX
+	case ".csv", ".txt":
+		return sheets.MediaCSV
+	}
+	return ""
 }
 
 func ublInput(in gqlmodel.UblInvoiceInput) formats.ConvertInput {

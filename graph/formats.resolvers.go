@@ -7,10 +7,12 @@ package graph
 
 import (
 	"context"
+	"encoding/base64"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/formats"
+	"github.com/einvoice-ng/einvoice/model/sheets"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
@@ -20,6 +22,17 @@ func (r *invoiceConversionResolver) Payload(ctx context.Context, obj *formats.Co
 
 func (r *invoiceConversionResolver) Mapping(ctx context.Context, obj *formats.Conversion) (any, error) {
 	return asJSON(obj.Mapping)
+}
+
+func (r *invoiceSheetInvoiceResolver) Payload(ctx context.Context, obj *formats.SheetInvoice) (any, error) {
+	if obj.Payload == nil {
+		return nil, nil
+	}
+	return obj.Payload, nil
+}
+
+func (r *invoiceSheetPreviewResolver) Counts(ctx context.Context, obj *formats.SheetPreview) (any, error) {
+	return asJSON(obj.Counts)
 }
 
 func (r *mutationResolver) SubmitUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*submissions.View, error) {
@@ -58,6 +71,42 @@ func (r *queryResolver) ConvertUblInvoice(ctx context.Context, input gqlmodel.Ub
 	return out, nil
 }
 
+func (r *queryResolver) InvoiceSheetColumns(ctx context.Context) ([]*sheets.Column, error) {
+	out := make([]*sheets.Column, len(sheets.Columns))
+	for i := range sheets.Columns {
+		out[i] = &sheets.Columns[i]
+	}
+	return out, nil
+}
+
+func (r *queryResolver) PreviewInvoiceSheet(ctx context.Context, projectID string, fileName string, contentBase64 string) (*formats.SheetPreview, error) {
+	k, release, err := r.acquire(ctx, projectID, false)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	data, err := base64.StdEncoding.DecodeString(contentBase64)
+	if err != nil {
+		return nil, inInput(model.Invalid(model.ProblemValueError, "not base64", "contentBase64"))
+	}
+	out, err := r.app.Formats.PreviewSheet(ctx, k, data, sheetMediaType(fileName))
+	if err != nil {
+		if e := model.AsError(err); e.Code == model.CodeInvalid {
+			// The file's problems sit at "file": the argument holding it.
+			var p model.Problems
+			for _, f := range e.Fields {
+				if len(f.Loc) > 0 && f.Loc[0] == "file" {
+					f.Loc = append([]any{"contentBase64"}, f.Loc[1:]...)
+				}
+				p.AddAll(nil, []model.FieldError{f})
+			}
+			return nil, p.Err()
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
 func (r *submittedInvoiceResolver) Ubl(ctx context.Context, obj *submissions.View) (*string, error) {
 	if obj.Status != model.InvoiceConfirmed {
 		return nil, nil
@@ -93,4 +142,16 @@ func (r *Resolver) InvoiceConversion() InvoiceConversionResolver {
 	return &invoiceConversionResolver{r}
 }
 
-type invoiceConversionResolver struct{ *Resolver }
+func (r *Resolver) InvoiceSheetInvoice() InvoiceSheetInvoiceResolver {
+	return &invoiceSheetInvoiceResolver{r}
+}
+
+func (r *Resolver) InvoiceSheetPreview() InvoiceSheetPreviewResolver {
+	return &invoiceSheetPreviewResolver{r}
+}
+
+type (
+	invoiceConversionResolver   struct{ *Resolver }
+	invoiceSheetInvoiceResolver struct{ *Resolver }
+	invoiceSheetPreviewResolver struct{ *Resolver }
+)

@@ -25,6 +25,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/sheets"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/usage"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
@@ -52,6 +53,8 @@ type ResolverRoot interface {
 	InvoiceConversion() InvoiceConversionResolver
 	InvoiceIssue() InvoiceIssueResolver
 	InvoiceQrCode() InvoiceQrCodeResolver
+	InvoiceSheetInvoice() InvoiceSheetInvoiceResolver
+	InvoiceSheetPreview() InvoiceSheetPreviewResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Project() ProjectResolver
@@ -323,6 +326,34 @@ type ComplexityRoot struct {
 		View      func(childComplexity int) int
 	}
 
+	InvoiceSheetColumn struct {
+		Doc      func(childComplexity int) int
+		Level    func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Required func(childComplexity int) int
+	}
+
+	InvoiceSheetInvoice struct {
+		InvoiceType func(childComplexity int) int
+		Payload     func(childComplexity int) int
+		Reference   func(childComplexity int) int
+		Rows        func(childComplexity int) int
+		Valid       func(childComplexity int) int
+	}
+
+	InvoiceSheetPreview struct {
+		Counts   func(childComplexity int) int
+		Errors   func(childComplexity int) int
+		Invoices func(childComplexity int) int
+		RowCount func(childComplexity int) int
+	}
+
+	InvoiceSheetRowError struct {
+		Column  func(childComplexity int) int
+		Message func(childComplexity int) int
+		Row     func(childComplexity int) int
+	}
+
 	InvoiceValidation struct {
 		Errors           func(childComplexity int) int
 		Ruleset          func(childComplexity int) int
@@ -439,20 +470,22 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeyScopes      func(childComplexity int) int
-		AuditActions      func(childComplexity int) int
-		AuditLogs         func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
-		CertificationRun  func(childComplexity int, id string) int
-		ConvertUblInvoice func(childComplexity int, input gqlmodel.UblInvoiceInput) int
-		Invoice           func(childComplexity int, id string) int
-		InvoiceBatch      func(childComplexity int, id string) int
-		InvoiceQRCode     func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
-		Me                func(childComplexity int) int
-		Organization      func(childComplexity int, id string) int
-		Project           func(childComplexity int, id string) int
-		RenderInvoice     func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
-		SandboxFaults     func(childComplexity int, projectID string) int
-		ValidateInvoice   func(childComplexity int, projectID string, input invoices.ValidateInput) int
+		APIKeyScopes        func(childComplexity int) int
+		AuditActions        func(childComplexity int) int
+		AuditLogs           func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
+		CertificationRun    func(childComplexity int, id string) int
+		ConvertUblInvoice   func(childComplexity int, input gqlmodel.UblInvoiceInput) int
+		Invoice             func(childComplexity int, id string) int
+		InvoiceBatch        func(childComplexity int, id string) int
+		InvoiceQRCode       func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
+		InvoiceSheetColumns func(childComplexity int) int
+		Me                  func(childComplexity int) int
+		Organization        func(childComplexity int, id string) int
+		PreviewInvoiceSheet func(childComplexity int, projectID string, fileName string, contentBase64 string) int
+		Project             func(childComplexity int, id string) int
+		RenderInvoice       func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
+		SandboxFaults       func(childComplexity int, projectID string) int
+		ValidateInvoice     func(childComplexity int, projectID string, input invoices.ValidateInput) int
 	}
 
 	RevokedApiKey struct {
@@ -641,6 +674,12 @@ type InvoiceIssueResolver interface {
 type InvoiceQrCodeResolver interface {
 	Encryption(ctx context.Context, obj *invoices.QRResult) (string, error)
 }
+type InvoiceSheetInvoiceResolver interface {
+	Payload(ctx context.Context, obj *formats.SheetInvoice) (any, error)
+}
+type InvoiceSheetPreviewResolver interface {
+	Counts(ctx context.Context, obj *formats.SheetPreview) (any, error)
+}
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input gqlmodel.CreateAPIKeyInput) (*gqlmodel.APIKeySecretPayload, error)
 	RotateAPIKey(ctx context.Context, projectID string, keyID string, graceSeconds *int) (*gqlmodel.APIKeySecretPayload, error)
@@ -692,6 +731,8 @@ type QueryResolver interface {
 	InvoiceBatch(ctx context.Context, id string) (*submissions.BatchView, error)
 	CertificationRun(ctx context.Context, id string) (*runs.View, error)
 	ConvertUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*formats.Conversion, error)
+	InvoiceSheetColumns(ctx context.Context) ([]*sheets.Column, error)
+	PreviewInvoiceSheet(ctx context.Context, projectID string, fileName string, contentBase64 string) (*formats.SheetPreview, error)
 	Organization(ctx context.Context, id string) (*portal.OrganizationView, error)
 	Project(ctx context.Context, id string) (*portal.ProjectView, error)
 	SandboxFaults(ctx context.Context, projectID string) ([]*model.SandboxFault, error)
@@ -1708,6 +1749,106 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InvoiceRendering.View(childComplexity), true
 
+	case "InvoiceSheetColumn.description":
+		if e.ComplexityRoot.InvoiceSheetColumn.Doc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetColumn.Doc(childComplexity), true
+	case "InvoiceSheetColumn.level":
+		if e.ComplexityRoot.InvoiceSheetColumn.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetColumn.Level(childComplexity), true
+	case "InvoiceSheetColumn.name":
+		if e.ComplexityRoot.InvoiceSheetColumn.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetColumn.Name(childComplexity), true
+	case "InvoiceSheetColumn.required":
+		if e.ComplexityRoot.InvoiceSheetColumn.Required == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetColumn.Required(childComplexity), true
+
+	case "InvoiceSheetInvoice.invoiceType":
+		if e.ComplexityRoot.InvoiceSheetInvoice.InvoiceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.InvoiceType(childComplexity), true
+	case "InvoiceSheetInvoice.payload":
+		if e.ComplexityRoot.InvoiceSheetInvoice.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.Payload(childComplexity), true
+	case "InvoiceSheetInvoice.invoiceReference":
+		if e.ComplexityRoot.InvoiceSheetInvoice.Reference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.Reference(childComplexity), true
+	case "InvoiceSheetInvoice.rows":
+		if e.ComplexityRoot.InvoiceSheetInvoice.Rows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.Rows(childComplexity), true
+	case "InvoiceSheetInvoice.valid":
+		if e.ComplexityRoot.InvoiceSheetInvoice.Valid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.Valid(childComplexity), true
+
+	case "InvoiceSheetPreview.counts":
+		if e.ComplexityRoot.InvoiceSheetPreview.Counts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetPreview.Counts(childComplexity), true
+	case "InvoiceSheetPreview.errors":
+		if e.ComplexityRoot.InvoiceSheetPreview.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetPreview.Errors(childComplexity), true
+	case "InvoiceSheetPreview.invoices":
+		if e.ComplexityRoot.InvoiceSheetPreview.Invoices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetPreview.Invoices(childComplexity), true
+	case "InvoiceSheetPreview.rowCount":
+		if e.ComplexityRoot.InvoiceSheetPreview.RowCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetPreview.RowCount(childComplexity), true
+
+	case "InvoiceSheetRowError.column":
+		if e.ComplexityRoot.InvoiceSheetRowError.Column == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetRowError.Column(childComplexity), true
+	case "InvoiceSheetRowError.message":
+		if e.ComplexityRoot.InvoiceSheetRowError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetRowError.Message(childComplexity), true
+	case "InvoiceSheetRowError.row":
+		if e.ComplexityRoot.InvoiceSheetRowError.Row == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetRowError.Row(childComplexity), true
+
 	case "InvoiceValidation.errors":
 		if e.ComplexityRoot.InvoiceValidation.Errors == nil {
 			break
@@ -2428,6 +2569,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.InvoiceQRCode(childComplexity, args["projectId"].(string), args["input"].(invoices.QRInput), args["png"].(*bool)), true
+	case "Query.invoiceSheetColumns":
+		if e.ComplexityRoot.Query.InvoiceSheetColumns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.InvoiceSheetColumns(childComplexity), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -2445,6 +2592,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Organization(childComplexity, args["id"].(string)), true
+	case "Query.previewInvoiceSheet":
+		if e.ComplexityRoot.Query.PreviewInvoiceSheet == nil {
+			break
+		}
+
+		args, err := ec.field_Query_previewInvoiceSheet_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PreviewInvoiceSheet(childComplexity, args["projectId"].(string), args["fileName"].(string), args["contentBase64"].(string)), true
 	case "Query.project":
 		if e.ComplexityRoot.Query.Project == nil {
 			break
@@ -3764,6 +3922,62 @@ func (ec *executionContext) childFields_InvoiceRendering(ctx context.Context, fi
 		return ec.fieldContext_InvoiceRendering_pdfBase64(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InvoiceRendering", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceSheetColumn(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_InvoiceSheetColumn_name(ctx, field)
+	case "level":
+		return ec.fieldContext_InvoiceSheetColumn_level(ctx, field)
+	case "required":
+		return ec.fieldContext_InvoiceSheetColumn_required(ctx, field)
+	case "description":
+		return ec.fieldContext_InvoiceSheetColumn_description(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceSheetColumn", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceSheetInvoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invoiceReference":
+		return ec.fieldContext_InvoiceSheetInvoice_invoiceReference(ctx, field)
+	case "invoiceType":
+		return ec.fieldContext_InvoiceSheetInvoice_invoiceType(ctx, field)
+	case "rows":
+		return ec.fieldContext_InvoiceSheetInvoice_rows(ctx, field)
+	case "valid":
+		return ec.fieldContext_InvoiceSheetInvoice_valid(ctx, field)
+	case "payload":
+		return ec.fieldContext_InvoiceSheetInvoice_payload(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceSheetInvoice", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceSheetPreview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rowCount":
+		return ec.fieldContext_InvoiceSheetPreview_rowCount(ctx, field)
+	case "invoices":
+		return ec.fieldContext_InvoiceSheetPreview_invoices(ctx, field)
+	case "errors":
+		return ec.fieldContext_InvoiceSheetPreview_errors(ctx, field)
+	case "counts":
+		return ec.fieldContext_InvoiceSheetPreview_counts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceSheetPreview", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceSheetRowError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "row":
+		return ec.fieldContext_InvoiceSheetRowError_row(ctx, field)
+	case "column":
+		return ec.fieldContext_InvoiceSheetRowError_column(ctx, field)
+	case "message":
+		return ec.fieldContext_InvoiceSheetRowError_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceSheetRowError", field.Name)
 }
 
 func (ec *executionContext) childFields_InvoiceValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5147,6 +5361,36 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_previewInvoiceSheet_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "fileName",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fileName"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "contentBase64",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contentBase64"] = arg2
 	return args, nil
 }
 
@@ -9160,6 +9404,392 @@ func (ec *executionContext) fieldContext_InvoiceRendering_pdfBase64(_ context.Co
 	return graphql.NewScalarFieldContext("InvoiceRendering", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InvoiceSheetColumn_name(ctx context.Context, field graphql.CollectedField, obj *sheets.Column) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetColumn_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetColumn_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetColumn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetColumn_level(ctx context.Context, field graphql.CollectedField, obj *sheets.Column) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetColumn_level(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Level, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetColumn_level(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetColumn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetColumn_required(ctx context.Context, field graphql.CollectedField, obj *sheets.Column) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetColumn_required(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Required, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetColumn_required(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetColumn", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetColumn_description(ctx context.Context, field graphql.CollectedField, obj *sheets.Column) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetColumn_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Doc, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetColumn_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetColumn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_invoiceReference(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_invoiceReference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reference, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_invoiceReference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_invoiceType(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_invoiceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+			return ec.marshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_invoiceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, false, false, errors.New("field of type InvoiceType does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_rows(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_rows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rows, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_rows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_valid(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_valid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Valid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_valid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_payload(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceSheetInvoice().Payload(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetPreview_rowCount(ctx context.Context, field graphql.CollectedField, obj *formats.SheetPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetPreview_rowCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RowCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetPreview_rowCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetPreview", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetPreview_invoices(ctx context.Context, field graphql.CollectedField, obj *formats.SheetPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetPreview_invoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Invoices, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []formats.SheetInvoice) graphql.Marshaler {
+			return ec.marshalNInvoiceSheetInvoice2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetInvoiceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetPreview_invoices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceSheetPreview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceSheetInvoice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceSheetPreview_errors(ctx context.Context, field graphql.CollectedField, obj *formats.SheetPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetPreview_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []sheets.RowError) graphql.Marshaler {
+			return ec.marshalNInvoiceSheetRowError2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐRowErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetPreview_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceSheetPreview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceSheetRowError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceSheetPreview_counts(ctx context.Context, field graphql.CollectedField, obj *formats.SheetPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetPreview_counts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceSheetPreview().Counts(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetPreview_counts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetPreview", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetRowError_row(ctx context.Context, field graphql.CollectedField, obj *sheets.RowError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetRowError_row(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Row, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetRowError_row(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetRowError", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetRowError_column(ctx context.Context, field graphql.CollectedField, obj *sheets.RowError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetRowError_column(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Column, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetRowError_column(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetRowError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetRowError_message(ctx context.Context, field graphql.CollectedField, obj *sheets.RowError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetRowError_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetRowError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetRowError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _InvoiceValidation_valid(ctx context.Context, field graphql.CollectedField, obj *model.ValidationReport) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11979,6 +12609,82 @@ func (ec *executionContext) fieldContext_Query_convertUblInvoice(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_convertUblInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_invoiceSheetColumns(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoiceSheetColumns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().InvoiceSheetColumns(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*sheets.Column) graphql.Marshaler {
+			return ec.marshalNInvoiceSheetColumn2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐColumnᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoiceSheetColumns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceSheetColumn(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_previewInvoiceSheet(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_previewInvoiceSheet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PreviewInvoiceSheet(ctx, fc.Args["projectId"].(string), fc.Args["fileName"].(string), fc.Args["contentBase64"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *formats.SheetPreview) graphql.Marshaler {
+			return ec.marshalNInvoiceSheetPreview2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetPreview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_previewInvoiceSheet(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceSheetPreview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_previewInvoiceSheet_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -19149,6 +19855,284 @@ func (ec *executionContext) _InvoiceRendering(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var invoiceSheetColumnImplementors = []string{"InvoiceSheetColumn"}
+
+func (ec *executionContext) _InvoiceSheetColumn(ctx context.Context, sel ast.SelectionSet, obj *sheets.Column) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceSheetColumnImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceSheetColumn")
+		case "name":
+			out.Values[i] = ec._InvoiceSheetColumn_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "level":
+			out.Values[i] = ec._InvoiceSheetColumn_level(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "required":
+			out.Values[i] = ec._InvoiceSheetColumn_required(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._InvoiceSheetColumn_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceSheetInvoiceImplementors = []string{"InvoiceSheetInvoice"}
+
+func (ec *executionContext) _InvoiceSheetInvoice(ctx context.Context, sel ast.SelectionSet, obj *formats.SheetInvoice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceSheetInvoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceSheetInvoice")
+		case "invoiceReference":
+			out.Values[i] = ec._InvoiceSheetInvoice_invoiceReference(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceType":
+			out.Values[i] = ec._InvoiceSheetInvoice_invoiceType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rows":
+			out.Values[i] = ec._InvoiceSheetInvoice_rows(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "valid":
+			out.Values[i] = ec._InvoiceSheetInvoice_valid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payload":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceSheetInvoice_payload(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceSheetPreviewImplementors = []string{"InvoiceSheetPreview"}
+
+func (ec *executionContext) _InvoiceSheetPreview(ctx context.Context, sel ast.SelectionSet, obj *formats.SheetPreview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceSheetPreviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceSheetPreview")
+		case "rowCount":
+			out.Values[i] = ec._InvoiceSheetPreview_rowCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoices":
+			out.Values[i] = ec._InvoiceSheetPreview_invoices(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errors":
+			out.Values[i] = ec._InvoiceSheetPreview_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "counts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceSheetPreview_counts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceSheetRowErrorImplementors = []string{"InvoiceSheetRowError"}
+
+func (ec *executionContext) _InvoiceSheetRowError(ctx context.Context, sel ast.SelectionSet, obj *sheets.RowError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceSheetRowErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceSheetRowError")
+		case "row":
+			out.Values[i] = ec._InvoiceSheetRowError_row(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "column":
+			out.Values[i] = ec._InvoiceSheetRowError_column(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._InvoiceSheetRowError_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var invoiceValidationImplementors = []string{"InvoiceValidation"}
 
 func (ec *executionContext) _InvoiceValidation(ctx context.Context, sel ast.SelectionSet, obj *model.ValidationReport) graphql.Marshaler {
@@ -20472,6 +21456,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_convertUblInvoice(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invoiceSheetColumns":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invoiceSheetColumns(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "previewInvoiceSheet":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_previewInvoiceSheet(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -22919,6 +23947,35 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNInvoiceBatch2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchView(ctx context.Context, sel ast.SelectionSet, v *submissions.BatchView) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -23100,6 +24157,82 @@ func (ec *executionContext) marshalNInvoiceRendering2ᚖgithubᚗcomᚋeinvoice�
 		return graphql.Null
 	}
 	return ec._InvoiceRendering(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetColumn2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐColumnᚄ(ctx context.Context, sel ast.SelectionSet, v []*sheets.Column) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceSheetColumn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐColumn(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceSheetColumn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐColumn(ctx context.Context, sel ast.SelectionSet, v *sheets.Column) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceSheetColumn(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetInvoice2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetInvoice(ctx context.Context, sel ast.SelectionSet, v formats.SheetInvoice) graphql.Marshaler {
+	return ec._InvoiceSheetInvoice(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetInvoice2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetInvoiceᚄ(ctx context.Context, sel ast.SelectionSet, v []formats.SheetInvoice) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceSheetInvoice2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetInvoice(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceSheetPreview2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetPreview(ctx context.Context, sel ast.SelectionSet, v *formats.SheetPreview) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceSheetPreview(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetRowError2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐRowError(ctx context.Context, sel ast.SelectionSet, v sheets.RowError) graphql.Marshaler {
+	return ec._InvoiceSheetRowError(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetRowError2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐRowErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []sheets.RowError) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceSheetRowError2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐRowError(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx context.Context, v any) (model.InvoiceStatus, error) {
@@ -24188,6 +25321,32 @@ var (
 		model.InvoiceConfirmed:      "CONFIRMED",
 		model.InvoiceRejected:       "REJECTED",
 		model.InvoiceOutcomeUnknown: "OUTCOME_UNKNOWN",
+	}
+)
+
+func (ec *executionContext) unmarshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx context.Context, v any) (model.InvoiceKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx context.Context, sel ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind[v])
+	return res
+}
+
+var (
+	unmarshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind = map[string]model.InvoiceKind{
+		"B2B": model.InvoiceKindB2B,
+		"B2C": model.InvoiceKindB2C,
+		"B2G": model.InvoiceKindB2G,
+	}
+	marshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind = map[model.InvoiceKind]string{
+		model.InvoiceKindB2B: "B2B",
+		model.InvoiceKindB2C: "B2C",
+		model.InvoiceKindB2G: "B2G",
 	}
 )
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/formats"
+	"github.com/einvoice-ng/einvoice/model/sheets"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
@@ -24,6 +25,7 @@ func (a *api) formatRoutes(r chi.Router, submit, read func(op string) func(http.
 		return chainMW(a.requireKey(model.ScopeInvoicesValidate, op), lim.middleware)
 	}
 	r.With(validate("invoices.convert")).Post("/invoices/convert", a.adapt(a.convertInvoice))
+	r.With(validate("invoices.spreadsheet")).Post("/invoices/spreadsheet", a.adapt(a.previewSpreadsheet))
 	r.With(read("invoices.ubl")).Get("/invoices/{invoice_id}/ubl", a.adapt(a.invoiceUBL))
 	r.With(read("invoices.mapping")).Get("/invoices/{invoice_id}/mapping", a.adapt(a.invoiceMapping))
 	r.With(submit("invoices.credit_note")).Post("/invoices/{invoice_id}/credit-notes", a.adapt(a.creditNote))
@@ -217,5 +219,36 @@ func (a *api) note(w http.ResponseWriter, r *http.Request, build noteBuilder) er
 	}
 	w.Header().Set("Location", out.Links.Self)
 	writeJSON(w, http.StatusAccepted, out)
+	return nil
+}
+
+// previewSpreadsheet reads a CSV or XLSX file of the template and answers
+// its invoices and each row's errors; nothing is stored.
+func (a *api) previewSpreadsheet(w http.ResponseWriter, r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || (mt != sheets.MediaCSV && mt != sheets.MediaXLSX) {
+		return model.Errorf(model.CodeUnsupportedMediaType,
+			"Content-Type %q is not supported: send the spreadsheet as text/csv or %s", truncate(ct, 100), sheets.MediaXLSX)
+	}
+	data, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	out, err := a.app.Formats.PreviewSheet(r.Context(), keyFrom(r), data, mt)
+	if err != nil {
+		if e := model.AsError(err); e.Code == model.CodeInvalid {
+			var p model.Problems
+			for _, f := range e.Fields {
+				if len(f.Loc) > 0 && f.Loc[0] == "file" {
+					f.Loc = append([]any{"body"}, f.Loc[1:]...)
+				}
+				p.AddAll(nil, []model.FieldError{f})
+			}
+			return p.Err()
+		}
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }

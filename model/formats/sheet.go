@@ -10,8 +10,10 @@ import (
 	"github.com/einvoice-ng/einvoice/model/sheets"
 )
 
-// MaxSheetBytes bounds a spreadsheet file: 2 MiB.
-const MaxSheetBytes = 2 << 20
+// MaxSheetBytes bounds a spreadsheet file: 1 MiB (the router's body
+// bound by default; over GraphQL the file travels base64 in a body under
+// the same bound).
+const MaxSheetBytes = 1 << 20
 
 // SheetInvoice is one invoice of a spreadsheet, validated.
 type SheetInvoice struct {
@@ -50,6 +52,10 @@ func (s *Service) PreviewSheet(ctx context.Context, who *model.Principal, data [
 	if err != nil {
 		return nil, err
 	}
+	it, err := s.cfg.Authority.Issuer(ctx, who.ProjectID)
+	if err != nil {
+		return nil, err
+	}
 	out := &SheetPreview{RowCount: sh.RowCount, Errors: sh.Errors, Invoices: make([]SheetInvoice, 0, len(sh.Invoices))}
 	for _, c := range sheets.Columns {
 		out.Columns = append(out.Columns, c.Name)
@@ -57,6 +63,8 @@ func (s *Service) PreviewSheet(ctx context.Context, who *model.Principal, data [
 	for _, inv := range sh.Invoices {
 		si := SheetInvoice{Invoice: inv}
 		if inv.Payload != nil {
+			inv.Payload["business_id"] = it.Project.BusinessID
+			si.Payload = inv.Payload
 			rep, err := s.invoices.ValidateForProject(ctx, who.ProjectID, invoices.ValidateInput{InvoiceTypeCode: string(inv.InvoiceType), Payload: inv.Payload})
 			if err != nil {
 				return nil, err
