@@ -1,8 +1,8 @@
 package graph
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"

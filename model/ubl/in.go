@@ -493,7 +493,9 @@ func isIRN(v, serviceID string) bool {
 // QR payload in; read back, it is left out of the NRS payload.
 const qrReferenceID = "NRS-QR"
 
-func isQRReference(n *node) bool { return n.child("cbc:ID") != nil && n.child("cbc:ID").Text == qrReferenceID }
+func isQRReference(n *node) bool {
+	return n.child("cbc:ID") != nil && n.child("cbc:ID").Text == qrReferenceID
+}
 
 func (m *mapper) docRef(n *node, ptr string) map[string]any {
 	if n == nil {
