@@ -102,6 +102,14 @@ func convertInput(r *http.Request) (formats.ConvertInput, error) {
 			p.Add(model.ProblemExtraForbidden, "Extra inputs are not permitted", "query", name)
 		}
 	}
+	in := formats.ConvertInput{InvoiceType: q.Get("invoice_type"), InvoiceReference: q.Get("invoice_reference")}
+	var own model.Problems
+	in.Validate(&own)
+	for _, f := range own.List() {
+		if len(f.Loc) > 0 && f.Loc[0] != "body" {
+			p.AddAll([]any{"query"}, []model.FieldError{f})
+		}
+	}
 	if err := p.Err(); err != nil {
 		return formats.ConvertInput{}, err
 	}
@@ -210,7 +218,8 @@ func (a *api) note(w http.ResponseWriter, r *http.Request, build noteBuilder) er
 		return err
 	}
 	var in formats.NoteInput
-	if err := decodeJSON(r, &in, in.Validate); err != nil {
+	// A closure: the input is validated as decoded, not as it was before.
+	if err := decodeJSON(r, &in, func(p *model.Problems) { in.Validate(p) }); err != nil {
 		return err
 	}
 	out, err := build(r.Context(), keyFrom(r), id, in)

@@ -220,3 +220,38 @@ func TestUBLOutAndNotesAcrossTenants(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackXMLBodies sends the XML attacks at the UBL routes: entity
+// expansion, external entities, deep nesting, an element flood and a body
+// past the router's bound. Each is a 4xx, answered without expanding or
+// fetching anything, and nothing is stored.
+func TestAttackXMLBodies(t *testing.T) {
+	s := newServer(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	a := s.tenant("xml-attack")
+	inv := `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">`
+	laughs := `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">` +
+		`<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>` + inv + `<cbc:Note xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">&lol3;</cbc:Note></Invoice>`
+	for name, c := range map[string]struct {
+		body string
+		want int
+	}{
+		"billion laughs":    {laughs, 422},
+		"external entity":   {`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "http://198.51.100.1/x">]>` + inv + `&e;</Invoice>`, 422},
+		"deep nesting":      {inv + strings.Repeat("<a>", 5000) + strings.Repeat("</a>", 5000) + `</Invoice>`, 422},
+		"element flood":     {inv + strings.Repeat("<a/>", 60000) + `</Invoice>`, 422},
+		"past the body cap": {inv + strings.Repeat("<!-- padding -->", 80000) + `</Invoice>`, 422},
+	} {
+		for _, path := range []string{"/api/v2/invoices/convert", "/api/v2/invoices"} {
+			res := s.do(xmlReq("POST", path, a, c.body))
+			if res.Status != c.want {
+				t.Errorf("%s at %s: %d, want %d: %.300s", name, path, res.Status, c.want, res.Body)
+			}
+			if strings.Contains(string(res.Body), "lollollol") {
+				t.Errorf("%s: an entity was expanded: %.300s", name, res.Body)
+			}
+		}
+	}
+	if list := s.must(200, req{method: "GET", path: "/api/v2/invoices", clientID: a.ClientID, secret: a.Secret}); len(list["items"].([]any)) != 0 {
+		t.Fatalf("an attack stored an invoice: %v", list)
+	}
+}
