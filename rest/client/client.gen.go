@@ -1501,6 +1501,34 @@ type InvoiceQueue struct {
 // InvoiceQueueNrsStatus defines model for InvoiceQueue.NrsStatus.
 type InvoiceQueueNrsStatus string
 
+// InvoiceSheetPreview defines model for InvoiceSheetPreview.
+type InvoiceSheetPreview struct {
+	Columns []string `json:"columns"`
+
+	// Counts rows, invoices, valid, invalid, rows_with_errors.
+	Counts map[string]int `json:"counts"`
+	Errors []struct {
+		// Column The template column to blame, when there is one.
+		Column  *string `json:"column,omitempty"`
+		Message string  `json:"message"`
+		Row     int     `json:"row"`
+	} `json:"errors"`
+	Invoices []struct {
+		InvoiceReference string `json:"invoice_reference"`
+
+		// InvoiceType Examples: B2B
+		InvoiceType string `json:"invoice_type"`
+
+		// Payload NRS's invoice, without irn (generated from the reference when submitted); null when not valid.
+		Payload *map[string]interface{} `json:"payload"`
+
+		// Rows The invoice's rows (the header is row 1), its lines in order.
+		Rows  []int `json:"rows"`
+		Valid bool  `json:"valid"`
+	} `json:"invoices"`
+	RowCount int `json:"row_count"`
+}
+
 // InvoiceStatus queued → submitting → signed → (transmitted, B2B and B2G) → confirmed; rejected when NRS
 // refuses a call; outcome_unknown while a lost answer is settled (docs/invoices.md).
 type InvoiceStatus string
@@ -2938,6 +2966,15 @@ type ValidateInvoiceParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// PreviewInvoiceSpreadsheetParams defines parameters for PreviewInvoiceSpreadsheet.
+type PreviewInvoiceSpreadsheetParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // CreateCreditNoteParams defines parameters for CreateCreditNote.
 type CreateCreditNoteParams struct {
 	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
@@ -3866,6 +3903,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/schemas/{authority}/{version} (the `InvoiceSchema` operationId).
 	InvoiceSchema(ctx context.Context, authority string, version string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreviewInvoiceSpreadsheetWithBody Read a spreadsheet of invoice lines
+	//
+	// Reads a CSV or XLSX file of the template (docs/spreadsheets.md: one row per invoice line, the
+	// rows of an invoice sharing its `invoice_reference`), builds each invoice with its amounts,
+	// tax and totals, validates it under the project's profile and answers every row's errors;
+	// nothing is stored. Submit the valid payloads with `POST /invoices/batch`. A file that is not
+	// of the template, over 5,000 rows or 100 invoices, is a 422. Needs the `invoices:validate`
+	// scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/invoices/spreadsheet (the `PreviewInvoiceSpreadsheet` operationId).
+	PreviewInvoiceSpreadsheetWithBody(ctx context.Context, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetInvoice A submitted invoice
 	//
@@ -5083,6 +5134,30 @@ func (c *RawClient) ValidateInvoice(ctx context.Context, params *ValidateInvoice
 // Corresponds with GET /api/v2/invoices/schemas/{authority}/{version} (the `InvoiceSchema` operationId).
 func (c *RawClient) InvoiceSchema(ctx context.Context, authority string, version string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewInvoiceSchemaRequest(c.Server, authority, version)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreviewInvoiceSpreadsheetWithBody Read a spreadsheet of invoice lines
+//
+// Reads a CSV or XLSX file of the template (docs/spreadsheets.md: one row per invoice line, the
+// rows of an invoice sharing its `invoice_reference`), builds each invoice with its amounts,
+// tax and totals, validates it under the project's profile and answers every row's errors;
+// nothing is stored. Submit the valid payloads with `POST /invoices/batch`. A file that is not
+// of the template, over 5,000 rows or 100 invoices, is a 422. Needs the `invoices:validate`
+// scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/invoices/spreadsheet (the `PreviewInvoiceSpreadsheet` operationId).
+func (c *RawClient) PreviewInvoiceSpreadsheetWithBody(ctx context.Context, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreviewInvoiceSpreadsheetRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7450,6 +7525,50 @@ func NewInvoiceSchemaRequest(server string, authority string, version string) (*
 	return req, nil
 }
 
+// NewPreviewInvoiceSpreadsheetRequestWithBody constructs an http.Request for the PreviewInvoiceSpreadsheet method, with any body, and a specified content type
+func NewPreviewInvoiceSpreadsheetRequestWithBody(server string, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/spreadsheet")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetInvoiceRequest constructs an http.Request for the GetInvoice method
 func NewGetInvoiceRequest(server string, invoiceId InvoiceID) (*http.Request, error) {
 	var err error
@@ -9767,6 +9886,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/schemas/{authority}/{version} (the `InvoiceSchema` operationId).
 	InvoiceSchemaWithResponse(ctx context.Context, authority string, version string, reqEditors ...RequestEditorFn) (*InvoiceSchemaResponse, error)
+
+	// PreviewInvoiceSpreadsheetWithBodyWithResponse Read a spreadsheet of invoice lines
+	//
+	// Reads a CSV or XLSX file of the template (docs/spreadsheets.md: one row per invoice line, the
+	// rows of an invoice sharing its `invoice_reference`), builds each invoice with its amounts,
+	// tax and totals, validates it under the project's profile and answers every row's errors;
+	// nothing is stored. Submit the valid payloads with `POST /invoices/batch`. A file that is not
+	// of the template, over 5,000 rows or 100 invoices, is a 422. Needs the `invoices:validate`
+	// scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/spreadsheet (the `PreviewInvoiceSpreadsheet` operationId).
+	PreviewInvoiceSpreadsheetWithBodyWithResponse(ctx context.Context, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PreviewInvoiceSpreadsheetResponse, error)
 
 	// GetInvoiceWithResponse A submitted invoice
 	//
@@ -13480,6 +13613,162 @@ func (r InvoiceSchemaResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r InvoiceSchemaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PreviewInvoiceSpreadsheetResponse200Headers the declared response headers of an HTTP 200 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// PreviewInvoiceSpreadsheetResponse401Headers the declared response headers of an HTTP 401 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// PreviewInvoiceSpreadsheetResponse403Headers the declared response headers of an HTTP 403 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse403Headers struct {
+	XRequestID *string
+}
+
+// PreviewInvoiceSpreadsheetResponse409Headers the declared response headers of an HTTP 409 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// PreviewInvoiceSpreadsheetResponse415Headers the declared response headers of an HTTP 415 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse415Headers struct {
+	XRequestID *string
+}
+
+// PreviewInvoiceSpreadsheetResponse422Headers the declared response headers of an HTTP 422 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse422Headers struct {
+	XRequestID *string
+}
+
+// PreviewInvoiceSpreadsheetResponse429Headers the declared response headers of an HTTP 429 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// PreviewInvoiceSpreadsheetResponse500Headers the declared response headers of an HTTP 500 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse500Headers struct {
+	XRequestID *string
+}
+
+type PreviewInvoiceSpreadsheetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceSheetPreview
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PreviewInvoiceSpreadsheetResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PreviewInvoiceSpreadsheetResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PreviewInvoiceSpreadsheetResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PreviewInvoiceSpreadsheetResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PreviewInvoiceSpreadsheetResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PreviewInvoiceSpreadsheetResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PreviewInvoiceSpreadsheetResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PreviewInvoiceSpreadsheetResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON200() *InvoiceSheetPreview {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PreviewInvoiceSpreadsheetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreviewInvoiceSpreadsheetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreviewInvoiceSpreadsheetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreviewInvoiceSpreadsheetResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -18398,6 +18687,26 @@ func (c *ClientWithResponses) InvoiceSchemaWithResponse(ctx context.Context, aut
 		return nil, err
 	}
 	return ParseInvoiceSchemaResponse(rsp)
+}
+
+// PreviewInvoiceSpreadsheetWithBodyWithResponse Read a spreadsheet of invoice lines
+//
+// Reads a CSV or XLSX file of the template (docs/spreadsheets.md: one row per invoice line, the
+// rows of an invoice sharing its `invoice_reference`), builds each invoice with its amounts,
+// tax and totals, validates it under the project's profile and answers every row's errors;
+// nothing is stored. Submit the valid payloads with `POST /invoices/batch`. A file that is not
+// of the template, over 5,000 rows or 100 invoices, is a 422. Needs the `invoices:validate`
+// scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/spreadsheet (the `PreviewInvoiceSpreadsheet` operationId).
+func (c *ClientWithResponses) PreviewInvoiceSpreadsheetWithBodyWithResponse(ctx context.Context, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PreviewInvoiceSpreadsheetResponse, error) {
+	rsp, err := c.PreviewInvoiceSpreadsheetWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreviewInvoiceSpreadsheetResponse(rsp)
 }
 
 // GetInvoiceWithResponse A submitted invoice
@@ -23700,6 +24009,234 @@ func ParseInvoiceSchemaResponse(rsp *http.Response) (*InvoiceSchemaResponse, err
 		response.Headers422 = &headers
 	case rsp.StatusCode == 500:
 		var headers InvoiceSchemaResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreviewInvoiceSpreadsheetResponse parses an HTTP response from a PreviewInvoiceSpreadsheetWithResponse call
+func ParsePreviewInvoiceSpreadsheetResponse(rsp *http.Response) (*PreviewInvoiceSpreadsheetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreviewInvoiceSpreadsheetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceSheetPreview
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PreviewInvoiceSpreadsheetResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers PreviewInvoiceSpreadsheetResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PreviewInvoiceSpreadsheetResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers PreviewInvoiceSpreadsheetResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PreviewInvoiceSpreadsheetResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers PreviewInvoiceSpreadsheetResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers PreviewInvoiceSpreadsheetResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PreviewInvoiceSpreadsheetResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
