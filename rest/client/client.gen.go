@@ -2866,12 +2866,6 @@ type ListInvoicesParams struct {
 
 // SubmitInvoiceParams defines parameters for SubmitInvoice.
 type SubmitInvoiceParams struct {
-	// InvoiceType XML bodies only: B2B, B2C or B2G, any case; default B2C without a customer party, else B2B.
-	InvoiceType *string `form:"invoice_type,omitempty" json:"invoice_type,omitempty"`
-
-	// InvoiceReference XML bodies only: names the invoice instead of the document's cbc:ID.
-	InvoiceReference *string `form:"invoice_reference,omitempty" json:"invoice_reference,omitempty"`
-
 	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
 	// credential and replayed to that credential's retries. Reuse with another method, path,
 	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
@@ -3645,8 +3639,8 @@ type ClientInterface interface {
 	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
 	//
 	// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
-	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (query `invoice_type`
-	// and `invoice_reference`), then submitted the same way; the answer adds the `mapping`
+	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+	// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
 	// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
 	// has the mapping, one row per NRS field.
 	//
@@ -3667,8 +3661,8 @@ type ClientInterface interface {
 	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
 	//
 	// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
-	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (query `invoice_type`
-	// and `invoice_reference`), then submitted the same way; the answer adds the `mapping`
+	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+	// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
 	// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
 	// has the mapping, one row per NRS field.
 	//
@@ -4685,8 +4679,8 @@ func (c *RawClient) ListInvoices(ctx context.Context, params *ListInvoicesParams
 // project's business that NRS did not reject. Needs the `invoices:submit` scope.
 //
 // With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
-// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (query `invoice_type`
-// and `invoice_reference`), then submitted the same way; the answer adds the `mapping`
+// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
 // report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
 // has the mapping, one row per NRS field.
 //
@@ -4717,8 +4711,8 @@ func (c *RawClient) SubmitInvoiceWithBody(ctx context.Context, params *SubmitInv
 // project's business that NRS did not reject. Needs the `invoices:submit` scope.
 //
 // With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
-// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (query `invoice_type`
-// and `invoice_reference`), then submitted the same way; the answer adds the `mapping`
+// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
 // report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
 // has the mapping, one row per NRS field.
 //
@@ -6805,45 +6799,6 @@ func NewSubmitInvoiceRequestWithBody(server string, params *SubmitInvoiceParams,
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
-	}
-
-	if params != nil {
-		// queryValues collects non-styled parameters (passthrough, JSON)
-		// that are safe to round-trip through url.Values.Encode().
-		queryValues := queryURL.Query()
-		// rawQueryFragments collects pre-encoded query fragments from
-		// styled parameters, preserving literal commas as delimiters
-		// per the OpenAPI spec (e.g. "color=blue,black,brown").
-		var rawQueryFragments []string
-
-		if params.InvoiceType != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "invoice_type", *params.InvoiceType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.InvoiceReference != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "invoice_reference", *params.InvoiceReference, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if encoded := queryValues.Encode(); encoded != "" {
-			rawQueryFragments = append(rawQueryFragments, encoded)
-		}
-		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
@@ -9618,8 +9573,8 @@ type ClientWithResponsesInterface interface {
 	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
 	//
 	// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
-	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (query `invoice_type`
-	// and `invoice_reference`), then submitted the same way; the answer adds the `mapping`
+	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+	// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
 	// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
 	// has the mapping, one row per NRS field.
 	//
@@ -9640,8 +9595,8 @@ type ClientWithResponsesInterface interface {
 	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
 	//
 	// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
-	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (query `invoice_type`
-	// and `invoice_reference`), then submitted the same way; the answer adds the `mapping`
+	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+	// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
 	// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
 	// has the mapping, one row per NRS field.
 	//
@@ -18300,8 +18255,8 @@ func (c *ClientWithResponses) ListInvoicesWithResponse(ctx context.Context, para
 // project's business that NRS did not reject. Needs the `invoices:submit` scope.
 //
 // With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
-// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (query `invoice_type`
-// and `invoice_reference`), then submitted the same way; the answer adds the `mapping`
+// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
 // report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
 // has the mapping, one row per NRS field.
 //
@@ -18328,8 +18283,8 @@ func (c *ClientWithResponses) SubmitInvoiceWithBodyWithResponse(ctx context.Cont
 // project's business that NRS did not reject. Needs the `invoices:submit` scope.
 //
 // With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
-// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (query `invoice_type`
-// and `invoice_reference`), then submitted the same way; the answer adds the `mapping`
+// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
 // report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
 // has the mapping, one row per NRS field.
 //
