@@ -65,7 +65,25 @@ func (s *Service) PreviewSheet(ctx context.Context, who *model.Principal, data [
 		if inv.Payload != nil {
 			inv.Payload["business_id"] = it.Project.BusinessID
 			si.Payload = inv.Payload
-			rep, err := s.invoices.ValidateForProject(ctx, who.ProjectID, invoices.ValidateInput{InvoiceTypeCode: string(inv.InvoiceType), Payload: inv.Payload})
+			// Validated with the IRN its reference gives (recorded only
+			// when the batch is submitted, which generates it again).
+			check := make(map[string]any, len(inv.Payload)+1)
+			for k, v := range inv.Payload {
+				check[k] = v
+			}
+			if it.Authority != nil && it.Project.ServiceID != "" {
+				date, _ := inv.Payload["issue_date"].(string)
+				irn, err := it.Authority.GenerateIRN(inv.Reference, it.Project.ServiceID, date)
+				if err != nil {
+					out.Errors = append(out.Errors, sheets.RowError{Row: inv.Rows[0], Column: "invoice_reference",
+						Message: "no IRN can be made from it: 1 to 50 letters and digits"})
+					si.Payload = nil
+					out.Invoices = append(out.Invoices, si)
+					continue
+				}
+				check["irn"] = irn
+			}
+			rep, err := s.invoices.ValidateForProject(ctx, who.ProjectID, invoices.ValidateInput{InvoiceTypeCode: string(inv.InvoiceType), Payload: check})
 			if err != nil {
 				return nil, err
 			}
