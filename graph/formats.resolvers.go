@@ -35,25 +35,12 @@ func (r *invoiceSheetPreviewResolver) Counts(ctx context.Context, obj *formats.S
 	return asJSON(obj.Counts)
 }
 
-func (r *mutationResolver) SubmitUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*submissions.View, error) {
-	k, release, err := r.acquire(ctx, input.ProjectID, true)
-	if err != nil {
-		return nil, inInput(err)
+func (r *mutationResolver) CreateInvoiceNote(ctx context.Context, invoiceID string, kind gqlmodel.InvoiceNoteKind, input gqlmodel.InvoiceNoteInput) (*submissions.View, error) {
+	build := r.app.Formats.CreditNote
+	if kind == gqlmodel.InvoiceNoteKindDebit {
+		build = r.app.Formats.DebitNote
 	}
-	defer release()
-	out, err := r.app.Formats.Submit(ctx, k, ublInput(input))
-	if err != nil {
-		return nil, inInput(err)
-	}
-	return out.View, nil
-}
-
-func (r *mutationResolver) CreateCreditNote(ctx context.Context, invoiceID string, input gqlmodel.InvoiceNoteInput) (*submissions.View, error) {
-	return r.note(ctx, invoiceID, input, r.app.Formats.CreditNote)
-}
-
-func (r *mutationResolver) CreateDebitNote(ctx context.Context, invoiceID string, input gqlmodel.InvoiceNoteInput) (*submissions.View, error) {
-	return r.note(ctx, invoiceID, input, r.app.Formats.DebitNote)
+	return r.note(ctx, invoiceID, input, build)
 }
 
 func (r *queryResolver) ConvertUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*formats.Conversion, error) {

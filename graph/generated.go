@@ -371,8 +371,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		ClearSandboxFaults          func(childComplexity int, projectID string, kind *string, endpoint *string) int
 		CreateAPIKey                func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
-		CreateCreditNote            func(childComplexity int, invoiceID string, input gqlmodel.InvoiceNoteInput) int
-		CreateDebitNote             func(childComplexity int, invoiceID string, input gqlmodel.InvoiceNoteInput) int
+		CreateInvoiceNote           func(childComplexity int, invoiceID string, kind gqlmodel.InvoiceNoteKind, input gqlmodel.InvoiceNoteInput) int
 		CreateOrganization          func(childComplexity int, input portal.OrganizationInput) int
 		CreateProject               func(childComplexity int, input gqlmodel.CreateProjectInput) int
 		CreateWebhookEndpoint       func(childComplexity int, input gqlmodel.CreateWebhookEndpointInput) int
@@ -391,7 +390,6 @@ type ComplexityRoot struct {
 		StartCertificationRun       func(childComplexity int, input gqlmodel.StartCertificationRunInput) int
 		SubmitInvoice               func(childComplexity int, input gqlmodel.SubmitInvoiceInput) int
 		SubmitInvoiceBatch          func(childComplexity int, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) int
-		SubmitUblInvoice            func(childComplexity int, input gqlmodel.UblInvoiceInput) int
 		TestWebhookEndpoint         func(childComplexity int, projectID string, endpointID string) int
 		UpdateProject               func(childComplexity int, projectID string, input gqlmodel.UpdateProjectInput) int
 		UpdateProjectAuthority      func(childComplexity int, projectID string, input portal.AuthorityInput) int
@@ -686,9 +684,7 @@ type MutationResolver interface {
 	RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*keys.Revoked, error)
 	SubmitInvoiceBatch(ctx context.Context, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) (*submissions.BatchView, error)
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*runs.View, error)
-	SubmitUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*submissions.View, error)
-	CreateCreditNote(ctx context.Context, invoiceID string, input gqlmodel.InvoiceNoteInput) (*submissions.View, error)
-	CreateDebitNote(ctx context.Context, invoiceID string, input gqlmodel.InvoiceNoteInput) (*submissions.View, error)
+	CreateInvoiceNote(ctx context.Context, invoiceID string, kind gqlmodel.InvoiceNoteKind, input gqlmodel.InvoiceNoteInput) (*submissions.View, error)
 	CreateOrganization(ctx context.Context, input portal.OrganizationInput) (*portal.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error)
 	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*portal.ProjectView, error)
@@ -1921,28 +1917,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(gqlmodel.CreateAPIKeyInput)), true
-	case "Mutation.createCreditNote":
-		if e.ComplexityRoot.Mutation.CreateCreditNote == nil {
+	case "Mutation.createInvoiceNote":
+		if e.ComplexityRoot.Mutation.CreateInvoiceNote == nil {
 			break
 		}
 
-		args, err := ec.field_Mutation_createCreditNote_args(ctx, rawArgs)
+		args, err := ec.field_Mutation_createInvoiceNote_args(ctx, rawArgs)
 		if err != nil {
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateCreditNote(childComplexity, args["invoiceId"].(string), args["input"].(gqlmodel.InvoiceNoteInput)), true
-	case "Mutation.createDebitNote":
-		if e.ComplexityRoot.Mutation.CreateDebitNote == nil {
-			break
-		}
-
-		args, err := ec.field_Mutation_createDebitNote_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Mutation.CreateDebitNote(childComplexity, args["invoiceId"].(string), args["input"].(gqlmodel.InvoiceNoteInput)), true
+		return e.ComplexityRoot.Mutation.CreateInvoiceNote(childComplexity, args["invoiceId"].(string), args["kind"].(gqlmodel.InvoiceNoteKind), args["input"].(gqlmodel.InvoiceNoteInput)), true
 	case "Mutation.createOrganization":
 		if e.ComplexityRoot.Mutation.CreateOrganization == nil {
 			break
@@ -2126,17 +2111,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitInvoiceBatch(childComplexity, args["projectId"].(string), args["invoices"].([]*gqlmodel.SubmitInvoiceInput)), true
-	case "Mutation.submitUblInvoice":
-		if e.ComplexityRoot.Mutation.SubmitUblInvoice == nil {
-			break
-		}
-
-		args, err := ec.field_Mutation_submitUblInvoice_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Mutation.SubmitUblInvoice(childComplexity, args["input"].(gqlmodel.UblInvoiceInput)), true
 	case "Mutation.testWebhookEndpoint":
 		if e.ComplexityRoot.Mutation.TestWebhookEndpoint == nil {
 			break
@@ -4606,7 +4580,7 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 	return args, nil
 }
 
-func (ec *executionContext) field_Mutation_createCreditNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+func (ec *executionContext) field_Mutation_createInvoiceNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "invoiceId",
@@ -4617,36 +4591,22 @@ func (ec *executionContext) field_Mutation_createCreditNote_args(ctx context.Con
 		return nil, err
 	}
 	args["invoiceId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (gqlmodel.InvoiceNoteKind, error) {
+			return ec.unmarshalNInvoiceNoteKind2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteKind(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (gqlmodel.InvoiceNoteInput, error) {
 			return ec.unmarshalNInvoiceNoteInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["input"] = arg1
-	return args, nil
-}
-
-func (ec *executionContext) field_Mutation_createDebitNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "invoiceId",
-		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNID2string(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["invoiceId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (gqlmodel.InvoiceNoteInput, error) {
-			return ec.unmarshalNInvoiceNoteInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteInput(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["input"] = arg1
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -4932,20 +4892,6 @@ func (ec *executionContext) field_Mutation_submitInvoice_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (gqlmodel.SubmitInvoiceInput, error) {
 			return ec.unmarshalNSubmitInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐSubmitInvoiceInput(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["input"] = arg0
-	return args, nil
-}
-
-func (ec *executionContext) field_Mutation_submitUblInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (gqlmodel.UblInvoiceInput, error) {
-			return ec.unmarshalNUblInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUblInvoiceInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10212,17 +10158,17 @@ func (ec *executionContext) fieldContext_Mutation_startCertificationRun(ctx cont
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_submitUblInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_createInvoiceNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_submitUblInvoice(ctx, field)
+			return ec.fieldContext_Mutation_createInvoiceNote(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SubmitUblInvoice(ctx, fc.Args["input"].(gqlmodel.UblInvoiceInput))
+			return ec.Resolvers.Mutation().CreateInvoiceNote(ctx, fc.Args["invoiceId"].(string), fc.Args["kind"].(gqlmodel.InvoiceNoteKind), fc.Args["input"].(gqlmodel.InvoiceNoteInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
@@ -10232,7 +10178,7 @@ func (ec *executionContext) _Mutation_submitUblInvoice(ctx context.Context, fiel
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_submitUblInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_createInvoiceNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
@@ -10249,95 +10195,7 @@ func (ec *executionContext) fieldContext_Mutation_submitUblInvoice(ctx context.C
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_submitUblInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createCreditNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createCreditNote(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateCreditNote(ctx, fc.Args["invoiceId"].(string), fc.Args["input"].(gqlmodel.InvoiceNoteInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
-			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createCreditNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SubmittedInvoice(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createCreditNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createDebitNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createDebitNote(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateDebitNote(ctx, fc.Args["invoiceId"].(string), fc.Args["input"].(gqlmodel.InvoiceNoteInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
-			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createDebitNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SubmittedInvoice(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createDebitNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_createInvoiceNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -17307,7 +17165,7 @@ func (ec *executionContext) unmarshalInputSubmitInvoiceInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"projectId", "invoiceType", "payload", "invoiceReference"}
+	fieldsInOrder := [...]string{"projectId", "invoiceType", "payload", "ublDocument", "invoiceReference"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -17323,18 +17181,25 @@ func (ec *executionContext) unmarshalInputSubmitInvoiceInput(ctx context.Context
 			it.ProjectID = data
 		case "invoiceType":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceType"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.InvoiceType = data
 		case "payload":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payload"))
-			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Payload = data
+		case "ublDocument":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ublDocument"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UblDocument = data
 		case "invoiceReference":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -20294,23 +20159,9 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "submitUblInvoice":
+		case "createInvoiceNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_submitUblInvoice(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createCreditNote":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createCreditNote(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createDebitNote":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createDebitNote(ctx, field)
+				return ec._Mutation_createInvoiceNote(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -24117,6 +23968,16 @@ func (ec *executionContext) marshalNInvoiceIssue2ᚕgithubᚗcomᚋeinvoiceᚑng
 func (ec *executionContext) unmarshalNInvoiceNoteInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteInput(ctx context.Context, v any) (gqlmodel.InvoiceNoteInput, error) {
 	res, err := ec.unmarshalInputInvoiceNoteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNInvoiceNoteKind2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteKind(ctx context.Context, v any) (gqlmodel.InvoiceNoteKind, error) {
+	var res gqlmodel.InvoiceNoteKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceNoteKind2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteKind(ctx context.Context, sel ast.SelectionSet, v gqlmodel.InvoiceNoteKind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNInvoiceNoteLineInput2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInput(ctx context.Context, v any) (*gqlmodel.InvoiceNoteLineInput, error) {

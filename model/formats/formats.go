@@ -218,7 +218,7 @@ func (s *Service) keep(ctx context.Context, projectID, invoiceID uuid.UUID, form
 	}
 	src := &model.InvoiceSource{InvoiceID: invoiceID, ProjectID: projectID, Format: format, Document: doc,
 		Report: string(rep), Carried: string(car), CreatedAt: model.StoredTime(s.cfg.Now())}
-	if err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error { return tx.Sources().Put(ctx, src) }); err != nil {
+	if err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error { return store.Sources(tx).Put(ctx, src) }); err != nil {
 		s.cfg.Logger.WarnContext(ctx, "invoice source not recorded", "invoice_id", invoiceID.String(), "error", err.Error())
 		e := model.AsError(err)
 		if e.Code == model.CodeInternal || e.Code == model.CodeUnavailable {
@@ -245,7 +245,7 @@ func (s *Service) MappingReport(ctx context.Context, who *model.Principal, invoi
 	if err := requireScope(who, model.ScopeInvoicesRead); err != nil {
 		return nil, err
 	}
-	src, err := s.st.Sources().Get(ctx, who.ProjectID, invoiceID)
+	src, err := store.Sources(s.st).Get(ctx, who.ProjectID, invoiceID)
 	if err != nil {
 		if model.ErrorCodeOf(err) == model.CodeNotFound {
 			if _, gerr := s.subs.Get(ctx, who, invoiceID); gerr != nil {
@@ -287,7 +287,7 @@ func (s *Service) UBL(ctx context.Context, who *model.Principal, invoiceID uuid.
 	if png, err := qrcode.PNG(opt.QRPayload, qrPNGSize); err == nil {
 		opt.QRPNG = png
 	}
-	if src, err := s.st.Sources().Get(ctx, who.ProjectID, invoiceID); err == nil {
+	if src, err := store.Sources(s.st).Get(ctx, who.ProjectID, invoiceID); err == nil {
 		_ = json.Unmarshal([]byte(src.Carried), &opt.Carried)
 	} else if model.ErrorCodeOf(err) != model.CodeNotFound {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/ubl"
 )
@@ -179,7 +180,7 @@ func (s *Service) note(ctx context.Context, who *model.Principal, invoiceID uuid
 	// parties' electronic addresses, the payee's accounts) is the note's
 	// too: its UBL carries it as the invoice's does.
 	var carried ubl.Carried
-	if src, err := s.st.Sources().Get(ctx, who.ProjectID, invoiceID); err == nil {
+	if src, err := store.Sources(s.st).Get(ctx, who.ProjectID, invoiceID); err == nil {
 		_ = json.Unmarshal([]byte(src.Carried), &carried)
 	} else if model.ErrorCodeOf(err) != model.CodeNotFound {
 		return nil, err

@@ -166,15 +166,9 @@ export const InvoiceBatchDoc = graphql(`
   }
 `);
 
-export const CreateCreditNoteDoc = graphql(`
-  mutation CreateCreditNote($invoiceId: ID!, $input: InvoiceNoteInput!) {
-    createCreditNote(invoiceId: $invoiceId, input: $input) { id irn status invoiceTypeCode billingReference }
-  }
-`);
-
-export const CreateDebitNoteDoc = graphql(`
-  mutation CreateDebitNote($invoiceId: ID!, $input: InvoiceNoteInput!) {
-    createDebitNote(invoiceId: $invoiceId, input: $input) { id irn status invoiceTypeCode billingReference }
+export const CreateInvoiceNoteDoc = graphql(`
+  mutation CreateInvoiceNote($invoiceId: ID!, $kind: InvoiceNoteKind!, $input: InvoiceNoteInput!) {
+    createInvoiceNote(invoiceId: $invoiceId, kind: $kind, input: $input) { id irn status invoiceTypeCode billingReference }
   }
 `);
 

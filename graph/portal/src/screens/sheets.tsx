@@ -6,8 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { request } from '../api/client';
 import {
-  CreateCreditNoteDoc,
-  CreateDebitNoteDoc,
+  CreateInvoiceNoteDoc,
   InvoiceBatchDoc,
   InvoiceSheetColumnsDoc,
   InvoiceUblDoc,
@@ -266,11 +265,8 @@ export function NotePanel(props: { invoiceId: string; projectId: string; irn: st
     setBusy(true);
     setError(undefined);
     try {
-      const out =
-        kind === 'credit'
-          ? (await request(CreateCreditNoteDoc, { invoiceId: props.invoiceId, input })).createCreditNote
-          : (await request(CreateDebitNoteDoc, { invoiceId: props.invoiceId, input })).createDebitNote;
-      setMade(out);
+      const out = await request(CreateInvoiceNoteDoc, { invoiceId: props.invoiceId, kind: kind === 'credit' ? 'CREDIT' : 'DEBIT', input });
+      setMade(out.createInvoiceNote);
     } catch (err) {
       setError(err);
     } finally {

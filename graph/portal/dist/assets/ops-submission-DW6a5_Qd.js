@@ -1,4 +1,4 @@
-import{m as e}from"./index-DP4ZN_BK.js";const n=e(`
+import{m as e}from"./index-GRQulU7c.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
@@ -111,14 +111,14 @@ import{m as e}from"./index-DP4ZN_BK.js";const n=e(`
       invoices { invoiceReference invoiceType rows valid payload }
     }
   }
-`),b=e(`
+`),S=e(`
   mutation SubmitSheetBatch($projectId: ID!, $invoices: [SubmitInvoiceInput!]!) {
     submitInvoiceBatch(projectId: $projectId, invoices: $invoices) {
       id itemCount counts { status count }
       items { index status invoiceId irn problems { loc msg } error { code detail } }
     }
   }
-`),S=e(`
+`),b=e(`
   query SheetBatch($id: ID!) {
     invoiceBatch(id: $id) {
       id itemCount counts { status count }
@@ -126,15 +126,11 @@ import{m as e}from"./index-DP4ZN_BK.js";const n=e(`
     }
   }
 `),h=e(`
-  mutation CreateCreditNote($invoiceId: ID!, $input: InvoiceNoteInput!) {
-    createCreditNote(invoiceId: $invoiceId, input: $input) { id irn status invoiceTypeCode billingReference }
+  mutation CreateInvoiceNote($invoiceId: ID!, $kind: InvoiceNoteKind!, $input: InvoiceNoteInput!) {
+    createInvoiceNote(invoiceId: $invoiceId, kind: $kind, input: $input) { id irn status invoiceTypeCode billingReference }
   }
 `),y=e(`
-  mutation CreateDebitNote($invoiceId: ID!, $input: InvoiceNoteInput!) {
-    createDebitNote(invoiceId: $invoiceId, input: $input) { id irn status invoiceTypeCode billingReference }
-  }
-`),g=e(`
   query InvoiceUbl($id: ID!) {
     invoice(id: $id) { id irn ubl }
   }
-`);export{h as C,c as D,s as E,S as I,D as P,p as R,b as S,u as T,a as U,g as a,y as b,m as c,i as d,o as e,n as f,d as g,r as h,I as i,l as j,$ as k,v as l};
+`);export{h as C,c as D,s as E,b as I,D as P,p as R,S,u as T,a as U,y as a,m as b,i as c,o as d,n as e,d as f,r as g,I as h,l as i,$ as j,v as k};
