@@ -9,15 +9,14 @@ import (
 
 // Source formats of a converted invoice.
 const (
-	SourceUBL         = "ubl"
-	SourceSpreadsheet = "spreadsheet"
+	SourceUBL = "ubl"
 	// SourceNote is a credit or debit note built from an invoice: its
 	// document is the request, its report names the invoice.
 	SourceNote = "note"
 )
 
 // InvoiceSource is the document a submitted invoice was converted from,
-// kept with it: Format (SourceUBL, SourceSpreadsheet, SourceNote), the Document as
+// kept with it: Format (SourceUBL, SourceNote), the Document as
 // received, the conversion's mapping Report (JSON) and Carried (JSON):
 // what the document said that the authority's invoice has no field for
 // but its UBL gives back.

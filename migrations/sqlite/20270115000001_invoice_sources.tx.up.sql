@@ -1,5 +1,5 @@
 -- The document an invoice was converted from (a UBL 2.1 invoice or credit
--- note, a spreadsheet's rows), kept with the invoice: its format, its
+-- note; for a note built from an invoice, the request), kept with the invoice: its format, its
 -- bytes, the mapping report of the conversion, and what it said that NRS
 -- has no field for but its UBL gives back (electronic addresses,
 -- accounts). model/formats is the only writer.

@@ -397,17 +397,14 @@ func (e InvoiceEventKind) Valid() bool {
 
 // Defines values for InvoiceMappingFormat.
 const (
-	Note        InvoiceMappingFormat = "note"
-	Spreadsheet InvoiceMappingFormat = "spreadsheet"
-	Ubl         InvoiceMappingFormat = "ubl"
+	Note InvoiceMappingFormat = "note"
+	Ubl  InvoiceMappingFormat = "ubl"
 )
 
 // Valid indicates whether the value is a known member of the InvoiceMappingFormat enum.
 func (e InvoiceMappingFormat) Valid() bool {
 	switch e {
 	case Note:
-		return true
-	case Spreadsheet:
 		return true
 	case Ubl:
 		return true
