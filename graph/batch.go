@@ -14,13 +14,18 @@ import (
 func batchItems(projectID string, invoices []*gqlmodel.SubmitInvoiceInput) []submissions.BatchItemInput {
 	items := make([]submissions.BatchItemInput, len(invoices))
 	for i, in := range invoices {
-		items[i].Invoice = submissions.SubmitInput{InvoiceType: in.InvoiceType, Payload: in.Payload}
+		items[i].Invoice = submissions.SubmitInput{InvoiceType: deref(in.InvoiceType), Payload: in.Payload}
 		if in.InvoiceReference != nil {
 			items[i].Invoice.InvoiceReference = *in.InvoiceReference
 		}
+		var p model.Problems
 		if !strings.EqualFold(strings.TrimSpace(in.ProjectID), strings.TrimSpace(projectID)) {
-			var p model.Problems
 			p.Add(model.ProblemValueError, "projectId must be the batch's projectId", "projectId")
+		}
+		if in.UblDocument != nil {
+			p.Add(model.ProblemValueError, "a batch takes NRS's JSON (payload) only: submit a UBL document with submitInvoice", "ublDocument")
+		}
+		if p.Len() > 0 {
 			items[i].Invoice.Validate(&p)
 			items[i].Problems = p.List()
 		}
@@ -44,3 +49,4 @@ func batchCounts(v *submissions.BatchView) []*gqlmodel.InvoiceBatchCount {
 	sort.Slice(out, func(i, j int) bool { return order[out[i].Status] < order[out[j].Status] })
 	return out
 }
+

@@ -20,10 +20,12 @@ import (
 	"github.com/einvoice-ng/einvoice/model/audit"
 	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/events"
+	"github.com/einvoice-ng/einvoice/model/formats"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
+	"github.com/einvoice-ng/einvoice/model/sheets"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/usage"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
@@ -48,8 +50,11 @@ type ResolverRoot interface {
 	InvoiceBatchItem() InvoiceBatchItemResolver
 	InvoiceBatchItemError() InvoiceBatchItemErrorResolver
 	InvoiceBatchProblem() InvoiceBatchProblemResolver
+	InvoiceConversion() InvoiceConversionResolver
 	InvoiceIssue() InvoiceIssueResolver
 	InvoiceQrCode() InvoiceQrCodeResolver
+	InvoiceSheetInvoice() InvoiceSheetInvoiceResolver
+	InvoiceSheetPreview() InvoiceSheetPreviewResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Project() ProjectResolver
@@ -258,6 +263,14 @@ type ComplexityRoot struct {
 		Type func(childComplexity int) int
 	}
 
+	InvoiceConversion struct {
+		InvoiceReference func(childComplexity int) int
+		InvoiceType      func(childComplexity int) int
+		Mapping          func(childComplexity int) int
+		Payload          func(childComplexity int) int
+		Validation       func(childComplexity int) int
+	}
+
 	InvoiceEvent struct {
 		Attempt      func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
@@ -313,6 +326,34 @@ type ComplexityRoot struct {
 		View      func(childComplexity int) int
 	}
 
+	InvoiceSheetColumn struct {
+		Doc      func(childComplexity int) int
+		Level    func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Required func(childComplexity int) int
+	}
+
+	InvoiceSheetInvoice struct {
+		InvoiceType func(childComplexity int) int
+		Payload     func(childComplexity int) int
+		Reference   func(childComplexity int) int
+		Rows        func(childComplexity int) int
+		Valid       func(childComplexity int) int
+	}
+
+	InvoiceSheetPreview struct {
+		Counts   func(childComplexity int) int
+		Errors   func(childComplexity int) int
+		Invoices func(childComplexity int) int
+		RowCount func(childComplexity int) int
+	}
+
+	InvoiceSheetRowError struct {
+		Column  func(childComplexity int) int
+		Message func(childComplexity int) int
+		Row     func(childComplexity int) int
+	}
+
 	InvoiceValidation struct {
 		Errors           func(childComplexity int) int
 		Ruleset          func(childComplexity int) int
@@ -330,6 +371,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		ClearSandboxFaults          func(childComplexity int, projectID string, kind *string, endpoint *string) int
 		CreateAPIKey                func(childComplexity int, input gqlmodel.CreateAPIKeyInput) int
+		CreateInvoiceNote           func(childComplexity int, invoiceID string, kind gqlmodel.InvoiceNoteKind, input gqlmodel.InvoiceNoteInput) int
 		CreateOrganization          func(childComplexity int, input portal.OrganizationInput) int
 		CreateProject               func(childComplexity int, input gqlmodel.CreateProjectInput) int
 		CreateWebhookEndpoint       func(childComplexity int, input gqlmodel.CreateWebhookEndpointInput) int
@@ -426,19 +468,22 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeyScopes     func(childComplexity int) int
-		AuditActions     func(childComplexity int) int
-		AuditLogs        func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
-		CertificationRun func(childComplexity int, id string) int
-		Invoice          func(childComplexity int, id string) int
-		InvoiceBatch     func(childComplexity int, id string) int
-		InvoiceQRCode    func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
-		Me               func(childComplexity int) int
-		Organization     func(childComplexity int, id string) int
-		Project          func(childComplexity int, id string) int
-		RenderInvoice    func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
-		SandboxFaults    func(childComplexity int, projectID string) int
-		ValidateInvoice  func(childComplexity int, projectID string, input invoices.ValidateInput) int
+		APIKeyScopes        func(childComplexity int) int
+		AuditActions        func(childComplexity int) int
+		AuditLogs           func(childComplexity int, organizationID *string, action *string, first *int, after *string) int
+		CertificationRun    func(childComplexity int, id string) int
+		ConvertUblInvoice   func(childComplexity int, input gqlmodel.UblInvoiceInput) int
+		Invoice             func(childComplexity int, id string) int
+		InvoiceBatch        func(childComplexity int, id string) int
+		InvoiceQRCode       func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
+		InvoiceSheetColumns func(childComplexity int) int
+		Me                  func(childComplexity int) int
+		Organization        func(childComplexity int, id string) int
+		PreviewInvoiceSheet func(childComplexity int, projectID string, fileName string, contentBase64 string) int
+		Project             func(childComplexity int, id string) int
+		RenderInvoice       func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
+		SandboxFaults       func(childComplexity int, projectID string) int
+		ValidateInvoice     func(childComplexity int, projectID string, input invoices.ValidateInput) int
 	}
 
 	RevokedApiKey struct {
@@ -471,6 +516,7 @@ type ComplexityRoot struct {
 		InvoiceType      func(childComplexity int) int
 		InvoiceTypeCode  func(childComplexity int) int
 		IssueDate        func(childComplexity int) int
+		MappingReport    func(childComplexity int) int
 		NRSError         func(childComplexity int) int
 		PayloadHash      func(childComplexity int) int
 		PaymentStatus    func(childComplexity int) int
@@ -480,6 +526,7 @@ type ComplexityRoot struct {
 		SignedAt         func(childComplexity int) int
 		Status           func(childComplexity int) int
 		TransmittedAt    func(childComplexity int) int
+		Ubl              func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
 	}
 
@@ -615,11 +662,21 @@ type InvoiceBatchItemErrorResolver interface {
 type InvoiceBatchProblemResolver interface {
 	Type(ctx context.Context, obj *model.FieldError) (string, error)
 }
+type InvoiceConversionResolver interface {
+	Payload(ctx context.Context, obj *formats.Conversion) (any, error)
+	Mapping(ctx context.Context, obj *formats.Conversion) (any, error)
+}
 type InvoiceIssueResolver interface {
 	Severity(ctx context.Context, obj *model.Issue) (string, error)
 }
 type InvoiceQrCodeResolver interface {
 	Encryption(ctx context.Context, obj *invoices.QRResult) (string, error)
+}
+type InvoiceSheetInvoiceResolver interface {
+	Payload(ctx context.Context, obj *formats.SheetInvoice) (any, error)
+}
+type InvoiceSheetPreviewResolver interface {
+	Counts(ctx context.Context, obj *formats.SheetPreview) (any, error)
 }
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input gqlmodel.CreateAPIKeyInput) (*gqlmodel.APIKeySecretPayload, error)
@@ -627,6 +684,7 @@ type MutationResolver interface {
 	RevokeAPIKey(ctx context.Context, projectID string, keyID string) (*keys.Revoked, error)
 	SubmitInvoiceBatch(ctx context.Context, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) (*submissions.BatchView, error)
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*runs.View, error)
+	CreateInvoiceNote(ctx context.Context, invoiceID string, kind gqlmodel.InvoiceNoteKind, input gqlmodel.InvoiceNoteInput) (*submissions.View, error)
 	CreateOrganization(ctx context.Context, input portal.OrganizationInput) (*portal.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error)
 	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*portal.ProjectView, error)
@@ -668,6 +726,9 @@ type QueryResolver interface {
 	AuditLogs(ctx context.Context, organizationID *string, action *string, first *int, after *string) (*gqlmodel.AuditLogConnection, error)
 	InvoiceBatch(ctx context.Context, id string) (*submissions.BatchView, error)
 	CertificationRun(ctx context.Context, id string) (*runs.View, error)
+	ConvertUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*formats.Conversion, error)
+	InvoiceSheetColumns(ctx context.Context) ([]*sheets.Column, error)
+	PreviewInvoiceSheet(ctx context.Context, projectID string, fileName string, contentBase64 string) (*formats.SheetPreview, error)
 	Organization(ctx context.Context, id string) (*portal.OrganizationView, error)
 	Project(ctx context.Context, id string) (*portal.ProjectView, error)
 	SandboxFaults(ctx context.Context, projectID string) ([]*model.SandboxFault, error)
@@ -679,6 +740,8 @@ type QueryResolver interface {
 }
 type SubmittedInvoiceResolver interface {
 	Events(ctx context.Context, obj *submissions.View) ([]*submissions.EventView, error)
+	Ubl(ctx context.Context, obj *submissions.View) (*string, error)
+	MappingReport(ctx context.Context, obj *submissions.View) (any, error)
 }
 type SubscriptionResolver interface {
 	CertificationRunUpdated(ctx context.Context, id string) (<-chan *runs.View, error)
@@ -1423,6 +1486,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InvoiceBatchProblem.Type(childComplexity), true
 
+	case "InvoiceConversion.invoiceReference":
+		if e.ComplexityRoot.InvoiceConversion.InvoiceReference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.InvoiceReference(childComplexity), true
+	case "InvoiceConversion.invoiceType":
+		if e.ComplexityRoot.InvoiceConversion.InvoiceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.InvoiceType(childComplexity), true
+	case "InvoiceConversion.mapping":
+		if e.ComplexityRoot.InvoiceConversion.Mapping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.Mapping(childComplexity), true
+	case "InvoiceConversion.payload":
+		if e.ComplexityRoot.InvoiceConversion.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.Payload(childComplexity), true
+	case "InvoiceConversion.validation":
+		if e.ComplexityRoot.InvoiceConversion.Validation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConversion.Validation(childComplexity), true
+
 	case "InvoiceEvent.attempt":
 		if e.ComplexityRoot.InvoiceEvent.Attempt == nil {
 			break
@@ -1651,6 +1745,106 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.InvoiceRendering.View(childComplexity), true
 
+	case "InvoiceSheetColumn.description":
+		if e.ComplexityRoot.InvoiceSheetColumn.Doc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetColumn.Doc(childComplexity), true
+	case "InvoiceSheetColumn.level":
+		if e.ComplexityRoot.InvoiceSheetColumn.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetColumn.Level(childComplexity), true
+	case "InvoiceSheetColumn.name":
+		if e.ComplexityRoot.InvoiceSheetColumn.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetColumn.Name(childComplexity), true
+	case "InvoiceSheetColumn.required":
+		if e.ComplexityRoot.InvoiceSheetColumn.Required == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetColumn.Required(childComplexity), true
+
+	case "InvoiceSheetInvoice.invoiceType":
+		if e.ComplexityRoot.InvoiceSheetInvoice.InvoiceType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.InvoiceType(childComplexity), true
+	case "InvoiceSheetInvoice.payload":
+		if e.ComplexityRoot.InvoiceSheetInvoice.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.Payload(childComplexity), true
+	case "InvoiceSheetInvoice.invoiceReference":
+		if e.ComplexityRoot.InvoiceSheetInvoice.Reference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.Reference(childComplexity), true
+	case "InvoiceSheetInvoice.rows":
+		if e.ComplexityRoot.InvoiceSheetInvoice.Rows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.Rows(childComplexity), true
+	case "InvoiceSheetInvoice.valid":
+		if e.ComplexityRoot.InvoiceSheetInvoice.Valid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetInvoice.Valid(childComplexity), true
+
+	case "InvoiceSheetPreview.counts":
+		if e.ComplexityRoot.InvoiceSheetPreview.Counts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetPreview.Counts(childComplexity), true
+	case "InvoiceSheetPreview.errors":
+		if e.ComplexityRoot.InvoiceSheetPreview.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetPreview.Errors(childComplexity), true
+	case "InvoiceSheetPreview.invoices":
+		if e.ComplexityRoot.InvoiceSheetPreview.Invoices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetPreview.Invoices(childComplexity), true
+	case "InvoiceSheetPreview.rowCount":
+		if e.ComplexityRoot.InvoiceSheetPreview.RowCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetPreview.RowCount(childComplexity), true
+
+	case "InvoiceSheetRowError.column":
+		if e.ComplexityRoot.InvoiceSheetRowError.Column == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetRowError.Column(childComplexity), true
+	case "InvoiceSheetRowError.message":
+		if e.ComplexityRoot.InvoiceSheetRowError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetRowError.Message(childComplexity), true
+	case "InvoiceSheetRowError.row":
+		if e.ComplexityRoot.InvoiceSheetRowError.Row == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceSheetRowError.Row(childComplexity), true
+
 	case "InvoiceValidation.errors":
 		if e.ComplexityRoot.InvoiceValidation.Errors == nil {
 			break
@@ -1723,6 +1917,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(gqlmodel.CreateAPIKeyInput)), true
+	case "Mutation.createInvoiceNote":
+		if e.ComplexityRoot.Mutation.CreateInvoiceNote == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createInvoiceNote_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateInvoiceNote(childComplexity, args["invoiceId"].(string), args["kind"].(gqlmodel.InvoiceNoteKind), args["input"].(gqlmodel.InvoiceNoteInput)), true
 	case "Mutation.createOrganization":
 		if e.ComplexityRoot.Mutation.CreateOrganization == nil {
 			break
@@ -2293,6 +2498,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CertificationRun(childComplexity, args["id"].(string)), true
+	case "Query.convertUblInvoice":
+		if e.ComplexityRoot.Query.ConvertUblInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Query_convertUblInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConvertUblInvoice(childComplexity, args["input"].(gqlmodel.UblInvoiceInput)), true
 
 	case "Query.invoice":
 		if e.ComplexityRoot.Query.Invoice == nil {
@@ -2327,6 +2543,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.InvoiceQRCode(childComplexity, args["projectId"].(string), args["input"].(invoices.QRInput), args["png"].(*bool)), true
+	case "Query.invoiceSheetColumns":
+		if e.ComplexityRoot.Query.InvoiceSheetColumns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.InvoiceSheetColumns(childComplexity), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -2344,6 +2566,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Organization(childComplexity, args["id"].(string)), true
+	case "Query.previewInvoiceSheet":
+		if e.ComplexityRoot.Query.PreviewInvoiceSheet == nil {
+			break
+		}
+
+		args, err := ec.field_Query_previewInvoiceSheet_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PreviewInvoiceSheet(childComplexity, args["projectId"].(string), args["fileName"].(string), args["contentBase64"].(string)), true
 	case "Query.project":
 		if e.ComplexityRoot.Query.Project == nil {
 			break
@@ -2529,6 +2762,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.IssueDate(childComplexity), true
+	case "SubmittedInvoice.mappingReport":
+		if e.ComplexityRoot.SubmittedInvoice.MappingReport == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.MappingReport(childComplexity), true
 	case "SubmittedInvoice.nrsError":
 		if e.ComplexityRoot.SubmittedInvoice.NRSError == nil {
 			break
@@ -2583,6 +2822,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.TransmittedAt(childComplexity), true
+	case "SubmittedInvoice.ubl":
+		if e.ComplexityRoot.SubmittedInvoice.Ubl == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.Ubl(childComplexity), true
 	case "SubmittedInvoice.updatedAt":
 		if e.ComplexityRoot.SubmittedInvoice.UpdatedAt == nil {
 			break
@@ -3006,6 +3251,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateWebhookEndpointInput,
 		ec.unmarshalInputGenerateIrnInput,
 		ec.unmarshalInputInvoiceFilter,
+		ec.unmarshalInputInvoiceNoteInput,
+		ec.unmarshalInputInvoiceNoteLineInput,
 		ec.unmarshalInputInvoiceQrCodeInput,
 		ec.unmarshalInputLoginInput,
 		ec.unmarshalInputRenderInvoiceInput,
@@ -3013,6 +3260,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSignupInput,
 		ec.unmarshalInputStartCertificationRunInput,
 		ec.unmarshalInputSubmitInvoiceInput,
+		ec.unmarshalInputUblInvoiceInput,
 		ec.unmarshalInputUpdateProjectAuthorityInput,
 		ec.unmarshalInputUpdateProjectInput,
 		ec.unmarshalInputUpdateWebhookEndpointInput,
@@ -3108,7 +3356,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "batch.graphqls" "certification.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "batch.graphqls" "certification.graphqls" "formats.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3124,6 +3372,7 @@ var sources = []*ast.Source{
 	{Name: "audit.graphqls", Input: sourceData("audit.graphqls"), BuiltIn: false},
 	{Name: "batch.graphqls", Input: sourceData("batch.graphqls"), BuiltIn: false},
 	{Name: "certification.graphqls", Input: sourceData("certification.graphqls"), BuiltIn: false},
+	{Name: "formats.graphqls", Input: sourceData("formats.graphqls"), BuiltIn: false},
 	{Name: "organization.graphqls", Input: sourceData("organization.graphqls"), BuiltIn: false},
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
 	{Name: "sandboxfault.graphqls", Input: sourceData("sandboxfault.graphqls"), BuiltIn: false},
@@ -3523,6 +3772,22 @@ func (ec *executionContext) childFields_InvoiceBatchProblem(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type InvoiceBatchProblem", field.Name)
 }
 
+func (ec *executionContext) childFields_InvoiceConversion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invoiceType":
+		return ec.fieldContext_InvoiceConversion_invoiceType(ctx, field)
+	case "invoiceReference":
+		return ec.fieldContext_InvoiceConversion_invoiceReference(ctx, field)
+	case "payload":
+		return ec.fieldContext_InvoiceConversion_payload(ctx, field)
+	case "mapping":
+		return ec.fieldContext_InvoiceConversion_mapping(ctx, field)
+	case "validation":
+		return ec.fieldContext_InvoiceConversion_validation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceConversion", field.Name)
+}
+
 func (ec *executionContext) childFields_InvoiceEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "seq":
@@ -3631,6 +3896,62 @@ func (ec *executionContext) childFields_InvoiceRendering(ctx context.Context, fi
 		return ec.fieldContext_InvoiceRendering_pdfBase64(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InvoiceRendering", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceSheetColumn(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_InvoiceSheetColumn_name(ctx, field)
+	case "level":
+		return ec.fieldContext_InvoiceSheetColumn_level(ctx, field)
+	case "required":
+		return ec.fieldContext_InvoiceSheetColumn_required(ctx, field)
+	case "description":
+		return ec.fieldContext_InvoiceSheetColumn_description(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceSheetColumn", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceSheetInvoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invoiceReference":
+		return ec.fieldContext_InvoiceSheetInvoice_invoiceReference(ctx, field)
+	case "invoiceType":
+		return ec.fieldContext_InvoiceSheetInvoice_invoiceType(ctx, field)
+	case "rows":
+		return ec.fieldContext_InvoiceSheetInvoice_rows(ctx, field)
+	case "valid":
+		return ec.fieldContext_InvoiceSheetInvoice_valid(ctx, field)
+	case "payload":
+		return ec.fieldContext_InvoiceSheetInvoice_payload(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceSheetInvoice", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceSheetPreview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rowCount":
+		return ec.fieldContext_InvoiceSheetPreview_rowCount(ctx, field)
+	case "invoices":
+		return ec.fieldContext_InvoiceSheetPreview_invoices(ctx, field)
+	case "errors":
+		return ec.fieldContext_InvoiceSheetPreview_errors(ctx, field)
+	case "counts":
+		return ec.fieldContext_InvoiceSheetPreview_counts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceSheetPreview", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceSheetRowError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "row":
+		return ec.fieldContext_InvoiceSheetRowError_row(ctx, field)
+	case "column":
+		return ec.fieldContext_InvoiceSheetRowError_column(ctx, field)
+	case "message":
+		return ec.fieldContext_InvoiceSheetRowError_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceSheetRowError", field.Name)
 }
 
 func (ec *executionContext) childFields_InvoiceValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3883,6 +4204,10 @@ func (ec *executionContext) childFields_SubmittedInvoice(ctx context.Context, fi
 		return ec.fieldContext_SubmittedInvoice_deadlineMissed(ctx, field)
 	case "events":
 		return ec.fieldContext_SubmittedInvoice_events(ctx, field)
+	case "ubl":
+		return ec.fieldContext_SubmittedInvoice_ubl(ctx, field)
+	case "mappingReport":
+		return ec.fieldContext_SubmittedInvoice_mappingReport(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SubmittedInvoice", field.Name)
 }
@@ -4252,6 +4577,36 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createInvoiceNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "invoiceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["invoiceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (gqlmodel.InvoiceNoteKind, error) {
+			return ec.unmarshalNInvoiceNoteKind2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteKind(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.InvoiceNoteInput, error) {
+			return ec.unmarshalNInvoiceNoteInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -4869,6 +5224,20 @@ func (ec *executionContext) field_Query_certificationRun_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_convertUblInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (gqlmodel.UblInvoiceInput, error) {
+			return ec.unmarshalNUblInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUblInvoiceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_invoiceBatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4938,6 +5307,36 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_previewInvoiceSheet_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "fileName",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fileName"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "contentBase64",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contentBase64"] = arg2
 	return args, nil
 }
 
@@ -7976,6 +8375,130 @@ func (ec *executionContext) fieldContext_InvoiceBatchProblem_type(_ context.Cont
 	return graphql.NewScalarFieldContext("InvoiceBatchProblem", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InvoiceConversion_invoiceType(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_invoiceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+			return ec.marshalNInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_invoiceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConversion", field, false, false, errors.New("field of type InvoiceType does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceConversion_invoiceReference(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_invoiceReference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceReference, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_invoiceReference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConversion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceConversion_payload(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceConversion().Payload(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConversion", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceConversion_mapping(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_mapping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceConversion().Mapping(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_mapping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConversion", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceConversion_validation(ctx context.Context, field graphql.CollectedField, obj *formats.Conversion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConversion_validation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Validation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ValidationReport) graphql.Marshaler {
+			return ec.marshalNInvoiceValidation2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐValidationReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConversion_validation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceConversion",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceValidation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _InvoiceEvent_seq(ctx context.Context, field graphql.CollectedField, obj *submissions.EventView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8827,6 +9350,392 @@ func (ec *executionContext) fieldContext_InvoiceRendering_pdfBase64(_ context.Co
 	return graphql.NewScalarFieldContext("InvoiceRendering", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InvoiceSheetColumn_name(ctx context.Context, field graphql.CollectedField, obj *sheets.Column) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetColumn_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetColumn_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetColumn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetColumn_level(ctx context.Context, field graphql.CollectedField, obj *sheets.Column) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetColumn_level(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Level, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetColumn_level(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetColumn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetColumn_required(ctx context.Context, field graphql.CollectedField, obj *sheets.Column) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetColumn_required(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Required, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetColumn_required(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetColumn", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetColumn_description(ctx context.Context, field graphql.CollectedField, obj *sheets.Column) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetColumn_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Doc, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetColumn_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetColumn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_invoiceReference(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_invoiceReference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reference, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_invoiceReference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_invoiceType(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_invoiceType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+			return ec.marshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_invoiceType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, false, false, errors.New("field of type InvoiceType does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_rows(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_rows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rows, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_rows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_valid(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_valid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Valid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_valid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetInvoice_payload(ctx context.Context, field graphql.CollectedField, obj *formats.SheetInvoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetInvoice_payload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceSheetInvoice().Payload(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetInvoice_payload(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetInvoice", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetPreview_rowCount(ctx context.Context, field graphql.CollectedField, obj *formats.SheetPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetPreview_rowCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RowCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetPreview_rowCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetPreview", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetPreview_invoices(ctx context.Context, field graphql.CollectedField, obj *formats.SheetPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetPreview_invoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Invoices, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []formats.SheetInvoice) graphql.Marshaler {
+			return ec.marshalNInvoiceSheetInvoice2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetInvoiceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetPreview_invoices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceSheetPreview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceSheetInvoice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceSheetPreview_errors(ctx context.Context, field graphql.CollectedField, obj *formats.SheetPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetPreview_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []sheets.RowError) graphql.Marshaler {
+			return ec.marshalNInvoiceSheetRowError2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐRowErrorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetPreview_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceSheetPreview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceSheetRowError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceSheetPreview_counts(ctx context.Context, field graphql.CollectedField, obj *formats.SheetPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetPreview_counts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.InvoiceSheetPreview().Counts(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetPreview_counts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetPreview", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetRowError_row(ctx context.Context, field graphql.CollectedField, obj *sheets.RowError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetRowError_row(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Row, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetRowError_row(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetRowError", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetRowError_column(ctx context.Context, field graphql.CollectedField, obj *sheets.RowError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetRowError_column(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Column, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetRowError_column(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetRowError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceSheetRowError_message(ctx context.Context, field graphql.CollectedField, obj *sheets.RowError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceSheetRowError_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceSheetRowError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceSheetRowError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _InvoiceValidation_valid(ctx context.Context, field graphql.CollectedField, obj *model.ValidationReport) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9243,6 +10152,50 @@ func (ec *executionContext) fieldContext_Mutation_startCertificationRun(ctx cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_startCertificationRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createInvoiceNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createInvoiceNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateInvoiceNote(ctx, fc.Args["invoiceId"].(string), fc.Args["kind"].(gqlmodel.InvoiceNoteKind), fc.Args["input"].(gqlmodel.InvoiceNoteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *submissions.View) graphql.Marshaler {
+			return ec.marshalNSubmittedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createInvoiceNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubmittedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createInvoiceNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -11476,6 +12429,126 @@ func (ec *executionContext) fieldContext_Query_certificationRun(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_convertUblInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_convertUblInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ConvertUblInvoice(ctx, fc.Args["input"].(gqlmodel.UblInvoiceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *formats.Conversion) graphql.Marshaler {
+			return ec.marshalNInvoiceConversion2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐConversion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_convertUblInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceConversion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_convertUblInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_invoiceSheetColumns(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoiceSheetColumns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().InvoiceSheetColumns(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*sheets.Column) graphql.Marshaler {
+			return ec.marshalNInvoiceSheetColumn2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐColumnᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoiceSheetColumns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceSheetColumn(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_previewInvoiceSheet(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_previewInvoiceSheet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PreviewInvoiceSheet(ctx, fc.Args["projectId"].(string), fc.Args["fileName"].(string), fc.Args["contentBase64"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *formats.SheetPreview) graphql.Marshaler {
+			return ec.marshalNInvoiceSheetPreview2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetPreview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_previewInvoiceSheet(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceSheetPreview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_previewInvoiceSheet_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_organization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12667,6 +13740,52 @@ func (ec *executionContext) fieldContext_SubmittedInvoice_events(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SubmittedInvoice_ubl(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_ubl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().Ubl(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_ubl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_mappingReport(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_mappingReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().MappingReport(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_mappingReport(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, true, true, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _SubmittedInvoiceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.SubmittedInvoiceConnection) (ret graphql.Marshaler) {
@@ -15649,6 +16768,101 @@ func (ec *executionContext) unmarshalInputInvoiceFilter(ctx context.Context, obj
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputInvoiceNoteInput(ctx context.Context, obj any) (gqlmodel.InvoiceNoteInput, error) {
+	var it gqlmodel.InvoiceNoteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"invoiceReference", "issueDate", "note", "lines"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "invoiceReference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceReference = data
+		case "issueDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issueDate"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssueDate = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		case "lines":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lines"))
+			data, err := ec.unmarshalOInvoiceNoteLineInput2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Lines = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputInvoiceNoteLineInput(ctx context.Context, obj any) (gqlmodel.InvoiceNoteLineInput, error) {
+	var it gqlmodel.InvoiceNoteLineInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"line", "quantity", "amount"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "line":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("line"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Line = data
+		case "quantity":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("quantity"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Quantity = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputInvoiceQrCodeInput(ctx context.Context, obj any) (invoices.QRInput, error) {
 	var it invoices.QRInput
 	if obj == nil {
@@ -15951,7 +17165,7 @@ func (ec *executionContext) unmarshalInputSubmitInvoiceInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"projectId", "invoiceType", "payload", "invoiceReference"}
+	fieldsInOrder := [...]string{"projectId", "invoiceType", "payload", "ublDocument", "invoiceReference"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15967,18 +17181,76 @@ func (ec *executionContext) unmarshalInputSubmitInvoiceInput(ctx context.Context
 			it.ProjectID = data
 		case "invoiceType":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceType"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.InvoiceType = data
 		case "payload":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("payload"))
-			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Payload = data
+		case "ublDocument":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ublDocument"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UblDocument = data
+		case "invoiceReference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceReference = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUblInvoiceInput(ctx context.Context, obj any) (gqlmodel.UblInvoiceInput, error) {
+	var it gqlmodel.UblInvoiceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"projectId", "document", "invoiceType", "invoiceReference"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "projectId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("projectId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProjectID = data
+		case "document":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("document"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Document = data
+		case "invoiceType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.InvoiceType = data
 		case "invoiceReference":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("invoiceReference"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -17875,6 +19147,130 @@ func (ec *executionContext) _InvoiceBatchProblem(ctx context.Context, sel ast.Se
 	return out
 }
 
+var invoiceConversionImplementors = []string{"InvoiceConversion"}
+
+func (ec *executionContext) _InvoiceConversion(ctx context.Context, sel ast.SelectionSet, obj *formats.Conversion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceConversionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceConversion")
+		case "invoiceType":
+			out.Values[i] = ec._InvoiceConversion_invoiceType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceReference":
+			out.Values[i] = ec._InvoiceConversion_invoiceReference(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payload":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceConversion_payload(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mapping":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceConversion_mapping(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "validation":
+			out.Values[i] = ec._InvoiceConversion_validation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var invoiceEventImplementors = []string{"InvoiceEvent"}
 
 func (ec *executionContext) _InvoiceEvent(ctx context.Context, sel ast.SelectionSet, obj *submissions.EventView) graphql.Marshaler {
@@ -18324,6 +19720,284 @@ func (ec *executionContext) _InvoiceRendering(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var invoiceSheetColumnImplementors = []string{"InvoiceSheetColumn"}
+
+func (ec *executionContext) _InvoiceSheetColumn(ctx context.Context, sel ast.SelectionSet, obj *sheets.Column) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceSheetColumnImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceSheetColumn")
+		case "name":
+			out.Values[i] = ec._InvoiceSheetColumn_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "level":
+			out.Values[i] = ec._InvoiceSheetColumn_level(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "required":
+			out.Values[i] = ec._InvoiceSheetColumn_required(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._InvoiceSheetColumn_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceSheetInvoiceImplementors = []string{"InvoiceSheetInvoice"}
+
+func (ec *executionContext) _InvoiceSheetInvoice(ctx context.Context, sel ast.SelectionSet, obj *formats.SheetInvoice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceSheetInvoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceSheetInvoice")
+		case "invoiceReference":
+			out.Values[i] = ec._InvoiceSheetInvoice_invoiceReference(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceType":
+			out.Values[i] = ec._InvoiceSheetInvoice_invoiceType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rows":
+			out.Values[i] = ec._InvoiceSheetInvoice_rows(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "valid":
+			out.Values[i] = ec._InvoiceSheetInvoice_valid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payload":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceSheetInvoice_payload(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceSheetPreviewImplementors = []string{"InvoiceSheetPreview"}
+
+func (ec *executionContext) _InvoiceSheetPreview(ctx context.Context, sel ast.SelectionSet, obj *formats.SheetPreview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceSheetPreviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceSheetPreview")
+		case "rowCount":
+			out.Values[i] = ec._InvoiceSheetPreview_rowCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoices":
+			out.Values[i] = ec._InvoiceSheetPreview_invoices(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errors":
+			out.Values[i] = ec._InvoiceSheetPreview_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "counts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._InvoiceSheetPreview_counts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceSheetRowErrorImplementors = []string{"InvoiceSheetRowError"}
+
+func (ec *executionContext) _InvoiceSheetRowError(ctx context.Context, sel ast.SelectionSet, obj *sheets.RowError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceSheetRowErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceSheetRowError")
+		case "row":
+			out.Values[i] = ec._InvoiceSheetRowError_row(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "column":
+			out.Values[i] = ec._InvoiceSheetRowError_column(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._InvoiceSheetRowError_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var invoiceValidationImplementors = []string{"InvoiceValidation"}
 
 func (ec *executionContext) _InvoiceValidation(ctx context.Context, sel ast.SelectionSet, obj *model.ValidationReport) graphql.Marshaler {
@@ -18481,6 +20155,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "startCertificationRun":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_startCertificationRun(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createInvoiceNote":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createInvoiceNote(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -19616,6 +21297,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "convertUblInvoice":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_convertUblInvoice(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invoiceSheetColumns":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invoiceSheetColumns(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "previewInvoiceSheet":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_previewInvoiceSheet(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "organization":
 			field := field
 
@@ -20076,6 +21823,82 @@ func (ec *executionContext) _SubmittedInvoice(ctx context.Context, sel ast.Selec
 				}()
 				res = ec._SubmittedInvoice_events(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ubl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_ubl(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mappingReport":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_mappingReport(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -21975,6 +23798,35 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNInvoiceBatch2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐBatchView(ctx context.Context, sel ast.SelectionSet, v *submissions.BatchView) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -22057,6 +23909,16 @@ func (ec *executionContext) marshalNInvoiceBatchProblem2ᚖgithubᚗcomᚋeinvoi
 	return ec._InvoiceBatchProblem(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNInvoiceConversion2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐConversion(ctx context.Context, sel ast.SelectionSet, v *formats.Conversion) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceConversion(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInvoiceEvent2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐEventViewᚄ(ctx context.Context, sel ast.SelectionSet, v []*submissions.EventView) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -22103,6 +23965,26 @@ func (ec *executionContext) marshalNInvoiceIssue2ᚕgithubᚗcomᚋeinvoiceᚑng
 	return ret
 }
 
+func (ec *executionContext) unmarshalNInvoiceNoteInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteInput(ctx context.Context, v any) (gqlmodel.InvoiceNoteInput, error) {
+	res, err := ec.unmarshalInputInvoiceNoteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNInvoiceNoteKind2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteKind(ctx context.Context, v any) (gqlmodel.InvoiceNoteKind, error) {
+	var res gqlmodel.InvoiceNoteKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceNoteKind2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteKind(ctx context.Context, sel ast.SelectionSet, v gqlmodel.InvoiceNoteKind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNInvoiceNoteLineInput2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInput(ctx context.Context, v any) (*gqlmodel.InvoiceNoteLineInput, error) {
+	res, err := ec.unmarshalInputInvoiceNoteLineInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNInvoiceQrCode2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐQRResult(ctx context.Context, sel ast.SelectionSet, v *invoices.QRResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -22136,6 +24018,82 @@ func (ec *executionContext) marshalNInvoiceRendering2ᚖgithubᚗcomᚋeinvoice�
 		return graphql.Null
 	}
 	return ec._InvoiceRendering(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetColumn2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐColumnᚄ(ctx context.Context, sel ast.SelectionSet, v []*sheets.Column) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceSheetColumn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐColumn(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceSheetColumn2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐColumn(ctx context.Context, sel ast.SelectionSet, v *sheets.Column) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceSheetColumn(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetInvoice2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetInvoice(ctx context.Context, sel ast.SelectionSet, v formats.SheetInvoice) graphql.Marshaler {
+	return ec._InvoiceSheetInvoice(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetInvoice2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetInvoiceᚄ(ctx context.Context, sel ast.SelectionSet, v []formats.SheetInvoice) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceSheetInvoice2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetInvoice(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvoiceSheetPreview2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋformatsᚐSheetPreview(ctx context.Context, sel ast.SelectionSet, v *formats.SheetPreview) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceSheetPreview(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetRowError2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐRowError(ctx context.Context, sel ast.SelectionSet, v sheets.RowError) graphql.Marshaler {
+	return ec._InvoiceSheetRowError(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNInvoiceSheetRowError2ᚕgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐRowErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []sheets.RowError) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceSheetRowError2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsheetsᚐRowError(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNInvoiceStatus2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceStatus(ctx context.Context, v any) (model.InvoiceStatus, error) {
@@ -22655,6 +24613,11 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNUblInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐUblInvoiceInput(ctx context.Context, v any) (gqlmodel.UblInvoiceInput, error) {
+	res, err := ec.unmarshalInputUblInvoiceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateProjectAuthorityInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋportalᚐAuthorityInput(ctx context.Context, v any) (portal.AuthorityInput, error) {
 	res, err := ec.unmarshalInputUpdateProjectAuthorityInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -23158,6 +25121,23 @@ func (ec *executionContext) unmarshalOInvoiceFilter2ᚖgithubᚗcomᚋeinvoice�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOInvoiceNoteLineInput2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInputᚄ(ctx context.Context, v any) ([]*gqlmodel.InvoiceNoteLineInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*gqlmodel.InvoiceNoteLineInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInvoiceNoteLineInput2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐInvoiceNoteLineInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalOInvoiceNrsError2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋsubmissionsᚐNRSError(ctx context.Context, sel ast.SelectionSet, v *submissions.NRSError) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -23202,6 +25182,32 @@ var (
 		model.InvoiceConfirmed:      "CONFIRMED",
 		model.InvoiceRejected:       "REJECTED",
 		model.InvoiceOutcomeUnknown: "OUTCOME_UNKNOWN",
+	}
+)
+
+func (ec *executionContext) unmarshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx context.Context, v any) (model.InvoiceKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind(ctx context.Context, sel ast.SelectionSet, v model.InvoiceKind) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind[v])
+	return res
+}
+
+var (
+	unmarshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind = map[string]model.InvoiceKind{
+		"B2B": model.InvoiceKindB2B,
+		"B2C": model.InvoiceKindB2C,
+		"B2G": model.InvoiceKindB2G,
+	}
+	marshalOInvoiceType2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚐInvoiceKind = map[model.InvoiceKind]string{
+		model.InvoiceKindB2B: "B2B",
+		model.InvoiceKindB2C: "B2C",
+		model.InvoiceKindB2G: "B2G",
 	}
 )
 

@@ -23,7 +23,18 @@ func (r *mutationResolver) SubmitInvoice(ctx context.Context, input gqlmodel.Sub
 		return nil, inInput(err)
 	}
 	defer release()
-	in := submissions.SubmitInput{InvoiceType: input.InvoiceType, Payload: input.Payload}
+	if input.UblDocument != nil {
+		if input.Payload != nil {
+			return nil, inInput(model.Invalid(model.ProblemValueError, "Give payload or ublDocument, not both", "ublDocument"))
+		}
+		out, err := r.app.Formats.Submit(ctx, k, ublInput(gqlmodel.UblInvoiceInput{ProjectID: input.ProjectID,
+			Document: *input.UblDocument, InvoiceType: input.InvoiceType, InvoiceReference: input.InvoiceReference}))
+		if err != nil {
+			return nil, inInput(err)
+		}
+		return out.View, nil
+	}
+	in := submissions.SubmitInput{InvoiceType: deref(input.InvoiceType), Payload: input.Payload}
 	if input.InvoiceReference != nil {
 		in.InvoiceReference = *input.InvoiceReference
 	}

@@ -38,6 +38,7 @@ func (a *api) submissionRoutes(r chi.Router) {
 	r.With(read("invoices.events")).Get("/invoices/{invoice_id}/events", a.adapt(a.invoiceEvents))
 	r.With(read("invoices.pdf")).Get("/invoices/{invoice_id}/pdf", a.adapt(a.invoicePDF))
 	r.With(submit("invoices.payment")).Patch("/invoices/{invoice_id}/payment", a.adapt(a.updatePayment))
+	a.formatRoutes(r, submit, read, lim)
 }
 
 // chainMW applies middlewares in order, the first outermost.
@@ -91,6 +92,9 @@ func (l *inFlight) middleware(next http.Handler) http.Handler {
 }
 
 func (a *api) submitInvoice(w http.ResponseWriter, r *http.Request) error {
+	if isXML(r) {
+		return a.submitUBL(w, r)
+	}
 	var in submissions.SubmitInput
 	if err := decodeJSON(r, &in, in.Validate); err != nil {
 		return err
@@ -130,6 +134,15 @@ func (a *api) getInvoice(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if prefersXML(r) {
+		doc, err := a.app.Formats.UBL(r.Context(), keyFrom(r), id)
+		if err != nil {
+			return at("path", err)
+		}
+		writeUBL(w, doc)
+		return nil
+	}
+	w.Header().Add("Vary", "Accept")
 	out, err := a.app.Submissions.Get(r.Context(), keyFrom(r), id)
 	return reply(w, "path", out, err)
 }

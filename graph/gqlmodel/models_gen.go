@@ -3,6 +3,10 @@
 package gqlmodel
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -130,6 +134,28 @@ type InvoiceFilter struct {
 	DeadlineAtRisk *bool `json:"deadlineAtRisk,omitempty"`
 }
 
+// A credit or debit note of a confirmed invoice, as POST /api/v2/invoices/{id}/credit-notes and /debit-notes take it.
+type InvoiceNoteInput struct {
+	// The note's own number (letters and digits): its IRN's first part.
+	InvoiceReference string `json:"invoiceReference"`
+	// YYYY-MM-DD; default today in Nigeria.
+	IssueDate *string `json:"issueDate,omitempty"`
+	// The reason, written as the note's note.
+	Note *string `json:"note,omitempty"`
+	// What the note credits or debits; empty or null credits the whole invoice (credit notes only).
+	Lines []*InvoiceNoteLineInput `json:"lines,omitempty"`
+}
+
+// One line of a note: a quantity of an original line at its price, or an amount on it.
+type InvoiceNoteLineInput struct {
+	// The original line's position in invoice_line, from 0.
+	Line int `json:"line"`
+	// A decimal, such as "2".
+	Quantity *string `json:"quantity,omitempty"`
+	// A decimal, such as "5000.00" (a price adjustment, quantity 1).
+	Amount *string `json:"amount,omitempty"`
+}
+
 // A rendered invoice.
 type InvoiceRendering struct {
 	// Whether the payload passed validation (an invalid invoice still renders).
@@ -199,14 +225,16 @@ type StartCertificationRunInput struct {
 	InvoicePayload any `json:"invoicePayload,omitempty"`
 }
 
-// Submits an invoice of a project to NRS.
+// Submits an invoice of a project to NRS: NRS's JSON (payload), or a UBL 2.1 document (ublDocument; submitInvoice only), one of the two.
 type SubmitInvoiceInput struct {
 	ProjectID string `json:"projectId"`
-	// B2B, B2C or B2G, in any case.
-	InvoiceType string `json:"invoiceType"`
+	// B2B, B2C or B2G, in any case; required with a payload, derived from a UBL document when null (B2C without a customer party, else B2B).
+	InvoiceType *string `json:"invoiceType,omitempty"`
 	// The NRS invoice JSON.
-	Payload any `json:"payload"`
-	// Names the invoice when the payload has no irn: the IRN is generated from it.
+	Payload any `json:"payload,omitempty"`
+	// A UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) as XML text, converted as convertUblInvoice converts it and submitted as POST /api/v2/invoices with an XML body is, its mapping report kept with the invoice (docs/formats.md). Not taken by submitInvoiceBatch.
+	UblDocument *string `json:"ublDocument,omitempty"`
+	// Names the invoice when the payload has no irn (or instead of the UBL document's ID): the IRN is generated from it.
 	InvoiceReference *string `json:"invoiceReference,omitempty"`
 }
 
@@ -224,6 +252,17 @@ type SubmittedInvoiceEdge struct {
 
 // The root of every stream (over WebSocket).
 type Subscription struct {
+}
+
+// A UBL document to convert or submit.
+type UblInvoiceInput struct {
+	ProjectID string `json:"projectId"`
+	// The UBL 2.1 Invoice or CreditNote, as XML text.
+	Document string `json:"document"`
+	// B2B, B2C or B2G, any case; null derives it (B2C without a customer party, else B2B).
+	InvoiceType *string `json:"invoiceType,omitempty"`
+	// Names the invoice instead of the document's ID.
+	InvoiceReference *string `json:"invoiceReference,omitempty"`
 }
 
 // Changes a project's settings; fields left out keep their value, and at least one must be given.
@@ -279,4 +318,62 @@ type WebhookEndpointSecretPayload struct {
 	Endpoint *webhooks.EndpointView `json:"endpoint"`
 	// whsec_…: the HMAC-SHA256 key of Einvoice-Signature. Store it now.
 	Secret string `json:"secret"`
+}
+
+// A note built from an invoice.
+type InvoiceNoteKind string
+
+const (
+	// NRS's 380 Credit Note.
+	InvoiceNoteKindCredit InvoiceNoteKind = "CREDIT"
+	// NRS's 384 Debit Note.
+	InvoiceNoteKindDebit InvoiceNoteKind = "DEBIT"
+)
+
+var AllInvoiceNoteKind = []InvoiceNoteKind{
+	InvoiceNoteKindCredit,
+	InvoiceNoteKindDebit,
+}
+
+func (e InvoiceNoteKind) IsValid() bool {
+	switch e {
+	case InvoiceNoteKindCredit, InvoiceNoteKindDebit:
+		return true
+	}
+	return false
+}
+
+func (e InvoiceNoteKind) String() string {
+	return string(e)
+}
+
+func (e *InvoiceNoteKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = InvoiceNoteKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid InvoiceNoteKind", str)
+	}
+	return nil
+}
+
+func (e InvoiceNoteKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *InvoiceNoteKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e InvoiceNoteKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

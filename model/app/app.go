@@ -24,6 +24,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/codelists"
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/events"
+	"github.com/einvoice-ng/einvoice/model/formats"
 	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
@@ -210,6 +211,9 @@ type App struct {
 	// SubmissionSteps is the entry point of their workflow's activities.
 	Submissions     *submissions.Service
 	SubmissionSteps *submissions.Steps
+	// Formats takes invoices as UBL 2.1 and spreadsheets, writes confirmed
+	// invoices as UBL, and builds credit and debit notes.
+	Formats *formats.Service
 	// Idempotency keeps the responses of requests made under an
 	// Idempotency-Key.
 	Idempotency *idempotency.Service
@@ -257,6 +261,7 @@ func New(st *store.Store, cfg Config) (*App, error) {
 		NRSHealth: w.NRSHealth, st: st, w: w}
 	a.SubmissionSteps = w.Submissions
 	a.Submissions = submissions.New(st, w.submissionsConfig(), w.invoices)
+	a.Formats = formats.New(st, formats.Config{Authority: a.Authority, Now: cfg.Now, Logger: cfg.Logger}, w.invoices, a.Submissions)
 	a.Portal = portal.New(st, portal.Config{
 		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
 		ProjectsPerOrganization: cfg.Quotas.ProjectsPerOrganization, SandboxRegistrar: cfg.SandboxRegistrar,

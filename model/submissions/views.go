@@ -53,6 +53,9 @@ type Links struct {
 	Events  string `json:"events"`
 	PDF     string `json:"pdf"`
 	Payment string `json:"payment"`
+	// UBL is the confirmed invoice as UBL 2.1 (also GET Self with
+	// Accept: application/xml).
+	UBL string `json:"ubl"`
 }
 
 func opt(s string) *string {
@@ -72,7 +75,7 @@ func view(inv *model.SubmittedInvoice) *View {
 		CreatedAt: inv.CreatedAt.UTC(), UpdatedAt: inv.UpdatedAt.UTC(), SignedAt: model.UTC(inv.SignedAt),
 		TransmittedAt: model.UTC(inv.TransmittedAt), ConfirmedAt: model.UTC(inv.ConfirmedAt),
 		DeadlineAt: inv.DeadlineAt.UTC(), DeadlineAtRisk: inv.DeadlineAtRisk, DeadlineMissed: inv.DeadlineMissed,
-		Links: Links{Self: self, Events: self + "/events", PDF: self + "/pdf", Payment: self + "/payment"},
+		Links: Links{Self: self, Events: self + "/events", PDF: self + "/pdf", Payment: self + "/payment", UBL: self + "/ubl"},
 	}
 	if inv.Status == model.InvoiceRejected {
 		v.NRSError = &NRSError{ID: inv.NRSErrorID, Message: inv.NRSErrorMessage}

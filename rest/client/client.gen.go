@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"net/http"
@@ -355,6 +356,27 @@ func (e InvoiceBatchItemStatus) Valid() bool {
 	}
 }
 
+// Defines values for InvoiceConversionInvoiceType.
+const (
+	InvoiceConversionInvoiceTypeB2B InvoiceConversionInvoiceType = "B2B"
+	InvoiceConversionInvoiceTypeB2C InvoiceConversionInvoiceType = "B2C"
+	InvoiceConversionInvoiceTypeB2G InvoiceConversionInvoiceType = "B2G"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceConversionInvoiceType enum.
+func (e InvoiceConversionInvoiceType) Valid() bool {
+	switch e {
+	case InvoiceConversionInvoiceTypeB2B:
+		return true
+	case InvoiceConversionInvoiceTypeB2C:
+		return true
+	case InvoiceConversionInvoiceTypeB2G:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InvoiceEventKind.
 const (
 	Exchange InvoiceEventKind = "exchange"
@@ -367,6 +389,24 @@ func (e InvoiceEventKind) Valid() bool {
 	case Exchange:
 		return true
 	case State:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvoiceMappingFormat.
+const (
+	Note InvoiceMappingFormat = "note"
+	Ubl  InvoiceMappingFormat = "ubl"
+)
+
+// Valid indicates whether the value is a known member of the InvoiceMappingFormat enum.
+func (e InvoiceMappingFormat) Valid() bool {
+	switch e {
+	case Note:
+		return true
+	case Ubl:
 		return true
 	default:
 		return false
@@ -526,6 +566,24 @@ const (
 func (e LogoutResultRevoked) Valid() bool {
 	switch e {
 	case LogoutResultRevokedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MappingReportFormat.
+const (
+	Ubl21CreditNote MappingReportFormat = "ubl-2.1-credit-note"
+	Ubl21Invoice    MappingReportFormat = "ubl-2.1-invoice"
+)
+
+// Valid indicates whether the value is a known member of the MappingReportFormat enum.
+func (e MappingReportFormat) Valid() bool {
+	switch e {
+	case Ubl21CreditNote:
+		return true
+	case Ubl21Invoice:
 		return true
 	default:
 		return false
@@ -1313,6 +1371,21 @@ type InvoiceBatchSubmission struct {
 	Invoices []InvoiceSubmission `json:"invoices"`
 }
 
+// InvoiceConversion defines model for InvoiceConversion.
+type InvoiceConversion struct {
+	// InvoiceReference What the IRN is generated from; null when the document's ID is an IRN of the project.
+	InvoiceReference *string                      `json:"invoice_reference"`
+	InvoiceType      InvoiceConversionInvoiceType `json:"invoice_type"`
+	Mapping          MappingReport                `json:"mapping"`
+
+	// Payload NRS's invoice JSON; its irn is the IRN the reference gives.
+	Payload    map[string]interface{} `json:"payload"`
+	Validation ValidationReport       `json:"validation"`
+}
+
+// InvoiceConversionInvoiceType defines model for InvoiceConversion.InvoiceType.
+type InvoiceConversionInvoiceType string
+
 // InvoiceEvent defines model for InvoiceEvent.
 type InvoiceEvent struct {
 	Attempt    *int             `json:"attempt"`
@@ -1348,10 +1421,47 @@ type InvoiceEventList struct {
 // Examples: B2B, B2C, B2G
 type InvoiceKind = string
 
+// InvoiceMapping defines model for InvoiceMapping.
+type InvoiceMapping struct {
+	CreatedAt time.Time            `json:"created_at"`
+	Format    InvoiceMappingFormat `json:"format"`
+	InvoiceId openapi_types.UUID   `json:"invoice_id"`
+
+	// Mapping A MappingReport for ubl; {built_from: {invoice_id, irn}, invoice_type_code, whole_invoice} for note.
+	Mapping map[string]interface{} `json:"mapping"`
+}
+
+// InvoiceMappingFormat defines model for InvoiceMapping.Format.
+type InvoiceMappingFormat string
+
 // InvoiceNRSError defines model for InvoiceNRSError.
 type InvoiceNRSError struct {
 	Id      string `json:"id"`
 	Message string `json:"message"`
+}
+
+// InvoiceNote defines model for InvoiceNote.
+type InvoiceNote struct {
+	// InvoiceReference The note's own number (letters and digits): its IRN's first part.
+	InvoiceReference string `json:"invoice_reference"`
+
+	// IssueDate Default today in Nigeria; not before the invoice's.
+	IssueDate *openapi_types.Date `json:"issue_date,omitempty"`
+	Lines     *[]struct {
+		// Amount An amount on the line (a price adjustment, quantity 1): a decimal string (a JSON number is taken too).
+		//
+		// Examples: 5000.00
+		Amount *string `json:"amount,omitempty"`
+
+		// Line The invoice's line, by position from 0.
+		Line int `json:"line"`
+
+		// Quantity A quantity of the line, at its price: a decimal string (a JSON number is taken too).
+		//
+		// Examples: 2
+		Quantity *string `json:"quantity,omitempty"`
+	} `json:"lines,omitempty"`
+	Note *string `json:"note,omitempty"`
 }
 
 // InvoicePaymentUpdate defines model for InvoicePaymentUpdate.
@@ -1387,6 +1497,34 @@ type InvoiceQueue struct {
 
 // InvoiceQueueNrsStatus defines model for InvoiceQueue.NrsStatus.
 type InvoiceQueueNrsStatus string
+
+// InvoiceSheetPreview defines model for InvoiceSheetPreview.
+type InvoiceSheetPreview struct {
+	Columns []string `json:"columns"`
+
+	// Counts rows, invoices, valid, invalid, rows_with_errors.
+	Counts map[string]int `json:"counts"`
+	Errors []struct {
+		// Column The template column to blame, when there is one.
+		Column  *string `json:"column,omitempty"`
+		Message string  `json:"message"`
+		Row     int     `json:"row"`
+	} `json:"errors"`
+	Invoices []struct {
+		InvoiceReference string `json:"invoice_reference"`
+
+		// InvoiceType Examples: B2B
+		InvoiceType string `json:"invoice_type"`
+
+		// Payload NRS's invoice, without irn (generated from the reference when submitted); null when not valid.
+		Payload *map[string]interface{} `json:"payload"`
+
+		// Rows The invoice's rows (the header is row 1), its lines in order.
+		Rows  []int `json:"rows"`
+		Valid bool  `json:"valid"`
+	} `json:"invoices"`
+	RowCount int `json:"row_count"`
+}
 
 // InvoiceStatus queued → submitting → signed → (transmitted, B2B and B2G) → confirmed; rejected when NRS
 // refuses a call; outcome_unknown while a lost answer is settled (docs/invoices.md).
@@ -1526,6 +1664,40 @@ type LogoutResult struct {
 
 // LogoutResultRevoked defines model for LogoutResult.Revoked.
 type LogoutResultRevoked bool
+
+// MappingReport defines model for MappingReport.
+type MappingReport struct {
+	CustomizationId *string `json:"customization_id,omitempty"`
+	Dropped         []struct {
+		Element string  `json:"element"`
+		Reason  string  `json:"reason"`
+		Value   *string `json:"value,omitempty"`
+	} `json:"dropped"`
+	Filled []struct {
+		// Field A JSON Pointer into the payload.
+		//
+		// Examples: /invoice_type_code
+		Field string `json:"field"`
+
+		// From Examples: ["/Invoice/cbc:InvoiceTypeCode"]
+		From []string `json:"from"`
+		Rule *string  `json:"rule,omitempty"`
+	} `json:"filled"`
+	Format   MappingReportFormat `json:"format"`
+	Problems []struct {
+		Element *string `json:"element,omitempty"`
+		Field   *string `json:"field,omitempty"`
+		Message string  `json:"message"`
+	} `json:"problems"`
+	ProfileId *string `json:"profile_id,omitempty"`
+	Used      []struct {
+		Element string   `json:"element"`
+		Fields  []string `json:"fields"`
+	} `json:"used"`
+}
+
+// MappingReportFormat defines model for MappingReport.Format.
+type MappingReportFormat string
 
 // NRSDocumentReference Another document, by its IRN.
 type NRSDocumentReference struct {
@@ -2322,6 +2494,9 @@ type SubmittedInvoiceLinks struct {
 	Payment string `json:"payment"`
 	Pdf     string `json:"pdf"`
 	Self    string `json:"self"`
+
+	// Ubl The confirmed invoice as UBL 2.1 (GET; also self with Accept: application/xml).
+	Ubl string `json:"ubl"`
 }
 
 // SubmittedInvoiceList defines model for SubmittedInvoiceList.
@@ -2710,6 +2885,21 @@ type SubmitInvoiceBatchParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ConvertInvoiceParams defines parameters for ConvertInvoice.
+type ConvertInvoiceParams struct {
+	// InvoiceType B2B, B2C or B2G, any case; default B2C without a customer party, else B2B.
+	InvoiceType *string `form:"invoice_type,omitempty" json:"invoice_type,omitempty"`
+
+	// InvoiceReference Names the invoice instead of the document's cbc:ID.
+	InvoiceReference *string `form:"invoice_reference,omitempty" json:"invoice_reference,omitempty"`
+
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GenerateIRNParams defines parameters for GenerateIRN.
 type GenerateIRNParams struct {
 	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
@@ -2760,6 +2950,33 @@ type RenderInvoiceParamsFormat string
 
 // ValidateInvoiceParams defines parameters for ValidateInvoice.
 type ValidateInvoiceParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// PreviewInvoiceSpreadsheetParams defines parameters for PreviewInvoiceSpreadsheet.
+type PreviewInvoiceSpreadsheetParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateCreditNoteParams defines parameters for CreateCreditNote.
+type CreateCreditNoteParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateDebitNoteParams defines parameters for CreateDebitNote.
+type CreateDebitNoteParams struct {
 	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
 	// credential and replayed to that credential's retries. Reuse with another method, path,
 	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
@@ -2956,6 +3173,12 @@ type RenderInvoiceJSONRequestBody = RenderRequest
 
 // ValidateInvoiceJSONRequestBody defines body for ValidateInvoice for application/json ContentType.
 type ValidateInvoiceJSONRequestBody = ValidateInvoiceRequest
+
+// CreateCreditNoteJSONRequestBody defines body for CreateCreditNote for application/json ContentType.
+type CreateCreditNoteJSONRequestBody = InvoiceNote
+
+// CreateDebitNoteJSONRequestBody defines body for CreateDebitNote for application/json ContentType.
+type CreateDebitNoteJSONRequestBody = InvoiceNote
 
 // UpdateInvoicePaymentJSONRequestBody defines body for UpdateInvoicePayment for application/json ContentType.
 type UpdateInvoicePaymentJSONRequestBody = InvoicePaymentUpdate
@@ -3412,6 +3635,12 @@ type ClientInterface interface {
 	// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
 	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
 	//
+	// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
+	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+	// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
+	// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
+	// has the mapping, one row per NRS field.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
@@ -3427,6 +3656,12 @@ type ClientInterface interface {
 	// answers the invoice already submitted; the same IRN with another payload is a 409 naming
 	// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
 	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+	//
+	// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
+	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+	// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
+	// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
+	// has the mapping, one row per NRS field.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3506,6 +3741,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/batches/{batch_id} (the `GetInvoiceBatch` operationId).
 	GetInvoiceBatch(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ConvertInvoiceWithBody Convert a UBL 2.1 invoice to NRS's invoice
+	//
+	// Converts a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) to NRS's invoice JSON for
+	// the key's project and validates it under the project's profile; nothing is stored. The
+	// answer lists every UBL element used, every NRS field filled and from where, every element
+	// dropped and why, and what could not be mapped (`mapping.problems`). A readable document
+	// always answers 200: an invoice NRS would refuse has `validation.valid` false. docs/formats.md
+	// has the mapping, one row per NRS field. Needs the `invoices:validate` scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/invoices/convert (the `ConvertInvoice` operationId).
+	ConvertInvoiceWithBody(ctx context.Context, params *ConvertInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GenerateIRNWithBody Generate an invoice's IRN
 	//
@@ -3646,12 +3895,76 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v2/invoices/schemas/{authority}/{version} (the `InvoiceSchema` operationId).
 	InvoiceSchema(ctx context.Context, authority string, version string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PreviewInvoiceSpreadsheetWithBody Read a spreadsheet of invoice lines
+	//
+	// Reads a CSV or XLSX file of the template (docs/spreadsheets.md: one row per invoice line, the
+	// rows of an invoice sharing its `invoice_reference`), builds each invoice with its amounts,
+	// tax and totals, validates it under the project's profile and answers every row's errors;
+	// nothing is stored. Submit the valid payloads with `POST /invoices/batch`. A file that is not
+	// of the template, over 5,000 rows or 100 invoices, is a 422. Needs the `invoices:validate`
+	// scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/invoices/spreadsheet (the `PreviewInvoiceSpreadsheet` operationId).
+	PreviewInvoiceSpreadsheetWithBody(ctx context.Context, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetInvoice A submitted invoice
 	//
-	// An invoice of another project is a 404.
+	// An invoice of another project is a 404. With `Accept: application/xml` (ranked above JSON)
+	// the answer is the confirmed invoice as UBL 2.1, as `/invoices/{invoice_id}/ubl` answers
+	// (409 until NRS confirms it).
 	//
 	// Corresponds with GET /api/v2/invoices/{invoice_id} (the `GetInvoice` operationId).
 	GetInvoice(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCreditNoteWithBody Build and submit a credit note of a confirmed invoice
+	//
+	// Builds NRS's 380 "Credit Note" from the confirmed invoice (its parties, currencies and
+	// references; `billing_reference` its IRN and issue date) and submits it as
+	// `POST /invoices` does. Without `lines` it credits the whole invoice; a line takes a quantity
+	// of the invoice's line at its price, or an amount (a price adjustment). The tax is computed at
+	// the invoice's tax category. An invoice not confirmed, or itself a note, is a 409. Needs the
+	// `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/invoices/{invoice_id}/credit-notes (the `CreateCreditNote` operationId).
+	CreateCreditNoteWithBody(ctx context.Context, invoiceId InvoiceID, params *CreateCreditNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCreditNote Build and submit a credit note of a confirmed invoice
+	//
+	// Builds NRS's 380 "Credit Note" from the confirmed invoice (its parties, currencies and
+	// references; `billing_reference` its IRN and issue date) and submits it as
+	// `POST /invoices` does. Without `lines` it credits the whole invoice; a line takes a quantity
+	// of the invoice's line at its price, or an amount (a price adjustment). The tax is computed at
+	// the invoice's tax category. An invoice not confirmed, or itself a note, is a 409. Needs the
+	// `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v2/invoices/{invoice_id}/credit-notes (the `CreateCreditNote` operationId).
+	CreateCreditNote(ctx context.Context, invoiceId InvoiceID, params *CreateCreditNoteParams, body CreateCreditNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDebitNoteWithBody Build and submit a debit note of a confirmed invoice
+	//
+	// Builds NRS's 384 "Debit Note" from the confirmed invoice, as a credit note is built, with the
+	// lines it adds (required), and submits it. Needs the `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/invoices/{invoice_id}/debit-notes (the `CreateDebitNote` operationId).
+	CreateDebitNoteWithBody(ctx context.Context, invoiceId InvoiceID, params *CreateDebitNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDebitNote Build and submit a debit note of a confirmed invoice
+	//
+	// Builds NRS's 384 "Debit Note" from the confirmed invoice, as a credit note is built, with the
+	// lines it adds (required), and submits it. Needs the `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v2/invoices/{invoice_id}/debit-notes (the `CreateDebitNote` operationId).
+	CreateDebitNote(ctx context.Context, invoiceId InvoiceID, params *CreateDebitNoteParams, body CreateDebitNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListInvoiceEvents An invoice's state changes and exchanges with NRS
 	//
@@ -3661,6 +3974,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/{invoice_id}/events (the `ListInvoiceEvents` operationId).
 	ListInvoiceEvents(ctx context.Context, invoiceId InvoiceID, params *ListInvoiceEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetInvoiceMapping The mapping report kept with an invoice
+	//
+	// How the invoice's source was converted: a UBL document (format `ubl`, the report
+	// `/invoices/convert` answers) or a note built from an invoice (format `note`, naming it). An
+	// invoice submitted as NRS JSON has none (404). Needs the `invoices:read` scope.
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id}/mapping (the `GetInvoiceMapping` operationId).
+	GetInvoiceMapping(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateInvoicePaymentWithBody Set a submitted invoice's payment status
 	//
@@ -3690,6 +4012,18 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
 	SubmittedInvoicePdf(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetInvoiceUbl A confirmed invoice as UBL 2.1
+	//
+	// The payload NRS cleared as a UBL 2.1 Invoice (a CreditNote for NRS's credit notes) following
+	// Peppol BIS Billing 3.0: `cbc:ID` is the IRN, the QR payload NRS confirmed is the
+	// AdditionalDocumentReference `NRS-QR` (with the QR image), and what a UBL source said that NRS
+	// has no field for (electronic addresses, accounts) comes back. It validates against OASIS's
+	// UBL 2.1 schemas, and passes the Peppol BIS 3 rules when its content allows. An invoice not
+	// confirmed yet is a 409. Needs the `invoices:read` scope.
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id}/ubl (the `GetInvoiceUbl` operationId).
+	GetInvoiceUbl(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListOrganizations List the caller's organizations
 	//
@@ -4341,6 +4675,12 @@ func (c *RawClient) ListInvoices(ctx context.Context, params *ListInvoicesParams
 // both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
 // project's business that NRS did not reject. Needs the `invoices:submit` scope.
 //
+// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
+// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
+// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
+// has the mapping, one row per NRS field.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
@@ -4366,6 +4706,12 @@ func (c *RawClient) SubmitInvoiceWithBody(ctx context.Context, params *SubmitInv
 // answers the invoice already submitted; the same IRN with another payload is a 409 naming
 // both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
 // project's business that NRS did not reject. Needs the `invoices:submit` scope.
+//
+// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
+// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
+// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
+// has the mapping, one row per NRS field.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4496,6 +4842,30 @@ func (c *RawClient) SubmitInvoiceBatch(ctx context.Context, params *SubmitInvoic
 // Corresponds with GET /api/v2/invoices/batches/{batch_id} (the `GetInvoiceBatch` operationId).
 func (c *RawClient) GetInvoiceBatch(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetInvoiceBatchRequest(c.Server, batchId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ConvertInvoiceWithBody Convert a UBL 2.1 invoice to NRS's invoice
+//
+// Converts a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) to NRS's invoice JSON for
+// the key's project and validates it under the project's profile; nothing is stored. The
+// answer lists every UBL element used, every NRS field filled and from where, every element
+// dropped and why, and what could not be mapped (`mapping.problems`). A readable document
+// always answers 200: an invoice NRS would refuse has `validation.valid` false. docs/formats.md
+// has the mapping, one row per NRS field. Needs the `invoices:validate` scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/invoices/convert (the `ConvertInvoice` operationId).
+func (c *RawClient) ConvertInvoiceWithBody(ctx context.Context, params *ConvertInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConvertInvoiceRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4765,13 +5135,127 @@ func (c *RawClient) InvoiceSchema(ctx context.Context, authority string, version
 	return c.Client.Do(req)
 }
 
+// PreviewInvoiceSpreadsheetWithBody Read a spreadsheet of invoice lines
+//
+// Reads a CSV or XLSX file of the template (docs/spreadsheets.md: one row per invoice line, the
+// rows of an invoice sharing its `invoice_reference`), builds each invoice with its amounts,
+// tax and totals, validates it under the project's profile and answers every row's errors;
+// nothing is stored. Submit the valid payloads with `POST /invoices/batch`. A file that is not
+// of the template, over 5,000 rows or 100 invoices, is a 422. Needs the `invoices:validate`
+// scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/invoices/spreadsheet (the `PreviewInvoiceSpreadsheet` operationId).
+func (c *RawClient) PreviewInvoiceSpreadsheetWithBody(ctx context.Context, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreviewInvoiceSpreadsheetRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetInvoice A submitted invoice
 //
-// An invoice of another project is a 404.
+// An invoice of another project is a 404. With `Accept: application/xml` (ranked above JSON)
+// the answer is the confirmed invoice as UBL 2.1, as `/invoices/{invoice_id}/ubl` answers
+// (409 until NRS confirms it).
 //
 // Corresponds with GET /api/v2/invoices/{invoice_id} (the `GetInvoice` operationId).
 func (c *RawClient) GetInvoice(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetInvoiceRequest(c.Server, invoiceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCreditNoteWithBody Build and submit a credit note of a confirmed invoice
+//
+// Builds NRS's 380 "Credit Note" from the confirmed invoice (its parties, currencies and
+// references; `billing_reference` its IRN and issue date) and submits it as
+// `POST /invoices` does. Without `lines` it credits the whole invoice; a line takes a quantity
+// of the invoice's line at its price, or an amount (a price adjustment). The tax is computed at
+// the invoice's tax category. An invoice not confirmed, or itself a note, is a 409. Needs the
+// `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/invoices/{invoice_id}/credit-notes (the `CreateCreditNote` operationId).
+func (c *RawClient) CreateCreditNoteWithBody(ctx context.Context, invoiceId InvoiceID, params *CreateCreditNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCreditNoteRequestWithBody(c.Server, invoiceId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCreditNote Build and submit a credit note of a confirmed invoice
+//
+// Builds NRS's 380 "Credit Note" from the confirmed invoice (its parties, currencies and
+// references; `billing_reference` its IRN and issue date) and submits it as
+// `POST /invoices` does. Without `lines` it credits the whole invoice; a line takes a quantity
+// of the invoice's line at its price, or an amount (a price adjustment). The tax is computed at
+// the invoice's tax category. An invoice not confirmed, or itself a note, is a 409. Needs the
+// `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v2/invoices/{invoice_id}/credit-notes (the `CreateCreditNote` operationId).
+func (c *RawClient) CreateCreditNote(ctx context.Context, invoiceId InvoiceID, params *CreateCreditNoteParams, body CreateCreditNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCreditNoteRequest(c.Server, invoiceId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDebitNoteWithBody Build and submit a debit note of a confirmed invoice
+//
+// Builds NRS's 384 "Debit Note" from the confirmed invoice, as a credit note is built, with the
+// lines it adds (required), and submits it. Needs the `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/invoices/{invoice_id}/debit-notes (the `CreateDebitNote` operationId).
+func (c *RawClient) CreateDebitNoteWithBody(ctx context.Context, invoiceId InvoiceID, params *CreateDebitNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDebitNoteRequestWithBody(c.Server, invoiceId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDebitNote Build and submit a debit note of a confirmed invoice
+//
+// Builds NRS's 384 "Debit Note" from the confirmed invoice, as a credit note is built, with the
+// lines it adds (required), and submits it. Needs the `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v2/invoices/{invoice_id}/debit-notes (the `CreateDebitNote` operationId).
+func (c *RawClient) CreateDebitNote(ctx context.Context, invoiceId InvoiceID, params *CreateDebitNoteParams, body CreateDebitNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDebitNoteRequest(c.Server, invoiceId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4791,6 +5275,25 @@ func (c *RawClient) GetInvoice(ctx context.Context, invoiceId InvoiceID, reqEdit
 // Corresponds with GET /api/v2/invoices/{invoice_id}/events (the `ListInvoiceEvents` operationId).
 func (c *RawClient) ListInvoiceEvents(ctx context.Context, invoiceId InvoiceID, params *ListInvoiceEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListInvoiceEventsRequest(c.Server, invoiceId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetInvoiceMapping The mapping report kept with an invoice
+//
+// How the invoice's source was converted: a UBL document (format `ubl`, the report
+// `/invoices/convert` answers) or a note built from an invoice (format `note`, naming it). An
+// invoice submitted as NRS JSON has none (404). Needs the `invoices:read` scope.
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id}/mapping (the `GetInvoiceMapping` operationId).
+func (c *RawClient) GetInvoiceMapping(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetInvoiceMappingRequest(c.Server, invoiceId)
 	if err != nil {
 		return nil, err
 	}
@@ -4850,6 +5353,28 @@ func (c *RawClient) UpdateInvoicePayment(ctx context.Context, invoiceId InvoiceI
 // Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
 func (c *RawClient) SubmittedInvoicePdf(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSubmittedInvoicePdfRequest(c.Server, invoiceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetInvoiceUbl A confirmed invoice as UBL 2.1
+//
+// The payload NRS cleared as a UBL 2.1 Invoice (a CreditNote for NRS's credit notes) following
+// Peppol BIS Billing 3.0: `cbc:ID` is the IRN, the QR payload NRS confirmed is the
+// AdditionalDocumentReference `NRS-QR` (with the QR image), and what a UBL source said that NRS
+// has no field for (electronic addresses, accounts) comes back. It validates against OASIS's
+// UBL 2.1 schemas, and passes the Peppol BIS 3 rules when its content allows. An invoice not
+// confirmed yet is a 409. Needs the `invoices:read` scope.
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id}/ubl (the `GetInvoiceUbl` operationId).
+func (c *RawClient) GetInvoiceUbl(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetInvoiceUblRequest(c.Server, invoiceId)
 	if err != nil {
 		return nil, err
 	}
@@ -6472,6 +6997,89 @@ func NewGetInvoiceBatchRequest(server string, batchId openapi_types.UUID) (*http
 	return req, nil
 }
 
+// NewConvertInvoiceRequestWithBody constructs an http.Request for the ConvertInvoice method, with any body, and a specified content type
+func NewConvertInvoiceRequestWithBody(server string, params *ConvertInvoiceParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/convert")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.InvoiceType != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "invoice_type", *params.InvoiceType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.InvoiceReference != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "invoice_reference", *params.InvoiceReference, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGenerateIRNRequest calls the generic GenerateIRN builder with application/json body
 func NewGenerateIRNRequest(server string, params *GenerateIRNParams, body GenerateIRNJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -6869,6 +7477,50 @@ func NewInvoiceSchemaRequest(server string, authority string, version string) (*
 	return req, nil
 }
 
+// NewPreviewInvoiceSpreadsheetRequestWithBody constructs an http.Request for the PreviewInvoiceSpreadsheet method, with any body, and a specified content type
+func NewPreviewInvoiceSpreadsheetRequestWithBody(server string, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/spreadsheet")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetInvoiceRequest constructs an http.Request for the GetInvoice method
 func NewGetInvoiceRequest(server string, invoiceId InvoiceID) (*http.Request, error) {
 	var err error
@@ -6898,6 +7550,130 @@ func NewGetInvoiceRequest(server string, invoiceId InvoiceID) (*http.Request, er
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateCreditNoteRequest calls the generic CreateCreditNote builder with application/json body
+func NewCreateCreditNoteRequest(server string, invoiceId InvoiceID, params *CreateCreditNoteParams, body CreateCreditNoteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateCreditNoteRequestWithBody(server, invoiceId, params, "application/json", bodyReader)
+}
+
+// NewCreateCreditNoteRequestWithBody constructs an http.Request for the CreateCreditNote method, with any body, and a specified content type
+func NewCreateCreditNoteRequestWithBody(server string, invoiceId InvoiceID, params *CreateCreditNoteParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_id", invoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/%s/credit-notes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewCreateDebitNoteRequest calls the generic CreateDebitNote builder with application/json body
+func NewCreateDebitNoteRequest(server string, invoiceId InvoiceID, params *CreateDebitNoteParams, body CreateDebitNoteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateDebitNoteRequestWithBody(server, invoiceId, params, "application/json", bodyReader)
+}
+
+// NewCreateDebitNoteRequestWithBody constructs an http.Request for the CreateDebitNote method, with any body, and a specified content type
+func NewCreateDebitNoteRequestWithBody(server string, invoiceId InvoiceID, params *CreateDebitNoteParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_id", invoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/%s/debit-notes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -6976,6 +7752,40 @@ func NewListInvoiceEventsRequest(server string, invoiceId InvoiceID, params *Lis
 	return req, nil
 }
 
+// NewGetInvoiceMappingRequest constructs an http.Request for the GetInvoiceMapping method
+func NewGetInvoiceMappingRequest(server string, invoiceId InvoiceID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_id", invoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/%s/mapping", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewUpdateInvoicePaymentRequest calls the generic UpdateInvoicePayment builder with application/json body
 func NewUpdateInvoicePaymentRequest(server string, invoiceId InvoiceID, body UpdateInvoicePaymentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -7040,6 +7850,40 @@ func NewSubmittedInvoicePdfRequest(server string, invoiceId InvoiceID) (*http.Re
 	}
 
 	operationPath := fmt.Sprintf("/api/v2/invoices/%s/pdf", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetInvoiceUblRequest constructs an http.Request for the GetInvoiceUbl method
+func NewGetInvoiceUblRequest(server string, invoiceId InvoiceID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_id", invoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/%s/ubl", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -8725,6 +9569,12 @@ type ClientWithResponsesInterface interface {
 	// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
 	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
 	//
+	// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
+	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+	// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
+	// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
+	// has the mapping, one row per NRS field.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
@@ -8740,6 +9590,12 @@ type ClientWithResponsesInterface interface {
 	// answers the invoice already submitted; the same IRN with another payload is a 409 naming
 	// both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
 	// project's business that NRS did not reject. Needs the `invoices:submit` scope.
+	//
+	// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
+	// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+	// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
+	// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
+	// has the mapping, one row per NRS field.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8825,6 +9681,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/batches/{batch_id} (the `GetInvoiceBatch` operationId).
 	GetInvoiceBatchWithResponse(ctx context.Context, batchId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetInvoiceBatchResponse, error)
+
+	// ConvertInvoiceWithBodyWithResponse Convert a UBL 2.1 invoice to NRS's invoice
+	//
+	// Converts a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) to NRS's invoice JSON for
+	// the key's project and validates it under the project's profile; nothing is stored. The
+	// answer lists every UBL element used, every NRS field filled and from where, every element
+	// dropped and why, and what could not be mapped (`mapping.problems`). A readable document
+	// always answers 200: an invoice NRS would refuse has `validation.valid` false. docs/formats.md
+	// has the mapping, one row per NRS field. Needs the `invoices:validate` scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/convert (the `ConvertInvoice` operationId).
+	ConvertInvoiceWithBodyWithResponse(ctx context.Context, params *ConvertInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ConvertInvoiceResponse, error)
 
 	// GenerateIRNWithBodyWithResponse Generate an invoice's IRN
 	//
@@ -8969,14 +9839,78 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v2/invoices/schemas/{authority}/{version} (the `InvoiceSchema` operationId).
 	InvoiceSchemaWithResponse(ctx context.Context, authority string, version string, reqEditors ...RequestEditorFn) (*InvoiceSchemaResponse, error)
 
+	// PreviewInvoiceSpreadsheetWithBodyWithResponse Read a spreadsheet of invoice lines
+	//
+	// Reads a CSV or XLSX file of the template (docs/spreadsheets.md: one row per invoice line, the
+	// rows of an invoice sharing its `invoice_reference`), builds each invoice with its amounts,
+	// tax and totals, validates it under the project's profile and answers every row's errors;
+	// nothing is stored. Submit the valid payloads with `POST /invoices/batch`. A file that is not
+	// of the template, over 5,000 rows or 100 invoices, is a 422. Needs the `invoices:validate`
+	// scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/spreadsheet (the `PreviewInvoiceSpreadsheet` operationId).
+	PreviewInvoiceSpreadsheetWithBodyWithResponse(ctx context.Context, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PreviewInvoiceSpreadsheetResponse, error)
+
 	// GetInvoiceWithResponse A submitted invoice
 	//
-	// An invoice of another project is a 404.
+	// An invoice of another project is a 404. With `Accept: application/xml` (ranked above JSON)
+	// the answer is the confirmed invoice as UBL 2.1, as `/invoices/{invoice_id}/ubl` answers
+	// (409 until NRS confirms it).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v2/invoices/{invoice_id} (the `GetInvoice` operationId).
 	GetInvoiceWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*GetInvoiceResponse, error)
+
+	// CreateCreditNoteWithBodyWithResponse Build and submit a credit note of a confirmed invoice
+	//
+	// Builds NRS's 380 "Credit Note" from the confirmed invoice (its parties, currencies and
+	// references; `billing_reference` its IRN and issue date) and submits it as
+	// `POST /invoices` does. Without `lines` it credits the whole invoice; a line takes a quantity
+	// of the invoice's line at its price, or an amount (a price adjustment). The tax is computed at
+	// the invoice's tax category. An invoice not confirmed, or itself a note, is a 409. Needs the
+	// `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/{invoice_id}/credit-notes (the `CreateCreditNote` operationId).
+	CreateCreditNoteWithBodyWithResponse(ctx context.Context, invoiceId InvoiceID, params *CreateCreditNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCreditNoteResponse, error)
+
+	// CreateCreditNoteWithResponse Build and submit a credit note of a confirmed invoice
+	//
+	// Builds NRS's 380 "Credit Note" from the confirmed invoice (its parties, currencies and
+	// references; `billing_reference` its IRN and issue date) and submits it as
+	// `POST /invoices` does. Without `lines` it credits the whole invoice; a line takes a quantity
+	// of the invoice's line at its price, or an amount (a price adjustment). The tax is computed at
+	// the invoice's tax category. An invoice not confirmed, or itself a note, is a 409. Needs the
+	// `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/{invoice_id}/credit-notes (the `CreateCreditNote` operationId).
+	CreateCreditNoteWithResponse(ctx context.Context, invoiceId InvoiceID, params *CreateCreditNoteParams, body CreateCreditNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCreditNoteResponse, error)
+
+	// CreateDebitNoteWithBodyWithResponse Build and submit a debit note of a confirmed invoice
+	//
+	// Builds NRS's 384 "Debit Note" from the confirmed invoice, as a credit note is built, with the
+	// lines it adds (required), and submits it. Needs the `invoices:submit` scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/{invoice_id}/debit-notes (the `CreateDebitNote` operationId).
+	CreateDebitNoteWithBodyWithResponse(ctx context.Context, invoiceId InvoiceID, params *CreateDebitNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDebitNoteResponse, error)
+
+	// CreateDebitNoteWithResponse Build and submit a debit note of a confirmed invoice
+	//
+	// Builds NRS's 384 "Debit Note" from the confirmed invoice, as a credit note is built, with the
+	// lines it adds (required), and submits it. Needs the `invoices:submit` scope.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/invoices/{invoice_id}/debit-notes (the `CreateDebitNote` operationId).
+	CreateDebitNoteWithResponse(ctx context.Context, invoiceId InvoiceID, params *CreateDebitNoteParams, body CreateDebitNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDebitNoteResponse, error)
 
 	// ListInvoiceEventsWithResponse An invoice's state changes and exchanges with NRS
 	//
@@ -8988,6 +9922,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/{invoice_id}/events (the `ListInvoiceEvents` operationId).
 	ListInvoiceEventsWithResponse(ctx context.Context, invoiceId InvoiceID, params *ListInvoiceEventsParams, reqEditors ...RequestEditorFn) (*ListInvoiceEventsResponse, error)
+
+	// GetInvoiceMappingWithResponse The mapping report kept with an invoice
+	//
+	// How the invoice's source was converted: a UBL document (format `ubl`, the report
+	// `/invoices/convert` answers) or a note built from an invoice (format `note`, naming it). An
+	// invoice submitted as NRS JSON has none (404). Needs the `invoices:read` scope.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id}/mapping (the `GetInvoiceMapping` operationId).
+	GetInvoiceMappingWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*GetInvoiceMappingResponse, error)
 
 	// UpdateInvoicePaymentWithBodyWithResponse Set a submitted invoice's payment status
 	//
@@ -9019,6 +9964,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
 	SubmittedInvoicePdfWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*SubmittedInvoicePdfResponse, error)
+
+	// GetInvoiceUblWithResponse A confirmed invoice as UBL 2.1
+	//
+	// The payload NRS cleared as a UBL 2.1 Invoice (a CreditNote for NRS's credit notes) following
+	// Peppol BIS Billing 3.0: `cbc:ID` is the IRN, the QR payload NRS confirmed is the
+	// AdditionalDocumentReference `NRS-QR` (with the QR image), and what a UBL source said that NRS
+	// has no field for (electronic addresses, accounts) comes back. It validates against OASIS's
+	// UBL 2.1 schemas, and passes the Peppol BIS 3 rules when its content allows. An invoice not
+	// confirmed yet is a 409. Needs the `invoices:read` scope.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/{invoice_id}/ubl (the `GetInvoiceUbl` operationId).
+	GetInvoiceUblWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*GetInvoiceUblResponse, error)
 
 	// ListOrganizationsWithResponse List the caller's organizations
 	//
@@ -11488,6 +12447,162 @@ func (r GetInvoiceBatchResponse) ContentType() string {
 	return ""
 }
 
+// ConvertInvoiceResponse200Headers the declared response headers of an HTTP 200 response for ConvertInvoice
+type ConvertInvoiceResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// ConvertInvoiceResponse401Headers the declared response headers of an HTTP 401 response for ConvertInvoice
+type ConvertInvoiceResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ConvertInvoiceResponse403Headers the declared response headers of an HTTP 403 response for ConvertInvoice
+type ConvertInvoiceResponse403Headers struct {
+	XRequestID *string
+}
+
+// ConvertInvoiceResponse409Headers the declared response headers of an HTTP 409 response for ConvertInvoice
+type ConvertInvoiceResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// ConvertInvoiceResponse415Headers the declared response headers of an HTTP 415 response for ConvertInvoice
+type ConvertInvoiceResponse415Headers struct {
+	XRequestID *string
+}
+
+// ConvertInvoiceResponse422Headers the declared response headers of an HTTP 422 response for ConvertInvoice
+type ConvertInvoiceResponse422Headers struct {
+	XRequestID *string
+}
+
+// ConvertInvoiceResponse429Headers the declared response headers of an HTTP 429 response for ConvertInvoice
+type ConvertInvoiceResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ConvertInvoiceResponse500Headers the declared response headers of an HTTP 500 response for ConvertInvoice
+type ConvertInvoiceResponse500Headers struct {
+	XRequestID *string
+}
+
+type ConvertInvoiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceConversion
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ConvertInvoiceResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ConvertInvoiceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ConvertInvoiceResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ConvertInvoiceResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *ConvertInvoiceResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ConvertInvoiceResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ConvertInvoiceResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ConvertInvoiceResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ConvertInvoiceResponse) GetJSON200() *InvoiceConversion {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ConvertInvoiceResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ConvertInvoiceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ConvertInvoiceResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r ConvertInvoiceResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ConvertInvoiceResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ConvertInvoiceResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ConvertInvoiceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ConvertInvoiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ConvertInvoiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ConvertInvoiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ConvertInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GenerateIRNResponse200Headers the declared response headers of an HTTP 200 response for GenerateIRN
 type GenerateIRNResponse200Headers struct {
 	IdempotentReplayed *string
@@ -12456,6 +13571,162 @@ func (r InvoiceSchemaResponse) ContentType() string {
 	return ""
 }
 
+// PreviewInvoiceSpreadsheetResponse200Headers the declared response headers of an HTTP 200 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// PreviewInvoiceSpreadsheetResponse401Headers the declared response headers of an HTTP 401 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// PreviewInvoiceSpreadsheetResponse403Headers the declared response headers of an HTTP 403 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse403Headers struct {
+	XRequestID *string
+}
+
+// PreviewInvoiceSpreadsheetResponse409Headers the declared response headers of an HTTP 409 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// PreviewInvoiceSpreadsheetResponse415Headers the declared response headers of an HTTP 415 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse415Headers struct {
+	XRequestID *string
+}
+
+// PreviewInvoiceSpreadsheetResponse422Headers the declared response headers of an HTTP 422 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse422Headers struct {
+	XRequestID *string
+}
+
+// PreviewInvoiceSpreadsheetResponse429Headers the declared response headers of an HTTP 429 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// PreviewInvoiceSpreadsheetResponse500Headers the declared response headers of an HTTP 500 response for PreviewInvoiceSpreadsheet
+type PreviewInvoiceSpreadsheetResponse500Headers struct {
+	XRequestID *string
+}
+
+type PreviewInvoiceSpreadsheetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceSheetPreview
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PreviewInvoiceSpreadsheetResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PreviewInvoiceSpreadsheetResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PreviewInvoiceSpreadsheetResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PreviewInvoiceSpreadsheetResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PreviewInvoiceSpreadsheetResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PreviewInvoiceSpreadsheetResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PreviewInvoiceSpreadsheetResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PreviewInvoiceSpreadsheetResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON200() *InvoiceSheetPreview {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PreviewInvoiceSpreadsheetResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PreviewInvoiceSpreadsheetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreviewInvoiceSpreadsheetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreviewInvoiceSpreadsheetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreviewInvoiceSpreadsheetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetInvoiceResponse200Headers the declared response headers of an HTTP 200 response for GetInvoice
 type GetInvoiceResponse200Headers struct {
 	RateLimitLimit     *int
@@ -12477,6 +13748,12 @@ type GetInvoiceResponse403Headers struct {
 
 // GetInvoiceResponse404Headers the declared response headers of an HTTP 404 response for GetInvoice
 type GetInvoiceResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceResponse409Headers the declared response headers of an HTTP 409 response for GetInvoice
+type GetInvoiceResponse409Headers struct {
+	RetryAfter *int
 	XRequestID *string
 }
 
@@ -12504,12 +13781,16 @@ type GetInvoiceResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *SubmittedInvoice
+	// XML200 the response for an HTTP 200 `application/xml` response
+	XML200 *string
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthenticated
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *ValidationError
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -12524,6 +13805,8 @@ type GetInvoiceResponse struct {
 	Headers403 *GetInvoiceResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetInvoiceResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetInvoiceResponse409Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *GetInvoiceResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -12535,6 +13818,11 @@ type GetInvoiceResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetInvoiceResponse) GetJSON200() *SubmittedInvoice {
 	return r.JSON200
+}
+
+// GetXML200 returns the response for an HTTP 200 `application/xml` response
+func (r GetInvoiceResponse) GetXML200() *string {
+	return r.XML200
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -12550,6 +13838,11 @@ func (r GetInvoiceResponse) GetJSON403() *Forbidden {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetInvoiceResponse) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetInvoiceResponse) GetJSON409() *Conflict {
+	return r.JSON409
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -12590,6 +13883,376 @@ func (r GetInvoiceResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateCreditNoteResponse202Headers the declared response headers of an HTTP 202 response for CreateCreditNote
+type CreateCreditNoteResponse202Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// CreateCreditNoteResponse401Headers the declared response headers of an HTTP 401 response for CreateCreditNote
+type CreateCreditNoteResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// CreateCreditNoteResponse403Headers the declared response headers of an HTTP 403 response for CreateCreditNote
+type CreateCreditNoteResponse403Headers struct {
+	XRequestID *string
+}
+
+// CreateCreditNoteResponse404Headers the declared response headers of an HTTP 404 response for CreateCreditNote
+type CreateCreditNoteResponse404Headers struct {
+	XRequestID *string
+}
+
+// CreateCreditNoteResponse409Headers the declared response headers of an HTTP 409 response for CreateCreditNote
+type CreateCreditNoteResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// CreateCreditNoteResponse415Headers the declared response headers of an HTTP 415 response for CreateCreditNote
+type CreateCreditNoteResponse415Headers struct {
+	XRequestID *string
+}
+
+// CreateCreditNoteResponse422Headers the declared response headers of an HTTP 422 response for CreateCreditNote
+type CreateCreditNoteResponse422Headers struct {
+	XRequestID *string
+}
+
+// CreateCreditNoteResponse429Headers the declared response headers of an HTTP 429 response for CreateCreditNote
+type CreateCreditNoteResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// CreateCreditNoteResponse500Headers the declared response headers of an HTTP 500 response for CreateCreditNote
+type CreateCreditNoteResponse500Headers struct {
+	XRequestID *string
+}
+
+// CreateCreditNoteResponse503Headers the declared response headers of an HTTP 503 response for CreateCreditNote
+type CreateCreditNoteResponse503Headers struct {
+	XRequestID *string
+}
+
+type CreateCreditNoteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *SubmittedInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *CreateCreditNoteResponse202Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateCreditNoteResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateCreditNoteResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreateCreditNoteResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateCreditNoteResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateCreditNoteResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateCreditNoteResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateCreditNoteResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateCreditNoteResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCreditNoteResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON202() *SubmittedInvoice {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateCreditNoteResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCreditNoteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCreditNoteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCreditNoteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCreditNoteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateDebitNoteResponse202Headers the declared response headers of an HTTP 202 response for CreateDebitNote
+type CreateDebitNoteResponse202Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// CreateDebitNoteResponse401Headers the declared response headers of an HTTP 401 response for CreateDebitNote
+type CreateDebitNoteResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// CreateDebitNoteResponse403Headers the declared response headers of an HTTP 403 response for CreateDebitNote
+type CreateDebitNoteResponse403Headers struct {
+	XRequestID *string
+}
+
+// CreateDebitNoteResponse404Headers the declared response headers of an HTTP 404 response for CreateDebitNote
+type CreateDebitNoteResponse404Headers struct {
+	XRequestID *string
+}
+
+// CreateDebitNoteResponse409Headers the declared response headers of an HTTP 409 response for CreateDebitNote
+type CreateDebitNoteResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// CreateDebitNoteResponse415Headers the declared response headers of an HTTP 415 response for CreateDebitNote
+type CreateDebitNoteResponse415Headers struct {
+	XRequestID *string
+}
+
+// CreateDebitNoteResponse422Headers the declared response headers of an HTTP 422 response for CreateDebitNote
+type CreateDebitNoteResponse422Headers struct {
+	XRequestID *string
+}
+
+// CreateDebitNoteResponse429Headers the declared response headers of an HTTP 429 response for CreateDebitNote
+type CreateDebitNoteResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// CreateDebitNoteResponse500Headers the declared response headers of an HTTP 500 response for CreateDebitNote
+type CreateDebitNoteResponse500Headers struct {
+	XRequestID *string
+}
+
+// CreateDebitNoteResponse503Headers the declared response headers of an HTTP 503 response for CreateDebitNote
+type CreateDebitNoteResponse503Headers struct {
+	XRequestID *string
+}
+
+type CreateDebitNoteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *SubmittedInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *CreateDebitNoteResponse202Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateDebitNoteResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateDebitNoteResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreateDebitNoteResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateDebitNoteResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateDebitNoteResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateDebitNoteResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateDebitNoteResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateDebitNoteResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateDebitNoteResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON202() *SubmittedInvoice {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateDebitNoteResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateDebitNoteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateDebitNoteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateDebitNoteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateDebitNoteResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12730,6 +14393,146 @@ func (r ListInvoiceEventsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListInvoiceEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetInvoiceMappingResponse200Headers the declared response headers of an HTTP 200 response for GetInvoiceMapping
+type GetInvoiceMappingResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// GetInvoiceMappingResponse401Headers the declared response headers of an HTTP 401 response for GetInvoiceMapping
+type GetInvoiceMappingResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetInvoiceMappingResponse403Headers the declared response headers of an HTTP 403 response for GetInvoiceMapping
+type GetInvoiceMappingResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceMappingResponse404Headers the declared response headers of an HTTP 404 response for GetInvoiceMapping
+type GetInvoiceMappingResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceMappingResponse422Headers the declared response headers of an HTTP 422 response for GetInvoiceMapping
+type GetInvoiceMappingResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceMappingResponse429Headers the declared response headers of an HTTP 429 response for GetInvoiceMapping
+type GetInvoiceMappingResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// GetInvoiceMappingResponse500Headers the declared response headers of an HTTP 500 response for GetInvoiceMapping
+type GetInvoiceMappingResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetInvoiceMappingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InvoiceMapping
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetInvoiceMappingResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetInvoiceMappingResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetInvoiceMappingResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetInvoiceMappingResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetInvoiceMappingResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetInvoiceMappingResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetInvoiceMappingResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetInvoiceMappingResponse) GetJSON200() *InvoiceMapping {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetInvoiceMappingResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetInvoiceMappingResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetInvoiceMappingResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetInvoiceMappingResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetInvoiceMappingResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetInvoiceMappingResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetInvoiceMappingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetInvoiceMappingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetInvoiceMappingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetInvoiceMappingResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13046,6 +14849,161 @@ func (r SubmittedInvoicePdfResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SubmittedInvoicePdfResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetInvoiceUblResponse200Headers the declared response headers of an HTTP 200 response for GetInvoiceUbl
+type GetInvoiceUblResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// GetInvoiceUblResponse401Headers the declared response headers of an HTTP 401 response for GetInvoiceUbl
+type GetInvoiceUblResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetInvoiceUblResponse403Headers the declared response headers of an HTTP 403 response for GetInvoiceUbl
+type GetInvoiceUblResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceUblResponse404Headers the declared response headers of an HTTP 404 response for GetInvoiceUbl
+type GetInvoiceUblResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceUblResponse409Headers the declared response headers of an HTTP 409 response for GetInvoiceUbl
+type GetInvoiceUblResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// GetInvoiceUblResponse422Headers the declared response headers of an HTTP 422 response for GetInvoiceUbl
+type GetInvoiceUblResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetInvoiceUblResponse429Headers the declared response headers of an HTTP 429 response for GetInvoiceUbl
+type GetInvoiceUblResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// GetInvoiceUblResponse500Headers the declared response headers of an HTTP 500 response for GetInvoiceUbl
+type GetInvoiceUblResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetInvoiceUblResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// XML200 the response for an HTTP 200 `application/xml` response
+	XML200 *string
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetInvoiceUblResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetInvoiceUblResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetInvoiceUblResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetInvoiceUblResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetInvoiceUblResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetInvoiceUblResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetInvoiceUblResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetInvoiceUblResponse500Headers
+}
+
+// GetXML200 returns the response for an HTTP 200 `application/xml` response
+func (r GetInvoiceUblResponse) GetXML200() *string {
+	return r.XML200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetInvoiceUblResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetInvoiceUblResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetInvoiceUblResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetInvoiceUblResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetInvoiceUblResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetInvoiceUblResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetInvoiceUblResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetInvoiceUblResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetInvoiceUblResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetInvoiceUblResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetInvoiceUblResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16293,6 +18251,12 @@ func (c *ClientWithResponses) ListInvoicesWithResponse(ctx context.Context, para
 // both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
 // project's business that NRS did not reject. Needs the `invoices:submit` scope.
 //
+// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
+// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
+// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
+// has the mapping, one row per NRS field.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v2/invoices (the `SubmitInvoice` operationId).
@@ -16314,6 +18278,12 @@ func (c *ClientWithResponses) SubmitInvoiceWithBodyWithResponse(ctx context.Cont
 // answers the invoice already submitted; the same IRN with another payload is a 409 naming
 // both payload hashes. A credit or debit note's `billing_reference` must name an IRN of the
 // project's business that NRS did not reject. Needs the `invoices:submit` scope.
+//
+// With `Content-Type: application/xml` the body is a UBL 2.1 Invoice or CreditNote (Peppol
+// BIS Billing 3.0): it is converted as `/invoices/convert` converts it (its query parameters
+// `invoice_type` and `invoice_reference` apply, with XML bodies only), then submitted the same way; the answer adds the `mapping`
+// report, which is kept with the invoice (`/invoices/{invoice_id}/mapping`). docs/formats.md
+// has the mapping, one row per NRS field.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -16434,6 +18404,26 @@ func (c *ClientWithResponses) GetInvoiceBatchWithResponse(ctx context.Context, b
 		return nil, err
 	}
 	return ParseGetInvoiceBatchResponse(rsp)
+}
+
+// ConvertInvoiceWithBodyWithResponse Convert a UBL 2.1 invoice to NRS's invoice
+//
+// Converts a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) to NRS's invoice JSON for
+// the key's project and validates it under the project's profile; nothing is stored. The
+// answer lists every UBL element used, every NRS field filled and from where, every element
+// dropped and why, and what could not be mapped (`mapping.problems`). A readable document
+// always answers 200: an invoice NRS would refuse has `validation.valid` false. docs/formats.md
+// has the mapping, one row per NRS field. Needs the `invoices:validate` scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/convert (the `ConvertInvoice` operationId).
+func (c *ClientWithResponses) ConvertInvoiceWithBodyWithResponse(ctx context.Context, params *ConvertInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ConvertInvoiceResponse, error) {
+	rsp, err := c.ConvertInvoiceWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConvertInvoiceResponse(rsp)
 }
 
 // GenerateIRNWithBodyWithResponse Generate an invoice's IRN
@@ -16651,9 +18641,31 @@ func (c *ClientWithResponses) InvoiceSchemaWithResponse(ctx context.Context, aut
 	return ParseInvoiceSchemaResponse(rsp)
 }
 
+// PreviewInvoiceSpreadsheetWithBodyWithResponse Read a spreadsheet of invoice lines
+//
+// Reads a CSV or XLSX file of the template (docs/spreadsheets.md: one row per invoice line, the
+// rows of an invoice sharing its `invoice_reference`), builds each invoice with its amounts,
+// tax and totals, validates it under the project's profile and answers every row's errors;
+// nothing is stored. Submit the valid payloads with `POST /invoices/batch`. A file that is not
+// of the template, over 5,000 rows or 100 invoices, is a 422. Needs the `invoices:validate`
+// scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/spreadsheet (the `PreviewInvoiceSpreadsheet` operationId).
+func (c *ClientWithResponses) PreviewInvoiceSpreadsheetWithBodyWithResponse(ctx context.Context, params *PreviewInvoiceSpreadsheetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PreviewInvoiceSpreadsheetResponse, error) {
+	rsp, err := c.PreviewInvoiceSpreadsheetWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreviewInvoiceSpreadsheetResponse(rsp)
+}
+
 // GetInvoiceWithResponse A submitted invoice
 //
-// An invoice of another project is a 404.
+// An invoice of another project is a 404. With `Accept: application/xml` (ranked above JSON)
+// the answer is the confirmed invoice as UBL 2.1, as `/invoices/{invoice_id}/ubl` answers
+// (409 until NRS confirms it).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -16664,6 +18676,78 @@ func (c *ClientWithResponses) GetInvoiceWithResponse(ctx context.Context, invoic
 		return nil, err
 	}
 	return ParseGetInvoiceResponse(rsp)
+}
+
+// CreateCreditNoteWithBodyWithResponse Build and submit a credit note of a confirmed invoice
+//
+// Builds NRS's 380 "Credit Note" from the confirmed invoice (its parties, currencies and
+// references; `billing_reference` its IRN and issue date) and submits it as
+// `POST /invoices` does. Without `lines` it credits the whole invoice; a line takes a quantity
+// of the invoice's line at its price, or an amount (a price adjustment). The tax is computed at
+// the invoice's tax category. An invoice not confirmed, or itself a note, is a 409. Needs the
+// `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/{invoice_id}/credit-notes (the `CreateCreditNote` operationId).
+func (c *ClientWithResponses) CreateCreditNoteWithBodyWithResponse(ctx context.Context, invoiceId InvoiceID, params *CreateCreditNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCreditNoteResponse, error) {
+	rsp, err := c.CreateCreditNoteWithBody(ctx, invoiceId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCreditNoteResponse(rsp)
+}
+
+// CreateCreditNoteWithResponse Build and submit a credit note of a confirmed invoice
+//
+// Builds NRS's 380 "Credit Note" from the confirmed invoice (its parties, currencies and
+// references; `billing_reference` its IRN and issue date) and submits it as
+// `POST /invoices` does. Without `lines` it credits the whole invoice; a line takes a quantity
+// of the invoice's line at its price, or an amount (a price adjustment). The tax is computed at
+// the invoice's tax category. An invoice not confirmed, or itself a note, is a 409. Needs the
+// `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/{invoice_id}/credit-notes (the `CreateCreditNote` operationId).
+func (c *ClientWithResponses) CreateCreditNoteWithResponse(ctx context.Context, invoiceId InvoiceID, params *CreateCreditNoteParams, body CreateCreditNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCreditNoteResponse, error) {
+	rsp, err := c.CreateCreditNote(ctx, invoiceId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCreditNoteResponse(rsp)
+}
+
+// CreateDebitNoteWithBodyWithResponse Build and submit a debit note of a confirmed invoice
+//
+// Builds NRS's 384 "Debit Note" from the confirmed invoice, as a credit note is built, with the
+// lines it adds (required), and submits it. Needs the `invoices:submit` scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/{invoice_id}/debit-notes (the `CreateDebitNote` operationId).
+func (c *ClientWithResponses) CreateDebitNoteWithBodyWithResponse(ctx context.Context, invoiceId InvoiceID, params *CreateDebitNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDebitNoteResponse, error) {
+	rsp, err := c.CreateDebitNoteWithBody(ctx, invoiceId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDebitNoteResponse(rsp)
+}
+
+// CreateDebitNoteWithResponse Build and submit a debit note of a confirmed invoice
+//
+// Builds NRS's 384 "Debit Note" from the confirmed invoice, as a credit note is built, with the
+// lines it adds (required), and submits it. Needs the `invoices:submit` scope.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/invoices/{invoice_id}/debit-notes (the `CreateDebitNote` operationId).
+func (c *ClientWithResponses) CreateDebitNoteWithResponse(ctx context.Context, invoiceId InvoiceID, params *CreateDebitNoteParams, body CreateDebitNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDebitNoteResponse, error) {
+	rsp, err := c.CreateDebitNote(ctx, invoiceId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDebitNoteResponse(rsp)
 }
 
 // ListInvoiceEventsWithResponse An invoice's state changes and exchanges with NRS
@@ -16681,6 +18765,23 @@ func (c *ClientWithResponses) ListInvoiceEventsWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseListInvoiceEventsResponse(rsp)
+}
+
+// GetInvoiceMappingWithResponse The mapping report kept with an invoice
+//
+// How the invoice's source was converted: a UBL document (format `ubl`, the report
+// `/invoices/convert` answers) or a note built from an invoice (format `note`, naming it). An
+// invoice submitted as NRS JSON has none (404). Needs the `invoices:read` scope.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id}/mapping (the `GetInvoiceMapping` operationId).
+func (c *ClientWithResponses) GetInvoiceMappingWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*GetInvoiceMappingResponse, error) {
+	rsp, err := c.GetInvoiceMapping(ctx, invoiceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetInvoiceMappingResponse(rsp)
 }
 
 // UpdateInvoicePaymentWithBodyWithResponse Set a submitted invoice's payment status
@@ -16730,6 +18831,26 @@ func (c *ClientWithResponses) SubmittedInvoicePdfWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseSubmittedInvoicePdfResponse(rsp)
+}
+
+// GetInvoiceUblWithResponse A confirmed invoice as UBL 2.1
+//
+// The payload NRS cleared as a UBL 2.1 Invoice (a CreditNote for NRS's credit notes) following
+// Peppol BIS Billing 3.0: `cbc:ID` is the IRN, the QR payload NRS confirmed is the
+// AdditionalDocumentReference `NRS-QR` (with the QR image), and what a UBL source said that NRS
+// has no field for (electronic addresses, accounts) comes back. It validates against OASIS's
+// UBL 2.1 schemas, and passes the Peppol BIS 3 rules when its content allows. An invoice not
+// confirmed yet is a 409. Needs the `invoices:read` scope.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/{invoice_id}/ubl (the `GetInvoiceUbl` operationId).
+func (c *ClientWithResponses) GetInvoiceUblWithResponse(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*GetInvoiceUblResponse, error) {
+	rsp, err := c.GetInvoiceUbl(ctx, invoiceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetInvoiceUblResponse(rsp)
 }
 
 // ListOrganizationsWithResponse List the caller's organizations
@@ -20246,6 +22367,234 @@ func ParseGetInvoiceBatchResponse(rsp *http.Response) (*GetInvoiceBatchResponse,
 	return response, nil
 }
 
+// ParseConvertInvoiceResponse parses an HTTP response from a ConvertInvoiceWithResponse call
+func ParseConvertInvoiceResponse(rsp *http.Response) (*ConvertInvoiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ConvertInvoiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceConversion
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ConvertInvoiceResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ConvertInvoiceResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ConvertInvoiceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers ConvertInvoiceResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers ConvertInvoiceResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers ConvertInvoiceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ConvertInvoiceResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ConvertInvoiceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGenerateIRNResponse parses an HTTP response from a GenerateIRNWithResponse call
 func ParseGenerateIRNResponse(rsp *http.Response) (*GenerateIRNResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -21625,6 +23974,234 @@ func ParseInvoiceSchemaResponse(rsp *http.Response) (*InvoiceSchemaResponse, err
 	return response, nil
 }
 
+// ParsePreviewInvoiceSpreadsheetResponse parses an HTTP response from a PreviewInvoiceSpreadsheetWithResponse call
+func ParsePreviewInvoiceSpreadsheetResponse(rsp *http.Response) (*PreviewInvoiceSpreadsheetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreviewInvoiceSpreadsheetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceSheetPreview
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PreviewInvoiceSpreadsheetResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers PreviewInvoiceSpreadsheetResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PreviewInvoiceSpreadsheetResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers PreviewInvoiceSpreadsheetResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers PreviewInvoiceSpreadsheetResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers PreviewInvoiceSpreadsheetResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers PreviewInvoiceSpreadsheetResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PreviewInvoiceSpreadsheetResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetInvoiceResponse parses an HTTP response from a GetInvoiceWithResponse call
 func ParseGetInvoiceResponse(rsp *http.Response) (*GetInvoiceResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -21646,6 +24223,13 @@ func ParseGetInvoiceResponse(rsp *http.Response) (*GetInvoiceResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "xml") && rsp.StatusCode == 200:
+		var dest string
+		if err := xml.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.XML200 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -21666,6 +24250,13 @@ func ParseGetInvoiceResponse(rsp *http.Response) (*GetInvoiceResponse, error) {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest ValidationError
@@ -21759,6 +24350,23 @@ func ParseGetInvoiceResponse(rsp *http.Response) (*GetInvoiceResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetInvoiceResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetInvoiceResponse422Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -21817,6 +24425,544 @@ func ParseGetInvoiceResponse(rsp *http.Response) (*GetInvoiceResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateCreditNoteResponse parses an HTTP response from a CreateCreditNoteWithResponse call
+func ParseCreateCreditNoteResponse(rsp *http.Response) (*CreateCreditNoteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCreditNoteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest SubmittedInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers CreateCreditNoteResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateCreditNoteResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateCreditNoteResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreateCreditNoteResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateCreditNoteResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateCreditNoteResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateCreditNoteResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateCreditNoteResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateCreditNoteResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateCreditNoteResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateDebitNoteResponse parses an HTTP response from a CreateDebitNoteWithResponse call
+func ParseCreateDebitNoteResponse(rsp *http.Response) (*CreateDebitNoteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateDebitNoteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest SubmittedInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers CreateDebitNoteResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateDebitNoteResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateDebitNoteResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreateDebitNoteResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateDebitNoteResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateDebitNoteResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateDebitNoteResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateDebitNoteResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateDebitNoteResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateDebitNoteResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -22006,6 +25152,203 @@ func ParseListInvoiceEventsResponse(rsp *http.Response) (*ListInvoiceEventsRespo
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListInvoiceEventsResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetInvoiceMappingResponse parses an HTTP response from a GetInvoiceMappingWithResponse call
+func ParseGetInvoiceMappingResponse(rsp *http.Response) (*GetInvoiceMappingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetInvoiceMappingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InvoiceMapping
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetInvoiceMappingResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetInvoiceMappingResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetInvoiceMappingResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetInvoiceMappingResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetInvoiceMappingResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetInvoiceMappingResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetInvoiceMappingResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22451,6 +25794,227 @@ func ParseSubmittedInvoicePdfResponse(rsp *http.Response) (*SubmittedInvoicePdfR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers SubmittedInvoicePdfResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetInvoiceUblResponse parses an HTTP response from a GetInvoiceUblWithResponse call
+func ParseGetInvoiceUblResponse(rsp *http.Response) (*GetInvoiceUblResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetInvoiceUblResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "xml") && rsp.StatusCode == 200:
+		var dest string
+		if err := xml.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.XML200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetInvoiceUblResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetInvoiceUblResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetInvoiceUblResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetInvoiceUblResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetInvoiceUblResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetInvoiceUblResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetInvoiceUblResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetInvoiceUblResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

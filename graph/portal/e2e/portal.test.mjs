@@ -302,6 +302,63 @@ test(INVOICES, { needs: [KEY] }, async () => {
   await screen('invoices');
 });
 
+const NOTE = 'a credit note built from the confirmed invoice, confirmed referencing it';
+test(NOTE, { needs: [INVOICES] }, async () => {
+  await page.goto(`${state.projectURL}/invoices/${state.invoice.id}`);
+  const panel = page.getByTestId('note-panel');
+  await panel.waitFor();
+  // A number that cannot make an IRN is refused at its field.
+  await panel.getByLabel('Note number').fill('CN/1');
+  await panel.getByRole('button', { name: 'Submit the credit note' }).click();
+  await panel.locator('.field-error, .alert').first().waitFor();
+  await panel.getByLabel('Note number').fill('PORTALCN0001');
+  await panel.getByLabel('Reason').fill('Goods returned');
+  await panel.getByRole('button', { name: 'Submit the credit note' }).click();
+  const made = panel.getByTestId('note-made');
+  await made.waitFor();
+  assert.match(await made.textContent(), /PORTALCN0001-.*\(type 380\)/);
+  await made.getByRole('link').click();
+  await page.getByTestId('invoice-status').getByText('confirmed', { exact: true }).waitFor({ timeout: 240_000 });
+  await page.locator('dt:text-is("Corrects") + dd').getByText(state.invoice.irn).waitFor();
+  assert.deepEqual(await axe(page), [], 'axe on the note');
+  // A note gets no note panel of its own.
+  assert.equal(await page.getByTestId('note-panel').count(), 0);
+});
+
+const SHEET = 'a 200-row XLSX: row errors before sending, one batch followed live, the result file';
+test(SHEET, { needs: [KEY] }, async () => {
+  await page.goto(state.projectURL + '/invoices');
+  const up = page.getByTestId('sheet-upload');
+  await up.waitFor();
+  await up.getByTestId('sheet-file').setInputFiles(join(repo, 'testdata', 'sheets', 'invoices-200.xlsx'));
+  await up.getByRole('button', { name: 'Check the file' }).click();
+  const counts = up.getByTestId('sheet-counts');
+  await counts.waitFor({ timeout: 60_000 });
+  // Rows 7 (a quantity that is not a number) and 57 (a date that is not
+  // one) are wrong in the file; row 120's LGA is not in NRS's list.
+  assert.equal((await counts.textContent()).trim(), '200 rows, 80 invoices: 77 ready, 3 with errors');
+  const errors = up.getByTestId('sheet-errors');
+  for (const [row, col] of [[7, 'quantity'], [57, 'issue_date'], [120, 'supplier_lga']]) {
+    const tr = errors.locator(`tr[data-row="${row}"]`);
+    assert.ok((await tr.count()) >= 1, `row ${row} has its error`);
+    assert.match(await tr.first().textContent(), new RegExp(col));
+  }
+  assert.deepEqual(await axe(page), [], 'axe on the spreadsheet preview');
+  await up.getByTestId('sheet-submit').click();
+  const batch = up.getByTestId('sheet-batch');
+  await batch.getByText('done', { exact: true }).waitFor({ timeout: 600_000 });
+  const progress = await up.getByTestId('sheet-progress').textContent();
+  assert.match(progress, /confirmed: 77/, progress);
+  const [dl] = await Promise.all([page.waitForEvent('download'), up.getByTestId('sheet-result').click()]);
+  const csv = readFileSync(await dl.path(), 'utf8').trim().split('\n');
+  assert.equal(csv.length, 201, 'a header and one line per row');
+  assert.equal(csv[0], 'row,invoice_reference,status,irn,error');
+  const byRow = new Map(csv.slice(1).map((l) => [Number(l.split(',')[0]), l]));
+  assert.match(byRow.get(7), /not_sent,,.*quantity/);
+  assert.match(byRow.get(2), /^2,SHEET0001,confirmed,SHEET0001-[A-Z0-9]{8}-20260315,$/);
+  assert.deepEqual(await axe(page), [], 'axe on the batch progress');
+});
+
 const WEBHOOKS = 'a webhook endpoint: the secret once, a test event delivered and signed, redelivered from the log';
 test(WEBHOOKS, { needs: [KEY] }, async () => {
   // The receiver: a loopback address, which development servers allow as

@@ -131,3 +131,49 @@ export const ClearSandboxFaultsDoc = graphql(`
     clearSandboxFaults(projectId: $projectId, kind: $kind, endpoint: $endpoint)
   }
 `);
+
+export const InvoiceSheetColumnsDoc = graphql(`
+  query InvoiceSheetColumns {
+    invoiceSheetColumns { name level required description }
+  }
+`);
+
+export const PreviewInvoiceSheetDoc = graphql(`
+  query PreviewInvoiceSheet($projectId: ID!, $fileName: String!, $content: String!) {
+    previewInvoiceSheet(projectId: $projectId, fileName: $fileName, contentBase64: $content) {
+      rowCount counts
+      errors { row column message }
+      invoices { invoiceReference invoiceType rows valid payload }
+    }
+  }
+`);
+
+export const SubmitInvoiceBatchDoc = graphql(`
+  mutation SubmitSheetBatch($projectId: ID!, $invoices: [SubmitInvoiceInput!]!) {
+    submitInvoiceBatch(projectId: $projectId, invoices: $invoices) {
+      id itemCount counts { status count }
+      items { index status invoiceId irn problems { loc msg } error { code detail } }
+    }
+  }
+`);
+
+export const InvoiceBatchDoc = graphql(`
+  query SheetBatch($id: ID!) {
+    invoiceBatch(id: $id) {
+      id itemCount counts { status count }
+      items { index status invoiceId irn problems { loc msg } error { code detail } }
+    }
+  }
+`);
+
+export const CreateInvoiceNoteDoc = graphql(`
+  mutation CreateInvoiceNote($invoiceId: ID!, $kind: InvoiceNoteKind!, $input: InvoiceNoteInput!) {
+    createInvoiceNote(invoiceId: $invoiceId, kind: $kind, input: $input) { id irn status invoiceTypeCode billingReference }
+  }
+`);
+
+export const InvoiceUblDoc = graphql(`
+  query InvoiceUbl($id: ID!) {
+    invoice(id: $id) { id irn ubl }
+  }
+`);

@@ -10,6 +10,7 @@ import { InvoiceDoc, InvoiceUpdatedDoc, InvoicesDoc } from '../api/ops-submissio
 import type { InvoiceFilter, InvoiceQuery, InvoiceStatus } from '../gql/graphql';
 import { Badge, CopyButton, Empty, ErrorBox, Field, Loading, Page, SelectField, formatTime } from '../ui/kit';
 import { ProjectTabs, useProjectName } from './frame';
+import { NotePanel, SheetUpload } from './sheets';
 
 const statuses: InvoiceStatus[] = ['QUEUED', 'SUBMITTING', 'SIGNED', 'TRANSMITTED', 'CONFIRMED', 'REJECTED', 'OUTCOME_UNKNOWN'];
 const finalStatus = (s: string) => s === 'CONFIRMED' || s === 'REJECTED';
@@ -67,6 +68,7 @@ export function Invoices() {
         Invoices submitted to NRS with <code>POST /api/v2/invoices</code>, newest first. Open one to follow its states and exchanges with NRS.
       </p>
       {p && <QueuePanel q={p.invoiceQueue} />}
+      {p && <SheetUpload projectId={id} onSubmitted={data.reload} />}
       <form
         class="filters panel"
         aria-label="Invoice filters"
@@ -299,6 +301,9 @@ export function InvoiceDetail() {
               </code>{' '}
               <CopyButton text={inv.qrCodeData} label="Copy QR data" />
             </section>
+          )}
+          {inv.status === 'CONFIRMED' && !['380', '384', '393', '395'].includes(inv.invoiceTypeCode) && (
+            <NotePanel invoiceId={inv.id} projectId={projectId} irn={inv.irn} />
           )}
           <p class="hint">
             The PDF as cleared (with its IRN and confirmed QR code) is served to API keys with the <code>invoices:read</code> scope:{' '}

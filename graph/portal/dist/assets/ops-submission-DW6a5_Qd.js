@@ -1,4 +1,4 @@
-import{m as e}from"./index-DEOGSRKa.js";const n=e(`
+import{m as e}from"./index-GRQulU7c.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
@@ -14,7 +14,7 @@ import{m as e}from"./index-DEOGSRKa.js";const n=e(`
       }
     }
   }
-`),d=e(`
+`),i=e(`
   query Invoice($id: ID!) {
     invoice(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
@@ -23,7 +23,7 @@ import{m as e}from"./index-DEOGSRKa.js";const n=e(`
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }
   }
-`),i=e(`
+`),o=e(`
   subscription InvoiceUpdated($id: ID!) {
     invoiceUpdated(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
@@ -32,7 +32,7 @@ import{m as e}from"./index-DEOGSRKa.js";const n=e(`
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }
   }
-`),o=e(`
+`),d=e(`
   query WebhookEndpoints($id: ID!) {
     project(id: $id) {
       id name environment
@@ -60,19 +60,19 @@ import{m as e}from"./index-DEOGSRKa.js";const n=e(`
       }
     }
   }
-`),a=e(`
+`),r=e(`
   mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
     createWebhookEndpoint(input: $input) { secret endpoint { id url secretLast4 } }
   }
-`),r=e(`
+`),a=e(`
   mutation UpdateWebhookEndpoint($input: UpdateWebhookEndpointInput!) {
     updateWebhookEndpoint(input: $input) { id enabled disabledReason }
   }
-`),p=e(`
+`),c=e(`
   mutation DeleteWebhookEndpoint($projectId: ID!, $endpointId: ID!) {
     deleteWebhookEndpoint(projectId: $projectId, endpointId: $endpointId) { id deleted }
   }
-`),c=e(`
+`),p=e(`
   mutation RotateWebhookEndpointSecret($projectId: ID!, $endpointId: ID!, $graceSeconds: Int) {
     rotateWebhookEndpointSecret(projectId: $projectId, endpointId: $endpointId, graceSeconds: $graceSeconds) {
       secret endpoint { id url secretLast4 previousSecretExpiresAt }
@@ -91,12 +91,46 @@ import{m as e}from"./index-DEOGSRKa.js";const n=e(`
     project(id: $id) { id name environment }
     sandboxFaults(projectId: $id) { kind endpoint status rate retryAfter startsAt endsAt }
   }
-`),$=e(`
+`),v=e(`
   mutation SetSandboxFault($projectId: ID!, $input: SandboxFaultInput!) {
     setSandboxFault(projectId: $projectId, input: $input) { kind endpoint status rate retryAfter startsAt endsAt }
   }
-`),v=e(`
+`),$=e(`
   mutation ClearSandboxFaults($projectId: ID!, $kind: String, $endpoint: String) {
     clearSandboxFaults(projectId: $projectId, kind: $kind, endpoint: $endpoint)
   }
-`);export{a as C,p as D,s as E,d as I,c as R,l as S,u as T,r as U,i as a,n as b,o as c,I as d,v as e,$ as f};
+`),m=e(`
+  query InvoiceSheetColumns {
+    invoiceSheetColumns { name level required description }
+  }
+`),D=e(`
+  query PreviewInvoiceSheet($projectId: ID!, $fileName: String!, $content: String!) {
+    previewInvoiceSheet(projectId: $projectId, fileName: $fileName, contentBase64: $content) {
+      rowCount counts
+      errors { row column message }
+      invoices { invoiceReference invoiceType rows valid payload }
+    }
+  }
+`),S=e(`
+  mutation SubmitSheetBatch($projectId: ID!, $invoices: [SubmitInvoiceInput!]!) {
+    submitInvoiceBatch(projectId: $projectId, invoices: $invoices) {
+      id itemCount counts { status count }
+      items { index status invoiceId irn problems { loc msg } error { code detail } }
+    }
+  }
+`),b=e(`
+  query SheetBatch($id: ID!) {
+    invoiceBatch(id: $id) {
+      id itemCount counts { status count }
+      items { index status invoiceId irn problems { loc msg } error { code detail } }
+    }
+  }
+`),h=e(`
+  mutation CreateInvoiceNote($invoiceId: ID!, $kind: InvoiceNoteKind!, $input: InvoiceNoteInput!) {
+    createInvoiceNote(invoiceId: $invoiceId, kind: $kind, input: $input) { id irn status invoiceTypeCode billingReference }
+  }
+`),y=e(`
+  query InvoiceUbl($id: ID!) {
+    invoice(id: $id) { id irn ubl }
+  }
+`);export{h as C,c as D,s as E,b as I,D as P,p as R,S,u as T,a as U,y as a,m as b,i as c,o as d,n as e,d as f,r as g,I as h,l as i,$ as j,v as k};

@@ -1,0 +1,119 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/formats"
+	"github.com/einvoice-ng/einvoice/model/sheets"
+	"github.com/einvoice-ng/einvoice/model/submissions"
+)
+
+// asJSON turns a Go value into the JSON scalar's plain maps and lists.
+func asJSON(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, internalMessage)
+	}
+	var out any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&out); err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, internalMessage)
+	}
+	return out, nil
+}
+
+// sheetMediaType is a spreadsheet's media type by its file name.
+func sheetMediaType(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".xlsx":
+		return sheets.MediaXLSX
+	case ".csv", ".txt":
+		return sheets.MediaCSV
+	}
+	return ""
+}
+
+func ublInput(in gqlmodel.UblInvoiceInput) formats.ConvertInput {
+	out := formats.ConvertInput{Document: []byte(in.Document)}
+	if in.InvoiceType != nil {
+		out.InvoiceType = *in.InvoiceType
+	}
+	if in.InvoiceReference != nil {
+		out.InvoiceReference = *in.InvoiceReference
+	}
+	return out
+}
+
+// invoiceReader is the workbench principal (read) of a submitted
+// invoice's project, for the fields the caller already reached the
+// invoice through.
+func (r *Resolver) invoiceReader(ctx context.Context, obj *submissions.View) (*model.Principal, error) {
+	u, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.app.Invoices.Workbench(ctx, u, obj.ProjectID, false)
+}
+
+type noteBuilder = func(context.Context, *model.Principal, uuid.UUID, formats.NoteInput) (*submissions.View, error)
+
+// note builds a credit or debit note of an invoice of one of the caller's
+// projects: the invoice is found as Query.invoice finds it (another
+// tenant's is not found), then the project's write access, rate limit and
+// in-flight cap apply as to submitInvoice.
+func (r *Resolver) note(ctx context.Context, invoiceID string, input gqlmodel.InvoiceNoteInput, build noteBuilder) (*submissions.View, error) {
+	u, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID(invoiceID, "invoiceId")
+	if err != nil {
+		return nil, err
+	}
+	inv, err := r.app.Submissions.Get(ctx, u, id)
+	if err != nil {
+		return nil, err
+	}
+	k, release, err := r.acquire(ctx, inv.ProjectID.String(), true)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	in := formats.NoteInput{InvoiceReference: input.InvoiceReference}
+	if input.IssueDate != nil {
+		in.IssueDate = *input.IssueDate
+	}
+	if input.Note != nil {
+		in.Note = *input.Note
+	}
+	for _, l := range input.Lines {
+		line := l.Line
+		nl := formats.NoteLine{Line: &line}
+		if l.Quantity != nil {
+			nl.Quantity = *l.Quantity
+		}
+		if l.Amount != nil {
+			nl.Amount = *l.Amount
+		}
+		in.Lines = append(in.Lines, nl)
+	}
+	var p model.Problems
+	in.Validate(&p)
+	if err := p.Err(); err != nil {
+		return nil, inInput(err)
+	}
+	out, err := build(ctx, k, id, in)
+	if err != nil {
+		return nil, inInput(err)
+	}
+	return out, nil
+}
