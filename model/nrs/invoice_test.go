@@ -20,6 +20,7 @@ func TestDecodeNRSShapes(t *testing.T) {
 	doc := loadFixture(t, b2b)
 	applyEdits(t, doc, []edit{
 		{"/invoice_line/0/dicount_rate", num("2.01")}, {"/invoice_line/0/dicount_amount", num("3500")},
+		{"/invoice_line/1/dicount_rate", del}, {"/invoice_line/1/dicount_amount", del},
 		{"/invoice_line/1/discount_rate", num("5")}, {"/invoice_line/1/discount_amount", num("100")},
 		{"/accounting_customer_party/id", "2e41e692-0d43-4462-8317-92621e778721"},
 		{"/accounting_supplier_party/postal_address_id", "5c1b1a9e-0d43-4462-8317-92621e778721"},
@@ -81,8 +82,8 @@ func TestDecode(t *testing.T) {
 		l.Price.PriceAmount.Decimal.String() != "5000" || l.Price.PriceUnit != "XBG" || l.Item.Name != "Cement 50kg" {
 		t.Errorf("line 0 = %+v", l)
 	}
-	if l.DiscountAmount.Valid {
-		t.Error("absent discount is valid")
+	if !l.DiscountAmount.Valid || !l.DiscountAmount.Decimal.IsZero() || !l.FeeRate.Valid {
+		t.Errorf("discount and fee = %+v %+v", l.DiscountAmount, l.FeeRate)
 	}
 	st := inv.TaxTotals[0].TaxSubtotals[0]
 	if st.Category.ID != "STANDARD_VAT" || st.Category.Percent.Decimal.String() != "7.5" {

@@ -376,7 +376,8 @@ var ruleCases = []ruleCase{
 	{name: "service line without category", rule: RuleLineServiceCategoryRequired, path: "/invoice_line/1/service_category",
 		edits: []edit{{"/invoice_line/1/service_category", del}}},
 	{name: "service line with category", rule: RuleLineServiceCategoryRequired},
-	{name: "1.1 line without discount and fee fields", rule: RuleLineDiscountFeeMissing, path: "/invoice_line/0"},
+	{name: "1.1 line without discount and fee fields", rule: RuleLineDiscountFeeMissing, path: "/invoice_line/0",
+		edits: dropDiscountFee(0)},
 	{name: "1.1 line with NRS's discount and fee fields", rule: RuleLineDiscountFeeMissing,
 		edits: append(zeroDiscountFee(0), zeroDiscountFee(1)...)},
 	{name: "1.1 line with discount_* spelling", rule: RuleLineDiscountFeeMissing,
@@ -386,7 +387,7 @@ var ruleCases = []ruleCase{
 			{"/invoice_line/1/fee_rate", num("0")}, {"/invoice_line/1/fee_amount", num("0")}}},
 	{name: "1.0 line without discount and fee fields", version: "1.0", fixture: b2c, rule: RuleLineDiscountFeeMissing},
 	{name: "discount_amount spelling", rule: RuleLineDiscountSpelling, path: "/invoice_line/0/discount_amount",
-		edits: []edit{{"/invoice_line/0/discount_amount", num("0")}}},
+		edits: append(dropDiscountFee(0), edit{"/invoice_line/0/discount_amount", num("0")})},
 	{name: "dicount_amount spelling", rule: RuleLineDiscountSpelling,
 		edits: []edit{{"/invoice_line/0/dicount_amount", num("0")}}},
 	{name: "both spellings differ", rule: RuleLineDiscountConflict, path: "/invoice_line/0/discount_amount",
@@ -409,7 +410,7 @@ var ruleCases = []ruleCase{
 	{name: "negative quantity", rule: RuleLineNegative, path: "/invoice_line/0/invoiced_quantity",
 		edits: []edit{{"/invoice_line/0/invoiced_quantity", num("-10")}, {"/invoice_line/0/line_extension_amount", num("-50000")}}},
 	{name: "negative discount, other spelling", rule: RuleLineNegative, path: "/invoice_line/1/discount_amount",
-		edits: []edit{{"/invoice_line/1/discount_amount", num("-5")}}},
+		edits: append(dropDiscountFee(1), edit{"/invoice_line/1/discount_amount", num("-5")})},
 	{name: "zero discount and fee", rule: RuleLineNegative, edits: zeroDiscountFee(0)},
 
 	// Tax.
@@ -426,7 +427,7 @@ var ruleCases = []ruleCase{
 	{name: "line with discount not applied", rule: RuleArithLine, path: "/invoice_line/1/line_extension_amount",
 		edits: []edit{{"/invoice_line/1/dicount_amount", num("1000")}}},
 	{name: "line with discount_amount not applied", rule: RuleArithLine, path: "/invoice_line/1/line_extension_amount",
-		edits: []edit{{"/invoice_line/1/discount_amount", num("1000")}}},
+		edits: append(dropDiscountFee(1), edit{"/invoice_line/1/discount_amount", num("1000")})},
 	{name: "line with discount and fee", rule: RuleArithLine,
 		edits: []edit{{"/invoice_line/0/dicount_amount", num("1000")}, {"/invoice_line/0/fee_amount", num("1000.00")}}},
 	{name: "line price per dozen", rule: RuleArithLine,
@@ -470,6 +471,13 @@ var ruleCases = []ruleCase{
 
 // zeroDiscountFee sets a line's four discount and fee fields to 0, as NRS
 // writes them.
+// dropDiscountFee removes NRS's discount and fee fields from a line, which
+// the shared fixtures carry on every line.
+func dropDiscountFee(line int) []edit {
+	p := "/invoice_line/" + strconv.Itoa(line) + "/"
+	return []edit{{p + "dicount_rate", del}, {p + "dicount_amount", del}, {p + "fee_rate", del}, {p + "fee_amount", del}}
+}
+
 func zeroDiscountFee(line int) []edit {
 	p := "/invoice_line/" + strconv.Itoa(line) + "/"
 	return []edit{{p + "dicount_rate", num("0")}, {p + "dicount_amount", num("0")}, {p + "fee_rate", num("0")}, {p + "fee_amount", num("0")}}
