@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -141,5 +142,49 @@ func TestStaleRoomFails(t *testing.T) {
 	bad := Check(module, table, modulePackages(t))
 	if len(bad) != 1 || bad[0] != "room gone names model/gone, which is no package of the module" {
 		t.Fatalf("violations = %q, want the stale line", bad)
+	}
+}
+
+// docs/architecture.md lists every sideways arrow between application
+// packages the table allows, and no other.
+func TestArchitectureListsTheSidewaysArrows(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	isNoun := map[string]bool{}
+	for _, n := range nouns {
+		isNoun[n] = true
+	}
+	var want []string
+	for _, r := range rooms {
+		if !isNoun[r.Name] {
+			continue
+		}
+		for _, m := range r.May {
+			if isNoun[m] && m != r.Name {
+				want = append(want, strings.TrimPrefix(r.Name, "model/")+" → "+strings.TrimPrefix(m, "model/"))
+			}
+		}
+	}
+	_, table, ok := strings.Cut(string(doc), "The sideways arrows between application packages")
+	if !ok {
+		t.Fatal("docs/architecture.md has no list of sideways arrows")
+	}
+	var got []string
+	for _, line := range strings.Split(table, "\n")[1:] {
+		if line == "" && len(got) > 0 {
+			break
+		}
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 || strings.TrimSpace(cells[1]) == "from" || strings.HasPrefix(strings.TrimSpace(cells[1]), "---") {
+			continue
+		}
+		got = append(got, strings.TrimSpace(cells[1])+" → "+strings.TrimSpace(cells[2]))
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("docs/architecture.md lists %q,\nthe table allows %q", got, want)
 	}
 }
