@@ -90,6 +90,12 @@ var (
 	// DefaultGraphQLAnonymousLimit is each client address's budget of
 	// /graphql requests without a bearer token.
 	DefaultGraphQLAnonymousLimit = Limit{Count: 60, Period: time.Minute}
+	// DefaultGraphQLUserLimit is each user's budget of /graphql cost
+	// units (a request costs 1 plus one per 100 selections of its
+	// document; see graph.SelectionsPerCost), DefaultGraphQLAddressLimit
+	// each client address's, whoever sends them.
+	DefaultGraphQLUserLimit    = Limit{Count: 300, Period: time.Minute}
+	DefaultGraphQLAddressLimit = Limit{Count: 600, Period: time.Minute}
 )
 
 // RateLimits configures the router's rate limits. Zero limits impose none.
@@ -107,6 +113,12 @@ type RateLimits struct {
 	// login attempts themselves are counted by model/auth, one per
 	// attempt on both transports (auth.Limits, AttemptLimiter).
 	GraphQLAnonymous Limit
+	// GraphQLUser limits each authenticated user's /graphql requests and
+	// GraphQLAddress each client IP's (anonymous or not), both weighted
+	// by the document's cost when the GraphQL handler tells it (a
+	// RequestCost(*http.Request) int method, as graph's handler has):
+	// a larger document counts as several requests.
+	GraphQLUser, GraphQLAddress Limit
 	// Store counts requests; nil counts in this process's memory. Use
 	// NewRedisLimitStore so that several API processes share limits.
 	Store LimitStore
@@ -277,7 +289,7 @@ func (a *api) limitKey(next http.Handler) http.Handler {
 		if k.Environment == model.EnvironmentProduction {
 			l, pl = a.opts.RateLimits.Production, a.opts.RateLimits.ProductionProject
 		}
-		if a.allowAll(w, r, limitCheck{limitKeyOf("key:", k.KeyID), l}, limitCheck{limitKeyOf("project:", k.ProjectID), pl}) {
+		if a.allowAll(w, r, limitCheck{key: limitKeyOf("key:", k.KeyID), limit: l}, limitCheck{key: limitKeyOf("project:", k.ProjectID), limit: pl}) {
 			next.ServeHTTP(w, r)
 		}
 	})
@@ -289,6 +301,39 @@ func (a *api) limitKey(next http.Handler) http.Handler {
 func (a *api) limitAnonymousGraphQL(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "" || a.allow(w, r, "graphql-ip:"+a.clientIP(r), a.opts.RateLimits.GraphQLAnonymous) {
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// graphQLCoster is a GraphQL handler that weighs its requests.
+type graphQLCoster interface {
+	RequestCost(r *http.Request) int
+}
+
+// limitGraphQL rate-limits every /graphql request, weighted by its
+// document's cost: per user when one is authenticated (after
+// optionalUser), and per client address always. A WebSocket upgrade counts
+// once; the operations on the socket are bounded by the subscription caps
+// and the operation deadline.
+func (a *api) limitGraphQL(next http.Handler) http.Handler {
+	coster, _ := next.(graphQLCoster)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rl := a.opts.RateLimits
+		if rl.GraphQLUser.IsZero() && rl.GraphQLAddress.IsZero() {
+			next.ServeHTTP(w, r)
+			return
+		}
+		n := 1
+		if coster != nil && !isGraphQLSocket(r) {
+			n = max(1, coster.RequestCost(r))
+		}
+		checks := make([]limitCheck, 0, 2)
+		if u := userFrom(r); u != nil {
+			checks = append(checks, limitCheck{key: limitKeyOf("graphql-user:", u.UserID), limit: rl.GraphQLUser, n: n})
+		}
+		checks = append(checks, limitCheck{key: "graphql-addr:" + a.clientIP(r), limit: rl.GraphQLAddress, n: n})
+		if a.allowAll(w, r, checks...) {
 			next.ServeHTTP(w, r)
 		}
 	})
@@ -331,13 +376,15 @@ func setRateHeaders(h http.Header, l Limit, res LimitResult) {
 // fails without a fallback lets the request through: an outage of the
 // limiter must not stop the API.
 func (a *api) allow(w http.ResponseWriter, r *http.Request, key string, l Limit) bool {
-	return a.allowAll(w, r, limitCheck{key, l})
+	return a.allowAll(w, r, limitCheck{key: key, limit: l})
 }
 
-// limitCheck is one limit a request counts against, under key.
+// limitCheck is one limit a request counts against, under key, as n
+// requests (0 counts one; more than the limit's burst count as the burst).
 type limitCheck struct {
 	key   string
 	limit Limit
+	n     int
 }
 
 // allowAll counts the request under each check in turn, stopping at the
@@ -354,7 +401,15 @@ func (a *api) allowAll(w http.ResponseWriter, r *http.Request, checks ...limitCh
 		if c.limit.IsZero() {
 			continue
 		}
-		res, err := a.limits.Allow(r.Context(), c.key, c.limit)
+		var (
+			res LimitResult
+			err error
+		)
+		if c.n > 1 {
+			res, err = allowN(r.Context(), a.limits, c.key, c.limit, min(c.n, c.limit.Count))
+		} else {
+			res, err = a.limits.Allow(r.Context(), c.key, c.limit)
+		}
 		if err != nil {
 			a.limitErrorLog(r, err)
 			if !errors.Is(err, ErrLimitStoreDown) {
