@@ -2637,7 +2637,7 @@ type WebhookAttempt struct {
 	Id         openapi_types.UUID `json:"id"`
 	LatencyMs  int                `json:"latency_ms"`
 
-	// ResponseBody The first 1024 bytes of the answer.
+	// ResponseBody Always empty: the answer's body is not kept (an endpoint at a private address could show an internal page); error says why an answer other than 2xx failed.
 	ResponseBody string               `json:"response_body"`
 	Status       WebhookAttemptStatus `json:"status"`
 }
