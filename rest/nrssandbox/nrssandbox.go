@@ -43,6 +43,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
@@ -197,7 +198,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, HandlerKey, &apiError{status: http.StatusInternalServerError, public: MsgInternal})
 		}
 	}()
-	if wait, allowed := h.limits.allowIP(clientIP(r), h.opts.Now()); !allowed {
+	if wait, allowed := h.limits.allowIP(model.AddressKey(clientIP(r)), h.opts.Now()); !allowed {
 		writeError(w, HandlerKey, tooMany("this address sends requests faster than the sandbox's limit of "+h.opts.IPRate.String(), wait))
 		return
 	}
