@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -742,4 +743,49 @@ func TestAttackAuthenticatedGraphQLFlood(t *testing.T) {
 		w, _ = s.postFrom("192.0.2.20:1", b.Token, "{ __typename }")
 		rateLimited(t, w)
 	})
+}
+
+// hostsResolver resolves hooks.example.test to a public address and no
+// other name, so that tests never query DNS.
+type hostsResolver struct{}
+
+func (hostsResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if host == "hooks.example.test" {
+		return []netip.Addr{netip.MustParseAddr("41.58.1.1")}, nil
+	}
+	return nil, errors.New("no such host")
+}
+
+// TestAttackWebhookHostForms: over GraphQL as over REST, webhook URLs
+// with numeric hosts in inet_aton forms, or hosts that do not resolve,
+// are refused when saved, with the reason, even where private addresses
+// are allowed.
+func TestAttackWebhookHostForms(t *testing.T) {
+	s := newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *app.Config) {
+		c.Webhooks.AllowPrivate, c.Webhooks.Resolver = true, hostsResolver{}
+	}, nil)
+	a := s.tenant("hosts")
+	create := `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`
+	update := `mutation($input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $input) { id } }`
+	var cr struct {
+		CreateWebhookEndpoint struct{ Endpoint struct{ ID string } }
+	}
+	s.must(a.Token, create, map[string]any{"input": map[string]any{"projectId": a.ProjectID, "url": "http://hooks.example.test/hooks"}}, &cr)
+	for _, c := range []struct{ url, reason string }{
+		{"http://2130706433/hooks", "non-canonical"},
+		{"http://0x7f.1/hooks", "non-canonical"},
+		{"http://127.1/hooks", "non-canonical"},
+		{"http://0/hooks", "non-canonical"},
+		{"http://0177.0.0.1/hooks", "non-canonical"},
+		{"http://hooks.invalid/hooks", "does not resolve"},
+	} {
+		for name, r := range map[string]result{
+			"create": s.do(a.Token, create, map[string]any{"input": map[string]any{"projectId": a.ProjectID, "url": c.url}}),
+			"update": s.do(a.Token, update, map[string]any{"input": map[string]any{"projectId": a.ProjectID, "endpointId": cr.CreateWebhookEndpoint.Endpoint.ID, "url": c.url}}),
+		} {
+			if locs := r.locs(t); len(locs) != 1 || locs[0] != "value_error@input/url" || !strings.Contains(string(r.Raw), c.reason) {
+				t.Fatalf("%s %s: %s", name, c.url, r.Raw)
+			}
+		}
+	}
 }
