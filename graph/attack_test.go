@@ -789,3 +789,27 @@ func TestAttackWebhookHostForms(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackEmptyScopes: over GraphQL as over REST, `scopes: []` created a
+// key with every scope. It is now refused, naming the scopes allowed;
+// omitting scopes keeps every scope.
+func TestAttackEmptyScopes(t *testing.T) {
+	s := newServer(t, sqlite, graph.Options{})
+	tn := s.tenant("scopes")
+	r := s.do(tn.Token, createKeyMutation, map[string]any{"input": map[string]any{"projectId": tn.ProjectID, "keyName": "nothing", "scopes": []any{}}})
+	if locs := r.locs(t); len(locs) != 1 || locs[0] != "value_error@input/scopes" {
+		t.Fatalf("empty scopes: %s", r.Raw)
+	}
+	for _, sc := range model.ScopeNames() {
+		if !strings.Contains(string(r.Raw), sc) {
+			t.Fatalf("the refusal does not name %s: %s", sc, r.Raw)
+		}
+	}
+	var out struct {
+		CreateAPIKey struct{ Key struct{ Scopes []string } } `json:"createApiKey"`
+	}
+	s.must(tn.Token, createKeyMutation, map[string]any{"input": map[string]any{"projectId": tn.ProjectID, "keyName": "default"}}, &out)
+	if len(out.CreateAPIKey.Key.Scopes) != len(model.ScopeNames()) {
+		t.Fatalf("omitted scopes: %v", out.CreateAPIKey.Key.Scopes)
+	}
+}

@@ -4,10 +4,13 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
 
@@ -85,5 +88,33 @@ func TestAttackMemoryLimiterFlood(t *testing.T) {
 	// The oldest flood keys were evicted: a fresh budget again.
 	if refused("ip:flood-0") {
 		t.Fatal("the least recently used bucket was kept")
+	}
+}
+
+// TestAttackEmptyScopes: `"scopes": []` created a key with every scope;
+// an explicit empty list must never mean everything. It is a 422 naming
+// the scopes allowed, and no key is created; omitting scopes keeps the
+// documented default (every scope).
+func TestAttackEmptyScopes(t *testing.T) {
+	s := build(t, storetest.SQLite(t), nil, nil)
+	tn := s.tenant("scopes")
+	keys := "/api/v2/projects/" + tn.ProjectID + "/keys"
+	before := len(s.must(200, req{method: "GET", path: keys, token: tn.Token})["items"].([]any))
+	r := s.do(req{method: "POST", path: keys, token: tn.Token, body: map[string]any{"key_name": "nothing", "scopes": []any{}}})
+	body := string(r.Body)
+	if r.Status != 422 || !strings.Contains(body, `"scopes"`) {
+		t.Fatalf("empty scopes: %d %s", r.Status, body)
+	}
+	for _, sc := range model.ScopeNames() {
+		if !strings.Contains(body, sc) {
+			t.Fatalf("the refusal does not name %s: %s", sc, body)
+		}
+	}
+	if after := len(s.must(200, req{method: "GET", path: keys, token: tn.Token})["items"].([]any)); after != before {
+		t.Fatalf("a key was created: %d keys, were %d", after, before)
+	}
+	k := s.must(200, req{method: "POST", path: keys, token: tn.Token, body: map[string]any{"key_name": "default"}})
+	if len(k["scopes"].([]any)) != len(model.ScopeNames()) {
+		t.Fatalf("omitted scopes: %v", k["scopes"])
 	}
 }
