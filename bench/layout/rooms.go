@@ -94,7 +94,7 @@ var rooms = []Room{
 	{Name: "rest", Packages: []string{"rest"},
 		May: join(transportBase, []string{"github.com/go-chi/chi", "github.com/go-json-experiment/json",
 			"github.com/go-redis/redis_rate", "github.com/redis/go-redis", "github.com/prometheus/client_golang",
-			"go.yaml.in/yaml", "golang.org/x/time"})},
+			"go.yaml.in/yaml", "golang.org/x/time", "github.com/hashicorp/golang-lru"})},
 	{Name: "graph", Packages: []string{"graph", "graph/gqlmodel"},
 		May: join(transportBase, []string{"graph/portal", "github.com/99designs/gqlgen", "github.com/coder/websocket",
 			"github.com/graph-gophers/dataloader", "github.com/vektah/gqlparser"})},
@@ -106,10 +106,12 @@ var rooms = []Room{
 	// The NRS sandbox stand-in: a service of its own, over model/nrs and
 	// its own tables, never the application.
 	{Name: "rest/nrssandbox", Packages: []string{"rest/nrssandbox"},
-		May: []string{"model", "model/nrs", "rest/nrssandbox/sandboxdb", "github.com/go-chi/chi",
+		May: []string{"model", "model/nrs", "model/secret", "rest/nrssandbox/sandboxdb", "github.com/go-chi/chi",
 			"github.com/google/uuid", "golang.org/x/time"}},
+	// Its tables open with the store's file rules (store.PrepareSQLiteFile):
+	// the one arrow from the stand-in into the application's rooms.
 	{Name: "rest/nrssandbox/sandboxdb", Packages: []string{"rest/nrssandbox/sandboxdb"},
-		May: []string{"migrations", "github.com/jackc/pgx", "github.com/uptrace/bun", "modernc.org/sqlite"}},
+		May: []string{"migrations", "model/store", "github.com/jackc/pgx", "github.com/uptrace/bun", "modernc.org/sqlite"}},
 
 	// Temporal: the workflows reach the database only through the nouns'
 	// entry points (runs.Steps, submissions.Steps, webhooks.Deliveries);
