@@ -10,16 +10,21 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 )
 
+// publicHosts resolves every endpoint host to a public address, so that
+// no test queries DNS.
+func publicHosts(c *app.Config) { c.Webhooks.Resolver = apptest.PublicResolver{} }
+
 // An endpoint's signing secret is shown once (on create and on rotation),
 // its settings change by patch, and it is gone once deleted.
 func TestEndpointLifecycle(t *testing.T) {
 	ctx := context.Background()
-	svc := apptest.New(t, storetest.SQLite(t), nil)
+	svc := apptest.New(t, storetest.SQLite(t), publicHosts)
 	tn := apptest.NewTenant(t, svc, "sandbox")
 
 	ep, err := svc.Webhooks.Create(ctx, tn.User, tn.Project.ID, webhooks.EndpointInput{
@@ -68,7 +73,7 @@ func TestEndpointLifecycle(t *testing.T) {
 // tenant's endpoints are not found.
 func TestEndpointRefusals(t *testing.T) {
 	ctx := context.Background()
-	svc := apptest.New(t, storetest.SQLite(t), nil)
+	svc := apptest.New(t, storetest.SQLite(t), publicHosts)
 	a := apptest.NewTenant(t, svc, "sandbox")
 	b := apptest.NewTenant(t, svc, "sandbox")
 
