@@ -146,7 +146,7 @@ func TestStaleRoomFails(t *testing.T) {
 }
 
 // docs/architecture.md lists every sideways arrow between application
-// packages the table allows, and no other.
+// packages the table allows, and no other; and each is one the code draws.
 func TestArchitectureListsTheSidewaysArrows(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/architecture.md")
 	if err != nil {
@@ -186,5 +186,23 @@ func TestArchitectureListsTheSidewaysArrows(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Fatalf("docs/architecture.md lists %q,\nthe table allows %q", got, want)
+	}
+
+	// And the table allows no sideways arrow the code does not draw.
+	var used []string
+	for _, p := range modulePackages(t) {
+		from, ok := strings.CutPrefix(p.ImportPath, module+"/")
+		if !ok || !isNoun[from] {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if to, ok := strings.CutPrefix(imp, module+"/"); ok && isNoun[to] {
+				used = append(used, strings.TrimPrefix(from, "model/")+" → "+strings.TrimPrefix(to, "model/"))
+			}
+		}
+	}
+	slices.Sort(used)
+	if !slices.Equal(used, want) {
+		t.Fatalf("the code draws the sideways arrows %q,\nthe table allows %q", used, want)
 	}
 }
