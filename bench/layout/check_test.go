@@ -206,3 +206,14 @@ func TestArchitectureListsTheSidewaysArrows(t *testing.T) {
 		t.Fatalf("the code draws the sideways arrows %q,\nthe table allows %q", used, want)
 	}
 }
+
+// docs/architecture.md shows the allow table as it is.
+func TestArchitectureShowsTheTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), Markdown(rooms)) {
+		t.Fatal("docs/architecture.md does not show the allow table as it is: paste `go run ./bench/layout -table` under \"The allow table\"")
+	}
+}
