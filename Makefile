@@ -21,7 +21,8 @@ vet:
 # their dependencies never change the service's.
 TOOL := $(GO) tool -modfile=.ci/tools/go.mod
 
-lint: ## the layout's import arrows (depguard), staticcheck, one writer of a run's state, workflow determinism, type sizes
+lint: ## the layout's allow table (every package in a room, every import allowed), staticcheck, one writer per noun, workflow determinism, type sizes
+	$(GO) run ./bench/layout .
 	$(TOOL) golangci-lint run ./...
 	$(TOOL) workflowcheck ./workflows/...
 	$(GO) run ./bench/packages -max-methods 25 .
