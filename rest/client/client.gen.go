@@ -2948,6 +2948,12 @@ type RenderInvoiceParams struct {
 // RenderInvoiceParamsFormat defines parameters for RenderInvoice.
 type RenderInvoiceParamsFormat string
 
+// InvoiceSampleParams defines parameters for InvoiceSample.
+type InvoiceSampleParams struct {
+	// IssueDate YYYY-MM-DD; default today in Lagos (WAT).
+	IssueDate *openapi_types.Date `form:"issue_date,omitempty" json:"issue_date,omitempty"`
+}
+
 // ValidateInvoiceParams defines parameters for ValidateInvoice.
 type ValidateInvoiceParams struct {
 	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
@@ -3855,6 +3861,17 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v2/invoices/render (the `RenderInvoice` operationId).
 	RenderInvoice(ctx context.Context, params *RenderInvoiceParams, body RenderInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// InvoiceSample A sample invoice made out by the project's business
+	//
+	// A complete NRS 1.1 invoice of the kind, valid under both profiles, made out by the key's
+	// project: its `business_id`, `issue_date` (default today in Lagos), `payment_status`
+	// `PENDING`, due dates 30 days on and no `irn` (generate one, or submit it with an
+	// `invoice_reference`). Nothing is recorded. Scope `invoices:validate`; an unconfigured
+	// production project is a 409 `authority_not_configured`.
+	//
+	// Corresponds with GET /api/v2/invoices/samples/{invoice_type} (the `InvoiceSample` operationId).
+	InvoiceSample(ctx context.Context, invoiceType string, params *InvoiceSampleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ValidateInvoiceWithBody Check an invoice payload against the authority's schema and rules
 	//
@@ -5056,6 +5073,27 @@ func (c *RawClient) RenderInvoiceWithBody(ctx context.Context, params *RenderInv
 // Corresponds with POST /api/v2/invoices/render (the `RenderInvoice` operationId).
 func (c *RawClient) RenderInvoice(ctx context.Context, params *RenderInvoiceParams, body RenderInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRenderInvoiceRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// InvoiceSample A sample invoice made out by the project's business
+//
+// A complete NRS 1.1 invoice of the kind, valid under both profiles, made out by the key's
+// project: its `business_id`, `issue_date` (default today in Lagos), `payment_status`
+// `PENDING`, due dates 30 days on and no `irn` (generate one, or submit it with an
+// `invoice_reference`). Nothing is recorded. Scope `invoices:validate`; an unconfigured
+// production project is a 409 `authority_not_configured`.
+//
+// Corresponds with GET /api/v2/invoices/samples/{invoice_type} (the `InvoiceSample` operationId).
+func (c *RawClient) InvoiceSample(ctx context.Context, invoiceType string, params *InvoiceSampleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewInvoiceSampleRequest(c.Server, invoiceType, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7376,6 +7414,67 @@ func NewRenderInvoiceRequestWithBody(server string, params *RenderInvoiceParams,
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewInvoiceSampleRequest constructs an http.Request for the InvoiceSample method
+func NewInvoiceSampleRequest(server string, invoiceType string, params *InvoiceSampleParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "invoice_type", invoiceType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/invoices/samples/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.IssueDate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "issue_date", *params.IssueDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -9797,6 +9896,19 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v2/invoices/render (the `RenderInvoice` operationId).
 	RenderInvoiceWithResponse(ctx context.Context, params *RenderInvoiceParams, body RenderInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*RenderInvoiceResponse, error)
+
+	// InvoiceSampleWithResponse A sample invoice made out by the project's business
+	//
+	// A complete NRS 1.1 invoice of the kind, valid under both profiles, made out by the key's
+	// project: its `business_id`, `issue_date` (default today in Lagos), `payment_status`
+	// `PENDING`, due dates 30 days on and no `irn` (generate one, or submit it with an
+	// `invoice_reference`). Nothing is recorded. Scope `invoices:validate`; an unconfigured
+	// production project is a 409 `authority_not_configured`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/invoices/samples/{invoice_type} (the `InvoiceSample` operationId).
+	InvoiceSampleWithResponse(ctx context.Context, invoiceType string, params *InvoiceSampleParams, reqEditors ...RequestEditorFn) (*InvoiceSampleResponse, error)
 
 	// ValidateInvoiceWithBodyWithResponse Check an invoice payload against the authority's schema and rules
 	//
@@ -13333,6 +13445,147 @@ func (r RenderInvoiceResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RenderInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// InvoiceSampleResponse200Headers the declared response headers of an HTTP 200 response for InvoiceSample
+type InvoiceSampleResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// InvoiceSampleResponse401Headers the declared response headers of an HTTP 401 response for InvoiceSample
+type InvoiceSampleResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// InvoiceSampleResponse403Headers the declared response headers of an HTTP 403 response for InvoiceSample
+type InvoiceSampleResponse403Headers struct {
+	XRequestID *string
+}
+
+// InvoiceSampleResponse409Headers the declared response headers of an HTTP 409 response for InvoiceSample
+type InvoiceSampleResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// InvoiceSampleResponse422Headers the declared response headers of an HTTP 422 response for InvoiceSample
+type InvoiceSampleResponse422Headers struct {
+	XRequestID *string
+}
+
+// InvoiceSampleResponse429Headers the declared response headers of an HTTP 429 response for InvoiceSample
+type InvoiceSampleResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// InvoiceSampleResponse500Headers the declared response headers of an HTTP 500 response for InvoiceSample
+type InvoiceSampleResponse500Headers struct {
+	XRequestID *string
+}
+
+type InvoiceSampleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NRSInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *InvoiceSampleResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *InvoiceSampleResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *InvoiceSampleResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *InvoiceSampleResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *InvoiceSampleResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *InvoiceSampleResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *InvoiceSampleResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r InvoiceSampleResponse) GetJSON200() *NRSInvoice {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r InvoiceSampleResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r InvoiceSampleResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r InvoiceSampleResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r InvoiceSampleResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r InvoiceSampleResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r InvoiceSampleResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r InvoiceSampleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r InvoiceSampleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r InvoiceSampleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r InvoiceSampleResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -18582,6 +18835,25 @@ func (c *ClientWithResponses) RenderInvoiceWithResponse(ctx context.Context, par
 	return ParseRenderInvoiceResponse(rsp)
 }
 
+// InvoiceSampleWithResponse A sample invoice made out by the project's business
+//
+// A complete NRS 1.1 invoice of the kind, valid under both profiles, made out by the key's
+// project: its `business_id`, `issue_date` (default today in Lagos), `payment_status`
+// `PENDING`, due dates 30 days on and no `irn` (generate one, or submit it with an
+// `invoice_reference`). Nothing is recorded. Scope `invoices:validate`; an unconfigured
+// production project is a 409 `authority_not_configured`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/invoices/samples/{invoice_type} (the `InvoiceSample` operationId).
+func (c *ClientWithResponses) InvoiceSampleWithResponse(ctx context.Context, invoiceType string, params *InvoiceSampleParams, reqEditors ...RequestEditorFn) (*InvoiceSampleResponse, error) {
+	rsp, err := c.InvoiceSample(ctx, invoiceType, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseInvoiceSampleResponse(rsp)
+}
+
 // ValidateInvoiceWithBodyWithResponse Check an invoice payload against the authority's schema and rules
 //
 // An invalid invoice is a 200 with `valid:false`; 422 is only for an unusable request.
@@ -23660,6 +23932,210 @@ func ParseRenderInvoiceResponse(rsp *http.Response) (*RenderInvoiceResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers RenderInvoiceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseInvoiceSampleResponse parses an HTTP response from a InvoiceSampleWithResponse call
+func ParseInvoiceSampleResponse(rsp *http.Response) (*InvoiceSampleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &InvoiceSampleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NRSInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers InvoiceSampleResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers InvoiceSampleResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers InvoiceSampleResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers InvoiceSampleResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers InvoiceSampleResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers InvoiceSampleResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers InvoiceSampleResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -47,5 +47,5 @@
 //
 // VerifyWebhook checks the Einvoice-Signature header of a webhook delivery
 // against the raw body and the endpoint's signing secret, and refuses a
-// timestamp older than 5 minutes (see the README's "Events and webhooks").
+// timestamp older than 5 minutes (see docs/api-guide.md, "Events and webhooks").
 package einvoice
