@@ -69,6 +69,11 @@ func newDoc(v *View, now time.Time) *doc {
 	} else {
 		f.AddUTF8FontFromBytes(fontFamily, "", fontFace())
 	}
+	// Page content is written as is: gofpdf makes a zlib writer (and
+	// clears its tables) for every stream it compresses, which was a third
+	// of a document's CPU; the font comes compressed once per process.
+	// The B2B document is 52 kB this way (37 kB compressed; Chromium's 66).
+	f.SetCompression(false)
 	f.SetCatalogSort(true)
 	f.SetCreationDate(now)
 	f.SetModificationDate(now)
