@@ -65,9 +65,7 @@ test: vet ## vet, then every test with the race detector (the Temporal server a 
 
 test-race: ## every test with the race detector but those embedding the Temporal server (part of make test)
 	@echo "$(GO) test -race -tags prod -count=1 -timeout 30m ./... (but worker/devtemporal, cmd/einvoice-temporal; slowest first)" && \
-	$(GO) test -race -tags prod -count=1 -timeout 30m $(RACE_PKGS) && \
-	echo "(cd model/render/gofpdf && $(GO) test -race -count=1 .)  (the patched gofpdf, a module of its own)" && \
-	(cd model/render/gofpdf && $(GO) test -race -count=1 .)
+	$(GO) test -race -tags prod -count=1 -timeout 30m $(RACE_PKGS)
 
 test-norace: ## the tests embedding the Temporal server, TestDev* and the exactly-once run over 1,000 invoices, without the race detector (part of make test)
 	@echo "$(GO) test -count=1 (no race detector) TestInvoicesExactlyOnce of ./worker/, ./worker/devtemporal/ ./cmd/einvoice-temporal/, TestDev* of ./cmd/einvoice/" && \

@@ -269,4 +269,3 @@ require (
 
 tool github.com/99designs/gqlgen
 
-replace github.com/jung-kurt/gofpdf => ./model/render/gofpdf
