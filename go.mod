@@ -268,4 +268,3 @@ require (
 )
 
 tool github.com/99designs/gqlgen
-
