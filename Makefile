@@ -82,7 +82,9 @@ outage-test: ## the full-size outage: 2,000 invoices submitted during a six-hour
 security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
 	@$(WITH_TEMPORAL_BIN) && \
 	echo "$(GO) test -race -tags prod -count=1 -timeout 10m -run Attack ./... (but worker/devtemporal, cmd/einvoice-temporal)" && \
-	$(GO) test -race -tags prod -count=1 -timeout 10m -run 'Attack' $(RACE_PKGS)
+	$(GO) test -race -tags prod -count=1 -timeout 10m -run 'Attack' $(RACE_PKGS) && \
+	echo "$(GO) test -count=1 -timeout 10m -run '^TestDevAttack' ./cmd/einvoice/  (einvoice dev's own, in the default build)" && \
+	$(GO) test -count=1 -timeout 10m -run '^TestDevAttack' ./cmd/einvoice/
 
 cluster-test: ## the deployed topology (PostgreSQL via a cuttable proxy, Redis, Temporal, the stand-in, 2 api, 2 worker) under load, SIGKILLs and a 60 s database outage (ports 19500-19599; needs psql and redis-server)
 	bench/cluster/run.sh

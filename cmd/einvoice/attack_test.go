@@ -15,8 +15,8 @@ import (
 // store's and the stand-in's database files, with their WAL and
 // shared-memory files, are now 0600 and the folders made for them 0700,
 // also for files an older version left 0644; so is the stand-in's
-// generated seal key. (TestAttackDataDirPermissions covers `einvoice dev`
-// with embedded Temporal, in the default build.)
+// generated seal key. (TestDevAttackDataDirPermissions covers `einvoice
+// dev` with embedded Temporal, in the default build.)
 func TestAttackDatabaseFilePermissions(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "data")

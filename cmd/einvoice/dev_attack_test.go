@@ -11,15 +11,13 @@ import (
 	"time"
 )
 
-// TestAttackDataDirPermissions (the default build only, which embeds
-// Temporal; TestAttackDatabaseFilePermissions covers the other databases
-// in every build): `einvoice dev` created its SQLite
+// TestDevAttackDataDirPermissions: `einvoice dev` created its SQLite
 // databases 0644 (readable by every local user) while secrets.json was
 // 0600. Every database file (the main store, the stand-in's, embedded
 // Temporal's, with their WAL and shared-memory files) is now 0600 and
 // every folder of the data directory 0700, also for files an older version
 // left 0644.
-func TestAttackDataDirPermissions(t *testing.T) {
+func TestDevAttackDataDirPermissions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
