@@ -73,8 +73,9 @@ const fontSubsets = 64
 
 // fontFace is DejaVu Sans cut down to glyphRanges once per process: the
 // full face is 760 kB. A document whose text has a rune outside
-// singleByte adds these bytes as a UTF-8 font (gofpdf parses them and
-// embeds the subset of the runes the document uses).
+// singleByte adds a copy of these bytes as a UTF-8 font (gofpdf parses
+// it, embeds the subset of the runes the document uses, and writes into
+// it).
 var fontFace = sync.OnceValue(func() []byte {
 	return gofpdf.UTF8CutFont(bytes.Clone(dejaVuSans), runesOf(glyphRanges))
 })
