@@ -270,4 +270,3 @@ require (
 )
 
 tool github.com/99designs/gqlgen
-
