@@ -1,8 +1,8 @@
-// Command generate runs the steps of the SDK's go generate that are the
+// Command sdkgen runs the steps of the SDK's go generate that are the
 // project's own:
 //
-//	go run ./internal/generate doc v2 openapi.json   # the served v2 document, as /openapi/v2.json serves it
-//	go run ./internal/generate tidy client.gen.go    # drop oapi-codegen's package comment (doc.go has the package's)
+//	go run ./internal/sdkgen doc v2 client/openapi.json # the served v2 document, as /openapi/v2.json serves it
+//	go run ./internal/sdkgen tidy client/client.gen.go # drop oapi-codegen's package comment (doc.go has the package's)
 package main
 
 import (
