@@ -82,7 +82,7 @@ func (rp Events) MarkAllDispatched(ctx context.Context, ids []uuid.UUID, at time
 		return nil
 	}
 	_, err := rp.s.idb.NewUpdate().Model((*model.Event)(nil)).Set("dispatched_at = ?", at).
-		Where("id IN (?)", bun.In(ids)).Where("dispatched_at IS NULL").Exec(ctx)
+		Where("id IN (?)", bun.List(ids)).Where("dispatched_at IS NULL").Exec(ctx)
 	return rp.s.wrap(err, "event")
 }
 
