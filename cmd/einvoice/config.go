@@ -249,7 +249,7 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, fmt.Errorf("EINVOICE_ENCRYPTION_KEY: %w", err)
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("missing required configuration: %s (see README, Configuration)", strings.Join(missing, ", "))
+		return nil, fmt.Errorf("missing required configuration: %s (see docs/configuration.md)", strings.Join(missing, ", "))
 	}
 	if v := getenv("EINVOICE_API_KEY_PEPPER"); v != "" {
 		if len(v) < 32 {
@@ -369,6 +369,13 @@ func loadDevSecrets(dataDir string) (*devSecrets, error) {
 		if s.JWTSecret == "" || s.EncryptionKey == "" || s.APIKeyPepper == "" {
 			return nil, fmt.Errorf("%s is incomplete; delete it to generate new secrets", path)
 		}
+		// A data dir made by an older version may be readable by others.
+		if err := os.Chmod(dataDir, 0o700); err != nil {
+			return nil, err
+		}
+		if err := os.Chmod(path, 0o600); err != nil {
+			return nil, err
+		}
 		if s.AuditKey != "" {
 			return &s, nil
 		}
@@ -394,6 +401,9 @@ func loadDevSecrets(dataDir string) (*devSecrets, error) {
 		}
 	}
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(dataDir, 0o700); err != nil { // the data dir holds the secrets
 		return nil, err
 	}
 	return &s, writeDevSecrets(path, &s)
