@@ -11,11 +11,14 @@ N=${N:-600}
 RATE=${RATE:-50}
 PORT=${PORT:-18480}
 OUT=${OUT:-$(mktemp -d)}
-go build -o "$OUT/einvoice" ./cmd/einvoice
+# EINVOICE_BIN runs an einvoice built elsewhere (another revision, to
+# compare one beside the other).
+BIN=${EINVOICE_BIN:-$OUT/einvoice}
+[ -n "${EINVOICE_BIN:-}" ] || go build -o "$OUT/einvoice" ./cmd/einvoice
 go build -o "$OUT/bench" ./bench/invoices
 data=$(mktemp -d)
 EINVOICE_RATE_LIMIT_SANDBOX=off EINVOICE_RATE_LIMIT_PROJECT_SANDBOX=off EINVOICE_PPROF_ADDR=127.0.0.1:$((PORT + 2)) \
-	"$OUT/einvoice" dev --addr 127.0.0.1:$PORT --data-dir "$data" --temporal-addr 127.0.0.1:$((PORT + 1)) \
+	"$BIN" dev --addr 127.0.0.1:$PORT --data-dir "$data" --temporal-addr 127.0.0.1:$((PORT + 1)) \
 	--temporal-ui-addr "" --log-level warn >"$OUT/dev.log" 2>&1 &
 dev=$!
 trap 'kill $dev 2>/dev/null; wait $dev 2>/dev/null; rm -rf "$data"' EXIT
@@ -32,5 +35,5 @@ fi
 if [ "${PROFILE:-}" = 1 ]; then
 	wait $prof
 	curl -fs -o "$OUT/allocs.pprof" "http://127.0.0.1:$((PORT + 2))/debug/pprof/allocs"
-	echo "profiles: $OUT/cpu.pprof $OUT/allocs.pprof (go tool pprof -top $OUT/einvoice $OUT/cpu.pprof)"
+	echo "profiles: $OUT/cpu.pprof $OUT/allocs.pprof (go tool pprof -top $BIN $OUT/cpu.pprof)"
 fi
