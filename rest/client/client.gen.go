@@ -415,19 +415,22 @@ func (e InvoiceMappingFormat) Valid() bool {
 
 // Defines values for InvoicePaymentUpdatePaymentStatus.
 const (
+	CANCELED InvoicePaymentUpdatePaymentStatus = "CANCELED"
 	PAID     InvoicePaymentUpdatePaymentStatus = "PAID"
 	PARTIAL  InvoicePaymentUpdatePaymentStatus = "PARTIAL"
-	REJECTED InvoicePaymentUpdatePaymentStatus = "REJECTED"
+	PENDING  InvoicePaymentUpdatePaymentStatus = "PENDING"
 )
 
 // Valid indicates whether the value is a known member of the InvoicePaymentUpdatePaymentStatus enum.
 func (e InvoicePaymentUpdatePaymentStatus) Valid() bool {
 	switch e {
+	case CANCELED:
+		return true
 	case PAID:
 		return true
 	case PARTIAL:
 		return true
-	case REJECTED:
+	case PENDING:
 		return true
 	default:
 		return false
@@ -1466,11 +1469,12 @@ type InvoiceNote struct {
 
 // InvoicePaymentUpdate defines model for InvoicePaymentUpdate.
 type InvoicePaymentUpdate struct {
+	// PaymentStatus NRS's statuses; REJECTED, a providers' word, is refused (NRS-PAYMENT-STATUS-REJECTED)
 	PaymentStatus InvoicePaymentUpdatePaymentStatus `json:"payment_status"`
 	Reference     *string                           `json:"reference,omitempty"`
 }
 
-// InvoicePaymentUpdatePaymentStatus defines model for InvoicePaymentUpdate.PaymentStatus.
+// InvoicePaymentUpdatePaymentStatus NRS's statuses; REJECTED, a providers' word, is refused (NRS-PAYMENT-STATUS-REJECTED)
 type InvoicePaymentUpdatePaymentStatus string
 
 // InvoiceQueue defines model for InvoiceQueue.
@@ -3986,7 +3990,7 @@ type ClientInterface interface {
 
 	// UpdateInvoicePaymentWithBody Set a submitted invoice's payment status
 	//
-	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 	// `invoices:submit` scope.
 	//
@@ -3997,7 +4001,7 @@ type ClientInterface interface {
 
 	// UpdateInvoicePayment Set a submitted invoice's payment status
 	//
-	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 	// `invoices:submit` scope.
 	//
@@ -5306,7 +5310,7 @@ func (c *RawClient) GetInvoiceMapping(ctx context.Context, invoiceId InvoiceID, 
 
 // UpdateInvoicePaymentWithBody Set a submitted invoice's payment status
 //
-// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 // it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 // `invoices:submit` scope.
 //
@@ -5327,7 +5331,7 @@ func (c *RawClient) UpdateInvoicePaymentWithBody(ctx context.Context, invoiceId 
 
 // UpdateInvoicePayment Set a submitted invoice's payment status
 //
-// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 // it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 // `invoices:submit` scope.
 //
@@ -9936,7 +9940,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateInvoicePaymentWithBodyWithResponse Set a submitted invoice's payment status
 	//
-	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 	// `invoices:submit` scope.
 	//
@@ -9947,7 +9951,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateInvoicePaymentWithResponse Set a submitted invoice's payment status
 	//
-	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 	// `invoices:submit` scope.
 	//
@@ -18786,7 +18790,7 @@ func (c *ClientWithResponses) GetInvoiceMappingWithResponse(ctx context.Context,
 
 // UpdateInvoicePaymentWithBodyWithResponse Set a submitted invoice's payment status
 //
-// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 // it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 // `invoices:submit` scope.
 //
@@ -18803,7 +18807,7 @@ func (c *ClientWithResponses) UpdateInvoicePaymentWithBodyWithResponse(ctx conte
 
 // UpdateInvoicePaymentWithResponse Set a submitted invoice's payment status
 //
-// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 // it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 // `invoices:submit` scope.
 //
