@@ -17,7 +17,6 @@ import (
 // refused with the validator's reason (NRS-PAYMENT-STATUS-REJECTED).
 var PaymentStatuses = []string{codes.PaymentPending, codes.PaymentPaid, codes.PaymentPartial, codes.PaymentCanceled}
 
-
 // PaymentInput is a payment status update of an invoice.
 type PaymentUpdateInput struct {
 	PaymentStatus string `json:"payment_status" required:"true"`
