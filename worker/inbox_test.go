@@ -1,17 +1,22 @@
 package worker_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
+	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -50,6 +55,29 @@ func (r *rig) startInboxWorker() (stop func()) {
 	}
 	r.t.Cleanup(stop)
 	return stop
+}
+
+// graphql sends a GraphQL query with tn's user token and answers its data
+// and errors.
+func (r *rig) graphql(tn certtest.Tenant, query string, vars map[string]any) (map[string]any, []any) {
+	r.t.Helper()
+	b, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	hr := httptest.NewRequest("POST", "/graphql", bytes.NewReader(b))
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Authorization", "Bearer "+tn.Token)
+	rec := httptest.NewRecorder()
+	rest.New(r.e.App, rest.Options{Version: "test", Logger: quiet(), GraphQL: graph.NewHandler(r.e.App, graph.Options{Logger: quiet()})}).ServeHTTP(rec, hr)
+	var out struct {
+		Data   map[string]any `json:"data"`
+		Errors []any          `json:"errors"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		r.t.Fatalf("graphql: %d %s", rec.Code, rec.Body)
+	}
+	if out.Data == nil && out.Errors == nil {
+		r.t.Fatalf("graphql: %d %s", rec.Code, rec.Body)
+	}
+	return out.Data, out.Errors
 }
 
 // tinOf reads the TIN NRS (the stand-in) holds for a tenant's business,
@@ -156,6 +184,25 @@ func TestInboxExchange(t *testing.T) {
 	}
 	if code, m, _ := r.call("GET", "/api/v2/received-invoices", seller, ""); code != 200 || len(m["items"].([]any)) != 0 {
 		t.Fatalf("seller's inbox: %d %v", code, m)
+	}
+	// GraphQL: the same inbox for the buyer's members, not found for others.
+	const q = `query($p: ID!, $id: ID!) {
+		project(id: $p) { receivedInvoices(first: 10) { edges { node { id irn confirmed sealed } } } }
+		receivedInvoice(projectId: $p, id: $id) { irn supplierTin document }
+	}`
+	vars := map[string]any{"p": buyer.Project.ID.String(), "id": id}
+	data, errs := r.graphql(buyer, q, vars)
+	if len(errs) != 0 || data["project"] == nil {
+		t.Fatalf("graphql: %v %v", data, errs)
+	}
+	edges := data["project"].(map[string]any)["receivedInvoices"].(map[string]any)["edges"].([]any)
+	node := edges[0].(map[string]any)["node"].(map[string]any)
+	ri := data["receivedInvoice"].(map[string]any)
+	if len(edges) != 1 || node["irn"] != irn || node["confirmed"] != true || ri["document"].(map[string]any)["irn"] != irn {
+		t.Fatalf("graphql data: %v", data)
+	}
+	if data, errs := r.graphql(seller, `query($p: ID!, $id: ID!) { receivedInvoice(projectId: $p, id: $id) { irn } }`, vars); len(errs) == 0 || data != nil && data["receivedInvoice"] != nil {
+		t.Fatalf("the seller reads the buyer's inbox on GraphQL: %v %v", data, errs)
 	}
 	// The decision is recorded (NRS-silent), with its event.
 	code, dec, _ := r.call("POST", "/api/v2/received-invoices/"+id+"/decision", buyer, `{"decision":"accepted","reason":"goods received"}`)
