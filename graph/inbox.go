@@ -6,10 +6,9 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 )
 
-// inboxPrincipal is the caller acting on a project's inbox: any member
-// reads, owners and admins pull and decide (write); another tenant's
-// project is not found.
-func (r *Resolver) inboxPrincipal(ctx context.Context, projectID string, write bool) (*model.Principal, error) {
+// inboxPrincipal is a member of the project's organization reading its
+// inbox; another tenant's project is not found.
+func (r *Resolver) inboxPrincipal(ctx context.Context, projectID string) (*model.Principal, error) {
 	u, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -18,5 +17,5 @@ func (r *Resolver) inboxPrincipal(ctx context.Context, projectID string, write b
 	if err != nil {
 		return nil, err
 	}
-	return r.app.Invoices.Workbench(ctx, u, pid, write)
+	return r.app.Invoices.Workbench(ctx, u, pid, false)
 }

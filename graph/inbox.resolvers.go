@@ -19,30 +19,6 @@ import (
 	"github.com/google/uuid"
 )
 
-func (r *mutationResolver) PullReceivedInvoices(ctx context.Context, projectID string) (*inbox.PullStarted, error) {
-	k, err := r.inboxPrincipal(ctx, projectID, true)
-	if err != nil {
-		return nil, err
-	}
-	return r.app.Inbox.Pull(ctx, k)
-}
-
-func (r *mutationResolver) DecideReceivedInvoice(ctx context.Context, projectID string, id string, decision string, reason *string) (*inbox.View, error) {
-	k, err := r.inboxPrincipal(ctx, projectID, true)
-	if err != nil {
-		return nil, err
-	}
-	invoiceID, err := parseID(id, "id")
-	if err != nil {
-		return nil, err
-	}
-	in := inbox.DecideInput{Decision: decision}
-	if reason != nil {
-		in.Reason = *reason
-	}
-	return r.app.Inbox.Decide(ctx, k, invoiceID, in)
-}
-
 func (r *projectResolver) ReceivedInvoices(ctx context.Context, obj *portal.ProjectView, first *int, after *string, filter *gqlmodel.ReceivedInvoiceFilter) (*gqlmodel.ReceivedInvoiceConnection, error) {
 	u, err := principal(ctx)
 	if err != nil {
@@ -87,7 +63,7 @@ func (r *projectResolver) ReceivedInvoices(ctx context.Context, obj *portal.Proj
 }
 
 func (r *queryResolver) ReceivedInvoice(ctx context.Context, projectID string, id string) (*inbox.View, error) {
-	k, err := r.inboxPrincipal(ctx, projectID, false)
+	k, err := r.inboxPrincipal(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}

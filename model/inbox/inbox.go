@@ -116,7 +116,7 @@ func (s *Steps) Credentials(ctx context.Context, projectID uuid.UUID) (*authorit
 
 // Has reports whether the project holds the IRN already.
 func (s *Steps) Has(ctx context.Context, projectID uuid.UUID, irn string) (bool, error) {
-	_, err := s.st.Received().ByIRN(ctx, projectID, irn)
+	_, err := store.Received(s.st).ByIRN(ctx, projectID, irn)
 	switch {
 	case err == nil:
 		return true, nil
@@ -174,7 +174,7 @@ func (s *Steps) Store(ctx context.Context, projectID uuid.UUID, irn string, docu
 		PaymentStatus: doc.PaymentStatus, Sealed: sealed, Document: string(document), ReceivedAt: now, UpdatedAt: now}
 	stored := false
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		inserted, err := tx.Received().Insert(ctx, row)
+		inserted, err := store.Received(tx).Insert(ctx, row)
 		if err != nil || !inserted {
 			return err
 		}
@@ -185,7 +185,7 @@ func (s *Steps) Store(ctx context.Context, projectID uuid.UUID, irn string, docu
 		return nil, false, err
 	}
 	if !stored {
-		row, err = s.st.Received().ByIRN(ctx, projectID, irn)
+		row, err = store.Received(s.st).ByIRN(ctx, projectID, irn)
 		if err != nil {
 			return nil, false, err
 		}
@@ -196,7 +196,7 @@ func (s *Steps) Store(ctx context.Context, projectID uuid.UUID, irn string, docu
 // Unconfirmed lists the IRNs of the project's received invoices whose
 // receipt is not confirmed yet, oldest first.
 func (s *Steps) Unconfirmed(ctx context.Context, projectID uuid.UUID, limit int) ([]string, error) {
-	rows, err := s.st.Received().Unconfirmed(ctx, projectID, limit)
+	rows, err := store.Received(s.st).Unconfirmed(ctx, projectID, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -211,13 +211,13 @@ func (s *Steps) Unconfirmed(ctx context.Context, projectID uuid.UUID, limit int)
 // with its received_invoice.confirmed event; a second call changes nothing.
 func (s *Steps) Confirmed(ctx context.Context, projectID uuid.UUID, irn string) error {
 	return s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		row, err := tx.Received().ByIRN(ctx, projectID, irn)
+		row, err := store.Received(tx).ByIRN(ctx, projectID, irn)
 		if err != nil || row.ConfirmedAt != nil {
 			return err
 		}
 		now := model.StoredTime(s.cfg.Now())
 		row.ConfirmedAt, row.UpdatedAt = &now, now
-		if err := tx.Received().Save(ctx, row); err != nil {
+		if err := store.Received(tx).Save(ctx, row); err != nil {
 			return err
 		}
 		return appendEvent(ctx, tx, row, model.EventReceivedInvoiceConfirmed, now)

@@ -118,7 +118,7 @@ func (s *Service) List(ctx context.Context, who *model.Principal, in ListInput) 
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rows, more, err := s.st.Received().List(ctx, who.ProjectID, f, page)
+	rows, more, err := store.Received(s.st).List(ctx, who.ProjectID, f, page)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (s *Service) Get(ctx context.Context, who *model.Principal, id uuid.UUID) (
 	if err := requireScope(who, model.ScopeInvoicesRead); err != nil {
 		return nil, err
 	}
-	row, err := s.st.Received().Get(ctx, who.ProjectID, id)
+	row, err := store.Received(s.st).Get(ctx, who.ProjectID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (s *Service) Decide(ctx context.Context, who *model.Principal, id uuid.UUID
 	}
 	var out *model.ReceivedInvoice
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		row, err := tx.Received().Get(ctx, who.ProjectID, id)
+		row, err := store.Received(tx).Get(ctx, who.ProjectID, id)
 		if err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func (s *Service) Decide(ctx context.Context, who *model.Principal, id uuid.UUID
 		}
 		now := model.StoredTime(s.cfg.Now())
 		row.Decision, row.DecisionReason, row.DecidedAt, row.UpdatedAt = d, in.Reason, &now, now
-		if err := tx.Received().Save(ctx, row); err != nil {
+		if err := store.Received(tx).Save(ctx, row); err != nil {
 			return err
 		}
 		typ := model.EventReceivedInvoiceAccepted

@@ -13,8 +13,9 @@ import (
 // inbox). model/inbox is its only writer.
 type ReceivedRepo struct{ s *Store }
 
-// Received returns the repository of received invoices.
-func (s *Store) Received() ReceivedRepo { return ReceivedRepo{s} }
+// Received returns the repository of received invoices, in s's connection
+// or transaction (a function, not a method of Store, which holds enough).
+func Received(s *Store) ReceivedRepo { return ReceivedRepo{s} }
 
 const receivedInvoice = "received invoice"
 

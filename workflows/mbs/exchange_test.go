@@ -121,7 +121,7 @@ func TestExchangeSettings(t *testing.T) {
 		ItemDescription: "Cement", IRN: "INV1-94ND90NR-20260315", OtherTaxes: "5000.00", TotalAmount: "112500.00",
 		TransactionDate: "2024-11-18", IntegratorServiceID: "772392", VATCalculated: "7500.00", VATRate: "7.5", VATStatus: mbs.VATStandard}
 	rc, _ := newClient(t, mainSrv.URL, "k", "s", func(cfg *mbs.Config) { cfg.ReportBaseURL = reportSrv.URL })
-	if _, _, err := rc.SendReport(ctx, report); err != nil {
+	if _, _, err := mbs.SendReport(ctx, rc, report); err != nil {
 		t.Fatal(err)
 	}
 	r := reports.last()
@@ -131,7 +131,7 @@ func TestExchangeSettings(t *testing.T) {
 		t.Fatalf("report: %+v", r)
 	}
 	legacy, _ := newClient(t, mainSrv.URL, "k", "s", func(cfg *mbs.Config) { cfg.LegacyReportRoute = true; cfg.ReportBaseURL = reportSrv.URL })
-	_, _, _ = legacy.SendReport(ctx, report)
+	_, _, _ = mbs.SendReport(ctx, legacy, report)
 	r = main.last()
 	body = nil
 	_ = json.Unmarshal([]byte(r.body), &body)

@@ -161,11 +161,12 @@ func (r Report) legacy() PaymentReport {
 		VATCalculated: r.VATCalculated, VATRate: r.VATRate, VATStatus: 0, VendorTransactionID: r.IRN}
 }
 
-// SendReport reports a transaction: by default the snake_case body to POST
+// SendReport reports a transaction through c (a function rather than a
+// method, so that Client stays within its size): by default the snake_case body to POST
 // /api/v1/vat/postpayment on the report host (Config.ReportBaseURL, else
 // BaseURL), enveloped or not; with Config.LegacyReportRoute, the camelCase
 // body to /v1/vat/postPayment (PostPayment). Data keeps the answer's data.
-func (c *Client) SendReport(ctx context.Context, in Report) (PaymentReportAnswer, Call, error) {
+func SendReport(ctx context.Context, c *Client, in Report) (PaymentReportAnswer, Call, error) {
 	if c.legacyReport {
 		return c.PostPayment(ctx, in.legacy())
 	}
