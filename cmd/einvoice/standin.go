@@ -32,15 +32,19 @@ type sandboxConfig struct {
 	// SlowDelay is how long SBXSLOW invoices wait
 	// (EINVOICE_NRS_SANDBOX_SLOW_DELAY); 0 means the stand-in's default.
 	SlowDelay time.Duration
+	// PlainDownloads answers downloads in clear rather than sealed
+	// (EINVOICE_NRS_SANDBOX_PLAIN_DOWNLOADS=true).
+	PlainDownloads bool
 }
 
 // sandboxFromEnv reads the stand-in's variables. appDSN is the application's
 // database, the default home of the stand-in's tables.
 func sandboxFromEnv(getenv func(string) string, appDSN string) (sandboxConfig, error) {
 	sc := sandboxConfig{
-		Embedded:    getenv("EINVOICE_NRS_SANDBOX_EMBEDDED") == "true",
-		DatabaseURL: getenv("EINVOICE_NRS_SANDBOX_DATABASE_URL"),
-		AdminToken:  getenv("EINVOICE_NRS_SANDBOX_ADMIN_TOKEN"),
+		Embedded:       getenv("EINVOICE_NRS_SANDBOX_EMBEDDED") == "true",
+		DatabaseURL:    getenv("EINVOICE_NRS_SANDBOX_DATABASE_URL"),
+		AdminToken:     getenv("EINVOICE_NRS_SANDBOX_ADMIN_TOKEN"),
+		PlainDownloads: getenv("EINVOICE_NRS_SANDBOX_PLAIN_DOWNLOADS") == "true",
 	}
 	if sc.DatabaseURL == "" && appDSN != "" {
 		sc.DatabaseURL = sandboxDSNBeside(appDSN)
@@ -120,6 +124,7 @@ func openStandIn(ctx context.Context, sc sandboxConfig, opts nrssandbox.Options,
 	if opts.SlowDelay == 0 {
 		opts.SlowDelay = sc.SlowDelay
 	}
+	opts.PlainDownloads = opts.PlainDownloads || sc.PlainDownloads
 	h, err := nrssandbox.New(opts)
 	if err != nil {
 		_ = db.Close()
