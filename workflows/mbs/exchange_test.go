@@ -3,6 +3,7 @@ package mbs_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -137,6 +138,15 @@ func TestExchangeSettings(t *testing.T) {
 	_ = json.Unmarshal([]byte(r.body), &body)
 	if r.path != "/v1/vat/postPayment" || body["agentTin"] != "01060087-0001" || body["vendorTransactionId"] != report.IRN {
 		t.Fatalf("legacy report: %+v", r)
+	}
+	// A host without the route (the stand-in answers MBS's no-route 404 on
+	// a path it lacks): the older route is tried, and answers its own 404.
+	s := newStandIn(t, nrssandbox.Options{})
+	fallback, _ := newClient(t, s.srv.URL, s.biz.APIKey, s.biz.APISecret, func(cfg *mbs.Config) { cfg.ReportBaseURL = s.srv.URL + "/elsewhere" })
+	_, call, err := mbs.SendReport(ctx, fallback, report)
+	var e *mbs.Error
+	if !errors.As(err, &e) || e.HTTPStatus != 404 || call.Path != "/v1/vat/postPayment" {
+		t.Fatalf("fallback: %+v %v", call, err)
 	}
 	if _, err := mbs.New(mbs.Config{BaseURL: mainSrv.URL, APIKey: "k", APISecret: "s", ReportBaseURL: "ftp://x.invalid"}); err == nil {
 		t.Fatal("a bad report host was accepted")

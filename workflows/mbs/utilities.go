@@ -3,7 +3,9 @@ package mbs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
 )
 
 // PaymentReport is the body of POST /v1/vat/postPayment ("Post
@@ -165,7 +167,8 @@ func (r Report) legacy() PaymentReport {
 // method, so that Client stays within its size): by default the snake_case body to POST
 // /api/v1/vat/postpayment on the report host (Config.ReportBaseURL, else
 // BaseURL), enveloped or not; with Config.LegacyReportRoute, the camelCase
-// body to /v1/vat/postPayment (PostPayment). Data keeps the answer's data.
+// body to /v1/vat/postPayment (PostPayment), which is also the fallback when
+// the report host answers MBS's no-route 404. Data keeps the answer's data.
 func SendReport(ctx context.Context, c *Client, in Report) (PaymentReportAnswer, Call, error) {
 	if c.legacyReport {
 		return c.PostPayment(ctx, in.legacy())
@@ -177,6 +180,12 @@ func SendReport(ctx context.Context, c *Client, in Report) (PaymentReportAnswer,
 	}
 	r.body = b
 	body, call, err := c.do(ctx, r)
+	var e *Error
+	if errors.As(err, &e) && e.HTTPStatus == http.StatusNotFound && e.ID == "" && strings.HasPrefix(e.Message, "no route found") {
+		// A deployment without the route answers MBS's no-route 404:
+		// the older route is the fallback.
+		return c.PostPayment(ctx, in.legacy())
+	}
 	if err != nil {
 		return PaymentReportAnswer{}, call, err
 	}
