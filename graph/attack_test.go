@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -565,5 +566,250 @@ func TestAttackIntrospectionAndGraphiQLOpen(t *testing.T) {
 	}
 	if _, r := s.post("", "{ __typename }", nil); len(r.Errors) != 0 {
 		t.Fatalf("__typename: %s", r.Raw)
+	}
+}
+
+// TestAttackAliasConflicts: fields that share one alias but differ (`{ a:
+// __typename a: apiKeyScopes a: auditActions … }`) made the
+// overlapping-fields rule report every conflicting pair: 166 triples (7.6
+// KB) answered 82,668 errors, 22 MB. Aliases now count in the selection
+// budget, and no answer carries more than DefaultMaxValidationErrors
+// validation errors plus one saying the rest were left out, for anonymous
+// and authenticated callers alike.
+func TestAttackAliasConflicts(t *testing.T) {
+	s := newServer(t, sqlite, graph.Options{})
+	tn := s.tenant("aliases")
+	triples := func(n int) string {
+		return "{" + strings.Repeat(" a: __typename a: apiKeyScopes a: auditActions", n) + " }"
+	}
+	pairs := func(n int) string { return "{" + strings.Repeat(" a: __typename a: apiKeyScopes", n) + " }" }
+	var unknown strings.Builder
+	unknown.WriteString("{")
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&unknown, " x%d", i)
+	}
+	unknown.WriteString(" }")
+	const maxAnswer = 8 << 10
+	for _, who := range []struct{ name, token string }{{"anonymous", ""}, {"authenticated", tn.Token}} {
+		t.Run(who.name, func(t *testing.T) {
+			for _, c := range []struct {
+				name, query, code string
+				errors            int // exactly this many errors
+			}{
+				{"166 triples (the review's document)", triples(166), "SELECTION_LIMIT_EXCEEDED", 1},
+				{"250 pairs", pairs(250), "SELECTION_LIMIT_EXCEEDED", 1},
+				// 125 pairs fill the budget: 15,625 conflicting pairs.
+				{"125 pairs, within the budget", pairs(125), "GRAPHQL_VALIDATION_FAILED", graph.DefaultMaxValidationErrors + 1},
+				{"500 unknown fields", unknown.String(), "GRAPHQL_VALIDATION_FAILED", graph.DefaultMaxValidationErrors + 1},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					status, r := s.post(who.token, c.query, nil)
+					if status != http.StatusOK && status != http.StatusUnprocessableEntity {
+						t.Fatalf("status %d: %.500s", status, r.Raw)
+					}
+					if len(r.Errors) != c.errors || len(r.Raw) > maxAnswer {
+						t.Fatalf("%d errors, %d bytes; want %d errors in at most %d bytes: %.500s", len(r.Errors), len(r.Raw), c.errors, maxAnswer, r.Raw)
+					}
+					for _, e := range r.Errors {
+						if e.Extensions.Code != c.code {
+							t.Fatalf("error code %q, want %q: %.500s", e.Extensions.Code, c.code, r.Raw)
+						}
+					}
+					if d := strings.TrimSpace(string(r.Data)); d != "" && d != "null" {
+						t.Fatalf("fields ran: %.500s", r.Raw)
+					}
+					if c.errors > 1 && !strings.Contains(r.Errors[len(r.Errors)-1].Message, "the rest were left out") {
+						t.Fatalf("no error says the rest were left out: %.500s", r.Raw)
+					}
+				})
+			}
+		})
+	}
+	t.Run("a document with a few errors reports them all", func(t *testing.T) {
+		_, r := s.post("", "{ a: __typename a: apiKeyScopes nope }", nil)
+		if len(r.Errors) != 2 {
+			t.Fatalf("want the conflict and the unknown field: %s", r.Raw)
+		}
+	})
+}
+
+// postFrom is post with the answer's headers, from the client address addr.
+func (s *server) postFrom(addr, token, query string) (*httptest.ResponseRecorder, result) {
+	s.t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query})
+	r := httptest.NewRequest("POST", "/graphql", strings.NewReader(string(body)))
+	r.RemoteAddr = addr
+	r.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	s.h.ServeHTTP(w, r)
+	var out struct {
+		Data   json.RawMessage
+		Errors []gqlError
+	}
+	_ = json.Unmarshal(w.Body.Bytes(), &out)
+	return w, result{Data: out.Data, Errors: out.Errors, Raw: w.Body.Bytes()}
+}
+
+// rateLimited checks a 429 in the contract's shape with Retry-After.
+func rateLimited(t *testing.T, w *httptest.ResponseRecorder) {
+	t.Helper()
+	var body struct {
+		Detail string `json:"detail"`
+		Code   string `json:"code"`
+	}
+	_ = json.Unmarshal(w.Body.Bytes(), &body)
+	if w.Code != http.StatusTooManyRequests || body.Code != "rate_limited" || body.Detail == "" {
+		t.Fatalf("want 429 rate_limited: %d %s", w.Code, w.Body)
+	}
+	if ra, err := strconv.Atoi(w.Header().Get("Retry-After")); err != nil || ra < 1 {
+		t.Fatalf("Retry-After %q", w.Header().Get("Retry-After"))
+	}
+}
+
+// TestAttackAuthenticatedGraphQLFlood: authenticated /graphql requests
+// had no rate limit (70 documents of conflicting aliases: 70 × 422, 41.5
+// CPU s). Every request now counts, weighted by its document's cost,
+// against its user's budget and its address's, whoever sends it.
+func TestAttackAuthenticatedGraphQLFlood(t *testing.T) {
+	t.Run("600 back-to-back requests at the default limits", func(t *testing.T) {
+		s := newServerOn(t, storetest.SQLite(t), graph.Options{}, nil, func(o *rest.Options) {
+			o.RateLimits.GraphQLUser, o.RateLimits.GraphQLAddress = rest.DefaultGraphQLUserLimit, rest.DefaultGraphQLAddressLimit
+		})
+		tn := s.tenant("flood600")
+		var refused *httptest.ResponseRecorder
+		answered := 0
+		for i := 0; i < 600 && refused == nil; i++ {
+			w, r := s.postFrom("192.0.2.10:1234", tn.Token, "{ me { id } }")
+			switch w.Code {
+			case http.StatusOK:
+				if len(r.Errors) > 0 {
+					t.Fatalf("request %d: %s", i, r.Raw)
+				}
+				answered++
+			default:
+				refused = w
+			}
+		}
+		if refused == nil {
+			t.Fatal("600 requests from one user, none refused")
+		}
+		rateLimited(t, refused)
+		if answered > rest.DefaultGraphQLUserLimit.Count {
+			t.Fatalf("%d answered before the first 429, over the user's budget of %d", answered, rest.DefaultGraphQLUserLimit.Count)
+		}
+	})
+	t.Run("weighted by the document's cost, per user and per address", func(t *testing.T) {
+		s := newServerOn(t, storetest.SQLite(t), graph.Options{}, nil, func(o *rest.Options) {
+			o.RateLimits.GraphQLUser = rest.Limit{Count: 20, Period: time.Hour}
+			o.RateLimits.GraphQLAddress = rest.Limit{Count: 40, Period: time.Hour}
+		})
+		a := s.tenant("weighta") // the signup requests come from httptest's default address
+		b := s.tenant("weightb")
+		heavy := "{" + strings.Repeat(" a: __typename a: apiKeyScopes a: auditActions", 166) + " }" // over the selection limit: the most a document costs
+		cost := 1 + (graph.DefaultMaxSelections+1)/graph.SelectionsPerCost
+		sent := 2 // tenant spent two of a's budget: createProject and createApiKey
+		for ; sent+cost <= 20; sent += cost {
+			if w, r := s.postFrom("192.0.2.20:1", a.Token, heavy); w.Code == http.StatusTooManyRequests || len(r.Errors) != 1 {
+				t.Fatalf("heavy request within the budget: %d %.300s", w.Code, r.Raw)
+			}
+		}
+		for ; sent < 20; sent++ {
+			if w, r := s.postFrom("192.0.2.20:1", a.Token, "{ __typename }"); w.Code != http.StatusOK {
+				t.Fatalf("light request within the budget: %d %s", w.Code, r.Raw)
+			}
+		}
+		w, _ := s.postFrom("192.0.2.20:1", a.Token, "{ __typename }")
+		rateLimited(t, w)
+		// Another user from another address is not affected.
+		if w, r := s.postFrom("192.0.2.21:1", b.Token, "{ __typename }"); w.Code != http.StatusOK {
+			t.Fatalf("another user: %d %s", w.Code, r.Raw)
+		}
+		// The address's budget holds whatever users (or none) send from it:
+		// 18 spent there by a, 22 more by b and anonymous callers.
+		for i := 0; i < 22; i++ {
+			token := b.Token
+			if i%2 == 1 {
+				token = ""
+			}
+			if w, r := s.postFrom("192.0.2.20:1", token, "{ __typename }"); w.Code != http.StatusOK {
+				t.Fatalf("request %d within the address's budget: %d %s", i, w.Code, r.Raw)
+			}
+		}
+		w, _ = s.postFrom("192.0.2.20:1", "", "{ __typename }")
+		rateLimited(t, w)
+		w, _ = s.postFrom("192.0.2.20:1", b.Token, "{ __typename }")
+		rateLimited(t, w)
+	})
+}
+
+// hostsResolver resolves hooks.example.test to a public address and no
+// other name, so that tests never query DNS.
+type hostsResolver struct{}
+
+func (hostsResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if host == "hooks.example.test" {
+		return []netip.Addr{netip.MustParseAddr("41.58.1.1")}, nil
+	}
+	return nil, errors.New("no such host")
+}
+
+// TestAttackWebhookHostForms: over GraphQL as over REST, webhook URLs
+// with numeric hosts in inet_aton forms, or hosts that do not resolve,
+// are refused when saved, with the reason, even where private addresses
+// are allowed.
+func TestAttackWebhookHostForms(t *testing.T) {
+	s := newServerOn(t, storetest.SQLite(t), graph.Options{}, func(c *app.Config) {
+		c.Webhooks.AllowPrivate, c.Webhooks.Resolver = true, hostsResolver{}
+	}, nil)
+	a := s.tenant("hosts")
+	create := `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`
+	update := `mutation($input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $input) { id } }`
+	var cr struct {
+		CreateWebhookEndpoint struct{ Endpoint struct{ ID string } }
+	}
+	s.must(a.Token, create, map[string]any{"input": map[string]any{"projectId": a.ProjectID, "url": "http://hooks.example.test/hooks"}}, &cr)
+	for _, c := range []struct{ url, reason string }{
+		{"http://2130706433/hooks", "non-canonical"},
+		{"http://0x7f.1/hooks", "non-canonical"},
+		{"http://127.1/hooks", "non-canonical"},
+		{"http://0/hooks", "non-canonical"},
+		{"http://0177.0.0.1/hooks", "non-canonical"},
+		{"http://hooks.invalid/hooks", "does not resolve"},
+	} {
+		for name, r := range map[string]result{
+			"create": s.do(a.Token, create, map[string]any{"input": map[string]any{"projectId": a.ProjectID, "url": c.url}}),
+			"update": s.do(a.Token, update, map[string]any{"input": map[string]any{"projectId": a.ProjectID, "endpointId": cr.CreateWebhookEndpoint.Endpoint.ID, "url": c.url}}),
+		} {
+			if locs := r.locs(t); len(locs) != 1 || locs[0] != "value_error@input/url" || !strings.Contains(string(r.Raw), c.reason) {
+				t.Fatalf("%s %s: %s", name, c.url, r.Raw)
+			}
+		}
+	}
+}
+
+// TestAttackEmptyScopes: over GraphQL as over REST, `scopes: []` created a
+// key with every scope. It is now refused, naming the scopes allowed;
+// omitting scopes keeps every scope.
+func TestAttackEmptyScopes(t *testing.T) {
+	s := newServer(t, sqlite, graph.Options{})
+	tn := s.tenant("scopes")
+	r := s.do(tn.Token, createKeyMutation, map[string]any{"input": map[string]any{"projectId": tn.ProjectID, "keyName": "nothing", "scopes": []any{}}})
+	if locs := r.locs(t); len(locs) != 1 || locs[0] != "value_error@input/scopes" {
+		t.Fatalf("empty scopes: %s", r.Raw)
+	}
+	for _, sc := range model.ScopeNames() {
+		if !strings.Contains(string(r.Raw), sc) {
+			t.Fatalf("the refusal does not name %s: %s", sc, r.Raw)
+		}
+	}
+	var out struct {
+		CreateAPIKey struct{ Key struct{ Scopes []string } } `json:"createApiKey"`
+	}
+	s.must(tn.Token, createKeyMutation, map[string]any{"input": map[string]any{"projectId": tn.ProjectID, "keyName": "default"}}, &out)
+	if len(out.CreateAPIKey.Key.Scopes) != len(model.ScopeNames()) {
+		t.Fatalf("omitted scopes: %v", out.CreateAPIKey.Key.Scopes)
 	}
 }

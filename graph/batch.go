@@ -49,4 +49,3 @@ func batchCounts(v *submissions.BatchView) []*gqlmodel.InvoiceBatchCount {
 	sort.Slice(out, func(i, j int) bool { return order[out[i].Status] < order[out[j].Status] })
 	return out
 }
-

@@ -30,10 +30,11 @@ const (
 	// DefaultMaxTokens bounds the query's tokens (names, punctuation,
 	// values, comments); lexing and parsing are linear in them.
 	DefaultMaxTokens = 4_000
-	// DefaultMaxSelections bounds the document's fields, each fragment
-	// counted where it is spread. Validation compares fields that share a
-	// response name pairwise, down nested selections, so its cost grows
-	// with the square of this number (docs/security.md has figures).
+	// DefaultMaxSelections bounds the document's fields and aliases (a
+	// field under an alias counts twice), each fragment counted where it
+	// is spread. Validation compares fields that share a response name
+	// pairwise, down nested selections, so its cost grows with the square
+	// of this number (docs/security.md has figures).
 	DefaultMaxSelections = 500
 )
 
@@ -89,7 +90,7 @@ func (d DocumentLimit) MutateOperationParameters(ctx context.Context, p *graphql
 		return nil // gqlgen reports the syntax error itself
 	}
 	if n := selections(doc, d.MaxSelections); n > d.MaxSelections {
-		return limitError(selectionLimitCode, "the query selects more than %d fields (fragments counted where they are spread)", d.MaxSelections)
+		return limitError(selectionLimitCode, "the query selects more than %d fields and aliases (a field under an alias counts twice; fragments counted where they are spread)", d.MaxSelections)
 	}
 	return nil
 }
@@ -109,7 +110,9 @@ func fewTokens(src *ast.Source, limit int) bool {
 	}
 }
 
-// selections counts the fields of every operation of doc with each
+// selections counts the fields of every operation of doc, and their
+// aliases (a field under an alias counts twice: its name and its response
+// name), with each
 // fragment spread counting its fragment's fields again where it is spread,
 // plus the fields of fragments no operation spreads (validation visits
 // them too before refusing them), and stops counting once past limit.
@@ -145,6 +148,12 @@ func (c *selectionCounter) set(set ast.SelectionSet) int {
 		switch s := sel.(type) {
 		case *ast.Field:
 			n += 1 + c.set(s.SelectionSet)
+			if s.Alias != "" && s.Alias != s.Name {
+				// The response name counts beside the field's: aliases
+				// are what let fields that differ share a response name,
+				// which validation then compares pairwise.
+				n++
+			}
 		case *ast.InlineFragment:
 			n += c.set(s.SelectionSet)
 		case *ast.FragmentSpread:

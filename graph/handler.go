@@ -180,7 +180,9 @@ func NewHandler(svc *app.App, opts Options) http.Handler {
 	// The document limits run before gqlgen parses; the parser's own token
 	// limit is a second line.
 	srv.SetParserTokenLimit(opts.MaxTokens)
-	srv.Use(DocumentLimit{MaxBytes: opts.MaxQueryBytes, MaxTokens: opts.MaxTokens, MaxSelections: opts.MaxSelections, Cache: cache})
+	srv.SetValidationRulesFn(limitedRules(DefaultMaxValidationErrors))
+	limits := DocumentLimit{MaxBytes: opts.MaxQueryBytes, MaxTokens: opts.MaxTokens, MaxSelections: opts.MaxSelections, Cache: cache}
+	srv.Use(limits)
 	if opts.Introspection {
 		srv.Use(extension.Introspection{})
 	} else {
@@ -197,15 +199,18 @@ func NewHandler(svc *app.App, opts Options) http.Handler {
 	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		return next(withLoaders(ctx, svc, opts.LoaderWait))
 	})
-	return &endpoint{graphql: srv, assets: assetHandler(), graphiql: opts.GraphiQL}
+	return &endpoint{graphql: srv, assets: assetHandler(), graphiql: opts.GraphiQL, limits: limits, costs: newCostCache()}
 }
 
 // endpoint routes between the GraphQL server, the GraphiQL page and its
 // assets. It works under any mount path: assets live at <mount>/assets/.
+// Its RequestCost weighs requests for the transport's rate limits.
 type endpoint struct {
 	graphql  http.Handler
 	assets   http.Handler
 	graphiql bool
+	limits   DocumentLimit
+	costs    *lru.LRU[int]
 }
 
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -111,7 +111,7 @@ func (a *api) chargeItems(w http.ResponseWriter, r *http.Request, n int) bool {
 	if k.Environment == model.EnvironmentProduction {
 		l, pl = a.opts.RateLimits.Production, a.opts.RateLimits.ProductionProject
 	}
-	for _, c := range []limitCheck{{"key:" + k.KeyID.String(), l}, {"project:" + k.ProjectID.String(), pl}} {
+	for _, c := range []limitCheck{{key: "key:" + k.KeyID.String(), limit: l}, {key: "project:" + k.ProjectID.String(), limit: pl}} {
 		if c.limit.IsZero() {
 			continue
 		}

@@ -67,6 +67,10 @@ func requestID(ctx context.Context) string { return model.RequestMetaFrom(ctx).R
 // connection's peer, or what the trusted proxies report.
 func (a *api) clientIP(r *http.Request) string { return a.opts.TrustedProxies.ClientIP(r) }
 
+// limitAddress is the client's address as rate limits count it: IPv6 per
+// /64 (model.AddressKey).
+func (a *api) limitAddress(r *http.Request) string { return model.AddressKey(a.clientIP(r)) }
+
 // recoverer turns a panic into a logged 500 in the contract's shape.
 func (a *api) recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/google/uuid"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/time/rate"
 
@@ -90,6 +91,12 @@ var (
 	// DefaultGraphQLAnonymousLimit is each client address's budget of
 	// /graphql requests without a bearer token.
 	DefaultGraphQLAnonymousLimit = Limit{Count: 60, Period: time.Minute}
+	// DefaultGraphQLUserLimit is each user's budget of /graphql cost
+	// units (a request costs 1 plus one per 100 selections of its
+	// document; see graph.SelectionsPerCost), DefaultGraphQLAddressLimit
+	// each client address's, whoever sends them.
+	DefaultGraphQLUserLimit    = Limit{Count: 300, Period: time.Minute}
+	DefaultGraphQLAddressLimit = Limit{Count: 600, Period: time.Minute}
 )
 
 // RateLimits configures the router's rate limits. Zero limits impose none.
@@ -107,6 +114,12 @@ type RateLimits struct {
 	// login attempts themselves are counted by model/auth, one per
 	// attempt on both transports (auth.Limits, AttemptLimiter).
 	GraphQLAnonymous Limit
+	// GraphQLUser limits each authenticated user's /graphql requests and
+	// GraphQLAddress each client IP's (anonymous or not), both weighted
+	// by the document's cost when the GraphQL handler tells it (a
+	// RequestCost(*http.Request) int method, as graph's handler has):
+	// a larger document counts as several requests.
+	GraphQLUser, GraphQLAddress Limit
 	// Store counts requests; nil counts in this process's memory. Use
 	// NewRedisLimitStore so that several API processes share limits.
 	Store LimitStore
@@ -154,24 +167,46 @@ func allowN(ctx context.Context, s LimitStore, key string, l Limit, n int) (Limi
 }
 
 // memoryLimits is a LimitStore in this process's memory: one token bucket
-// (golang.org/x/time/rate) per key; idle buckets are dropped every minute.
+// (golang.org/x/time/rate) per key, in two least-recently-used caches of
+// maxMemoryBuckets each: lockouts (per-e-mail attempt budgets, keys
+// starting with auth.AccountKeyPrefix) apart from every other key, so
+// that a flood of client addresses evicts only the addresses used least
+// recently and never a lockout. Idle (full) buckets are dropped every
+// minute.
 type memoryLimits struct {
-	now       func() time.Time
-	mu        sync.RWMutex
-	buckets   map[string]*rate.Limiter
-	lastSweep time.Time
+	now func() time.Time
+	// mu serialises creating buckets and sweeping; the caches lock
+	// themselves.
+	mu                sync.Mutex
+	buckets, lockouts *lru.Cache[string, *rate.Limiter]
+	lastSweep         time.Time
 }
 
-// maxMemoryBuckets bounds memory under a flood of distinct keys (client IPs).
+// maxMemoryBuckets bounds memory under a flood of distinct keys (client
+// addresses), per cache.
 const maxMemoryBuckets = 200000
 
 // NewMemoryLimitStore counts requests in memory. now is the clock; nil
 // means time.Now.
 func NewMemoryLimitStore(now func() time.Time) LimitStore {
+	return newMemoryLimits(now, maxMemoryBuckets)
+}
+
+func newMemoryLimits(now func() time.Time, size int) *memoryLimits {
 	if now == nil {
 		now = time.Now
 	}
-	return &memoryLimits{now: now, buckets: map[string]*rate.Limiter{}, lastSweep: now()}
+	buckets, _ := lru.New[string, *rate.Limiter](size)  // size > 0: no error
+	lockouts, _ := lru.New[string, *rate.Limiter](size) // size > 0: no error
+	return &memoryLimits{now: now, buckets: buckets, lockouts: lockouts, lastSweep: now()}
+}
+
+// cache is the cache key belongs in.
+func (m *memoryLimits) cache(key string) *lru.Cache[string, *rate.Limiter] {
+	if strings.HasPrefix(key, auth.AccountKeyPrefix) {
+		return m.lockouts
+	}
+	return m.buckets
 }
 
 func (m *memoryLimits) Allow(ctx context.Context, key string, l Limit) (LimitResult, error) {
@@ -181,11 +216,10 @@ func (m *memoryLimits) Allow(ctx context.Context, key string, l Limit) (LimitRes
 // AllowN implements LimitStoreN.
 func (m *memoryLimits) AllowN(_ context.Context, key string, l Limit, n int) (LimitResult, error) {
 	now := m.now()
-	m.mu.RLock()
-	b := m.buckets[key]
-	m.mu.RUnlock()
-	if b == nil {
-		b = m.bucket(key, l, now)
+	c := m.cache(key)
+	b, ok := c.Get(key)
+	if !ok {
+		b = m.bucket(c, key, l, now)
 	}
 	every := float64(l.Period) / float64(l.Count) // time per token
 	allowed := b.AllowN(now, n)
@@ -198,25 +232,27 @@ func (m *memoryLimits) AllowN(_ context.Context, key string, l Limit, n int) (Li
 	return res, nil
 }
 
-func (m *memoryLimits) bucket(key string, l Limit, now time.Time) *rate.Limiter {
+// bucket returns key's bucket in c, making it (and, once a minute,
+// dropping idle buckets) when there is none. A full cache evicts its
+// least recently used bucket.
+func (m *memoryLimits) bucket(c *lru.Cache[string, *rate.Limiter], key string, l Limit, now time.Time) *rate.Limiter {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if b := m.buckets[key]; b != nil {
+	if b, ok := c.Get(key); ok {
 		return b
 	}
-	if now.Sub(m.lastSweep) > time.Minute || len(m.buckets) >= maxMemoryBuckets {
-		for k, b := range m.buckets { // a full bucket is an idle one
-			if b.TokensAt(now) >= float64(b.Burst()) {
-				delete(m.buckets, k)
+	if now.Sub(m.lastSweep) > time.Minute {
+		for _, cc := range []*lru.Cache[string, *rate.Limiter]{m.buckets, m.lockouts} {
+			for _, k := range cc.Keys() {
+				if b, ok := cc.Peek(k); ok && b.TokensAt(now) >= float64(b.Burst()) { // a full bucket is an idle one
+					cc.Remove(k)
+				}
 			}
-		}
-		if len(m.buckets) >= maxMemoryBuckets {
-			clear(m.buckets)
 		}
 		m.lastSweep = now
 	}
 	b := rate.NewLimiter(rate.Every(l.Period/time.Duration(l.Count)), l.Count)
-	m.buckets[key] = b
+	c.Add(key, b)
 	return b
 }
 
@@ -277,7 +313,7 @@ func (a *api) limitKey(next http.Handler) http.Handler {
 		if k.Environment == model.EnvironmentProduction {
 			l, pl = a.opts.RateLimits.Production, a.opts.RateLimits.ProductionProject
 		}
-		if a.allowAll(w, r, limitCheck{limitKeyOf("key:", k.KeyID), l}, limitCheck{limitKeyOf("project:", k.ProjectID), pl}) {
+		if a.allowAll(w, r, limitCheck{key: limitKeyOf("key:", k.KeyID), limit: l}, limitCheck{key: limitKeyOf("project:", k.ProjectID), limit: pl}) {
 			next.ServeHTTP(w, r)
 		}
 	})
@@ -288,7 +324,40 @@ func (a *api) limitKey(next http.Handler) http.Handler {
 // send at will.
 func (a *api) limitAnonymousGraphQL(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "" || a.allow(w, r, "graphql-ip:"+a.clientIP(r), a.opts.RateLimits.GraphQLAnonymous) {
+		if r.Header.Get("Authorization") != "" || a.allow(w, r, "graphql-ip:"+a.limitAddress(r), a.opts.RateLimits.GraphQLAnonymous) {
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// graphQLCoster is a GraphQL handler that weighs its requests.
+type graphQLCoster interface {
+	RequestCost(r *http.Request) int
+}
+
+// limitGraphQL rate-limits every /graphql request, weighted by its
+// document's cost: per user when one is authenticated (after
+// optionalUser), and per client address always. A WebSocket upgrade counts
+// once; the operations on the socket are bounded by the subscription caps
+// and the operation deadline.
+func (a *api) limitGraphQL(next http.Handler) http.Handler {
+	coster, _ := next.(graphQLCoster)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rl := a.opts.RateLimits
+		if rl.GraphQLUser.IsZero() && rl.GraphQLAddress.IsZero() {
+			next.ServeHTTP(w, r)
+			return
+		}
+		n := 1
+		if coster != nil && !isGraphQLSocket(r) {
+			n = max(1, coster.RequestCost(r))
+		}
+		checks := make([]limitCheck, 0, 2)
+		if u := userFrom(r); u != nil {
+			checks = append(checks, limitCheck{key: limitKeyOf("graphql-user:", u.UserID), limit: rl.GraphQLUser, n: n})
+		}
+		checks = append(checks, limitCheck{key: "graphql-addr:" + a.limitAddress(r), limit: rl.GraphQLAddress, n: n})
+		if a.allowAll(w, r, checks...) {
 			next.ServeHTTP(w, r)
 		}
 	})
@@ -331,13 +400,15 @@ func setRateHeaders(h http.Header, l Limit, res LimitResult) {
 // fails without a fallback lets the request through: an outage of the
 // limiter must not stop the API.
 func (a *api) allow(w http.ResponseWriter, r *http.Request, key string, l Limit) bool {
-	return a.allowAll(w, r, limitCheck{key, l})
+	return a.allowAll(w, r, limitCheck{key: key, limit: l})
 }
 
-// limitCheck is one limit a request counts against, under key.
+// limitCheck is one limit a request counts against, under key, as n
+// requests (0 counts one; more than the limit's burst count as the burst).
 type limitCheck struct {
 	key   string
 	limit Limit
+	n     int
 }
 
 // allowAll counts the request under each check in turn, stopping at the
@@ -354,7 +425,15 @@ func (a *api) allowAll(w http.ResponseWriter, r *http.Request, checks ...limitCh
 		if c.limit.IsZero() {
 			continue
 		}
-		res, err := a.limits.Allow(r.Context(), c.key, c.limit)
+		var (
+			res LimitResult
+			err error
+		)
+		if c.n > 1 {
+			res, err = allowN(r.Context(), a.limits, c.key, c.limit, min(c.n, c.limit.Count))
+		} else {
+			res, err = a.limits.Allow(r.Context(), c.key, c.limit)
+		}
 		if err != nil {
 			a.limitErrorLog(r, err)
 			if !errors.Is(err, ErrLimitStoreDown) {

@@ -139,7 +139,7 @@ func New(svc *app.App, opts Options) http.Handler {
 	r.With(deprecated).Route("/api/v1", a.v2)
 	a.docsRoutes(r)
 	if opts.GraphQL != nil {
-		r.With(a.limitAnonymousGraphQL, a.optionalUser).Handle("/graphql", opts.GraphQL)
+		r.With(a.limitAnonymousGraphQL, a.optionalUser).Handle("/graphql", a.limitGraphQL(opts.GraphQL))
 		r.Get("/graphql/assets/*", opts.GraphQL.ServeHTTP) // GraphiQL's embedded files
 	}
 	if opts.Mount != nil {

@@ -12,6 +12,8 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -144,7 +146,7 @@ func invoiceBatch(t *testing.T, d storetest.Dialect) {
 		t.Fatalf("batches after a failed batch: %d %v, want only the one under the bound", n, err)
 	}
 	// Its workflows were started first, then abandoned.
-	desc, err := r.c.DescribeWorkflowExecution(context.Background(), submissions.WorkflowID(tn.Project.ID, "TXN000-"+*tn.Project.Authority.ServiceID+"-20260315"), "")
+	desc, err := r.c.DescribeWorkflowExecution(context.Background(), submissions.WorkflowID(app.WorkflowKey(apptest.AuditKey), tn.Project.ID, "TXN000-"+*tn.Project.Authority.ServiceID+"-20260315"), "")
 	if err != nil || desc.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED {
 		t.Fatalf("workflow of a failed batch: %v %v", desc.GetWorkflowExecutionInfo().GetStatus(), err)
 	}

@@ -15,6 +15,8 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
@@ -169,7 +171,7 @@ func TestInvoiceQueueHistories(t *testing.T) {
 	for _, tc := range []struct {
 		name, workflowID, file, marker string
 	}{
-		{"invoice", submissions.WorkflowID(tn.Project.ID, irn), invoiceFile, "invoice-queue-wake"},
+		{"invoice", submissions.WorkflowID(app.WorkflowKey(apptest.AuditKey), tn.Project.ID, irn), invoiceFile, "invoice-queue-wake"},
 		{"drain", drainID, drainFile, "invoice-queue-release"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

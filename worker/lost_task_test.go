@@ -17,6 +17,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/model/submissions"
@@ -144,7 +146,7 @@ func TestInvoiceQueuedStepRunAgain(t *testing.T) {
 		t.Fatal("the invoice never went back to the queue")
 	}
 	lostTasks := 0
-	it := r.c.GetWorkflowHistory(context.Background(), submissions.WorkflowID(tn.Project.ID, irn), "", false, 0)
+	it := r.c.GetWorkflowHistory(context.Background(), submissions.WorkflowID(app.WorkflowKey(apptest.AuditKey), tn.Project.ID, irn), "", false, 0)
 	for it.HasNext() {
 		e, err := it.Next()
 		if err != nil {

@@ -206,8 +206,8 @@ func InvoiceQueueDrain(ctx workflow.Context, in DrainInput) error {
 			// each), and the pass's own time counts in the tick, so that
 			// the pace is the rate.
 			sent := make([]workflow.Future, 0, len(b.IRNs))
-			for _, irn := range b.IRNs {
-				sent = append(sent, workflow.SignalExternalWorkflow(ctx, submissions.WorkflowID(in.ProjectID, irn), "", ReleaseSignal, nil))
+			for i := range b.IRNs {
+				sent = append(sent, workflow.SignalExternalWorkflow(ctx, b.workflowID(in.ProjectID, i), "", ReleaseSignal, nil))
 			}
 			for _, f := range sent {
 				// A signal to an invoice that finished fails; nothing to do.
@@ -215,8 +215,8 @@ func InvoiceQueueDrain(ctx workflow.Context, in DrainInput) error {
 			}
 			tick = max(tick-workflow.Now(ctx).Sub(began), time.Millisecond)
 		} else {
-			for _, irn := range b.IRNs {
-				_ = workflow.SignalExternalWorkflow(ctx, submissions.WorkflowID(in.ProjectID, irn), "", ReleaseSignal, nil).Get(ctx, nil)
+			for i := range b.IRNs {
+				_ = workflow.SignalExternalWorkflow(ctx, b.workflowID(in.ProjectID, i), "", ReleaseSignal, nil).Get(ctx, nil)
 			}
 		}
 		if err := workflow.Sleep(ctx, tick); err != nil {
@@ -225,6 +225,16 @@ func InvoiceQueueDrain(ctx workflow.Context, in DrainInput) error {
 	}
 	woken()
 	return workflow.NewContinueAsNewError(ctx, QueueDrainWorkflowName, in)
+}
+
+// workflowID is the id of the workflow of the i-th invoice of b: as its row
+// keeps it, or (a result recorded in a history from before ids were keyed,
+// replayed) the legacy id.
+func (b *NextQueuedResult) workflowID(projectID uuid.UUID, i int) string {
+	if i < len(b.WorkflowIDs) && b.WorkflowIDs[i] != "" {
+		return b.WorkflowIDs[i]
+	}
+	return submissions.LegacyWorkflowID(projectID, b.IRNs[i])
 }
 
 // NextQueuedResult is the drain's next release.

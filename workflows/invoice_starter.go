@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -32,7 +31,7 @@ func (s *Starter) StartSubmission(ctx context.Context, in submissions.WorkflowIn
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	opts := client.StartWorkflowOptions{
-		ID:                       submissions.WorkflowID(in.ProjectID, in.IRN),
+		ID:                       invoiceWorkflowID(in),
 		TaskQueue:                s.taskQueue,
 		Priority:                 temporal.Priority{FairnessKey: FairnessKey(in.OrganizationID)},
 		WorkflowExecutionTimeout: invoiceTimeout,
@@ -59,9 +58,18 @@ func (s *Starter) StartSubmission(ctx context.Context, in submissions.WorkflowIn
 	return err
 }
 
+// invoiceWorkflowID is the id of an invoice's workflow: the keyed one the
+// service computed, or the legacy one from a caller that sends none.
+func invoiceWorkflowID(in submissions.WorkflowInput) string {
+	if in.WorkflowID != "" {
+		return in.WorkflowID
+	}
+	return submissions.LegacyWorkflowID(in.ProjectID, in.IRN)
+}
+
 // AbandonSubmission terminates the workflow of an invoice.
-func (s *Starter) AbandonSubmission(ctx context.Context, projectID uuid.UUID, irn, reason string) error {
-	return s.c.TerminateWorkflow(ctx, submissions.WorkflowID(projectID, irn), "", reason)
+func (s *Starter) AbandonSubmission(ctx context.Context, workflowID, reason string) error {
+	return s.c.TerminateWorkflow(ctx, workflowID, "", reason)
 }
 
 // UpdatePayment runs the payment update workflow of an invoice and waits

@@ -18,7 +18,14 @@
 //   - subscriptions: signs a user up, starts a slow certification run
 //     (an SBXSLOW invoice, which the NRS sandbox stand-in answers late) and
 //     subscribes to it -n times on one WebSocket for -hold, reporting how
-//     many subscriptions the server accepted.
+//     many subscriptions the server accepted;
+//   - alias-conflicts: sends -requests GraphQL documents (-concurrency at a
+//     time) of -n triples `a: __typename a: apiKeyScopes a: auditActions`,
+//     fields that share one response name but differ, which the
+//     overlapping-fields rule reports pairwise (with -pairs, -n pairs
+//     `a: __typename a: apiKeyScopes`); with -auth it signs a user
+//     up and sends them with its token. It reports the HTTP statuses, the
+//     errors answered and the bytes of the answers.
 package main
 
 import (
@@ -57,10 +64,12 @@ type bench struct {
 func run() error {
 	base := flag.String("base", "http://127.0.0.1:18400", "einvoice base URL (loopback)")
 	pid := flag.Int("pid", 0, "pid of the server process, to read its CPU and memory from /proc")
-	attack := flag.String("attack", "typename", "typename, login-aliases or subscriptions")
-	n := flag.Int("n", 10000, "typename: repeats; login-aliases: aliases per request; subscriptions: subscriptions")
-	requests := flag.Int("requests", 60, "login-aliases: requests sent")
-	concurrency := flag.Int("concurrency", 10, "login-aliases: requests in flight at once")
+	attack := flag.String("attack", "typename", "typename, login-aliases, subscriptions or alias-conflicts")
+	authenticated := flag.Bool("auth", false, "alias-conflicts: send the documents with a fresh user's token")
+	pairs := flag.Bool("pairs", false, "alias-conflicts: pairs `a: __typename a: apiKeyScopes` instead of triples")
+	n := flag.Int("n", 10000, "typename: repeats; login-aliases: aliases per request; subscriptions: subscriptions; alias-conflicts: triples per request")
+	requests := flag.Int("requests", 60, "login-aliases, alias-conflicts: requests sent")
+	concurrency := flag.Int("concurrency", 10, "login-aliases, alias-conflicts: requests in flight at once")
 	hold := flag.Duration("hold", 10*time.Second, "subscriptions: how long the subscriptions are held")
 	fixture := flag.String("fixture", "testdata/fixtures/invoice-b2b-1.1.json", "subscriptions: the invoice the slow run certifies")
 	timeout := flag.Duration("timeout", 5*time.Minute, "give up after this long")
@@ -85,6 +94,17 @@ func run() error {
 		outcome, err = b.loginAliases(ctx, *requests, *n, *concurrency)
 	case "subscriptions":
 		outcome, err = b.subscriptions(ctx, *n, *hold, *fixture)
+	case "alias-conflicts":
+		token := ""
+		if *authenticated {
+			if token, _, err = b.signup(ctx, "alias-"+strconv.FormatUint(rand.Uint64(), 36)+"@example.com", "correct horse battery"); err != nil {
+				return err
+			}
+			if before, err = b.stats(); err != nil { // the signup is not the attack
+				return err
+			}
+		}
+		outcome, err = b.aliasConflicts(ctx, token, *n, *requests, *concurrency, *pairs)
 	default:
 		return fmt.Errorf("unknown attack %q", *attack)
 	}
@@ -420,4 +440,64 @@ func (b *bench) subscriptions(ctx context.Context, n int, hold time.Duration, fi
 	}
 	return fmt.Sprintf("%d subscriptions on one socket held %s: %d accepted, %d refused %v; the run was %s at the last update",
 		n, hold, len(accepted), len(refused), codes, lastStatus), nil
+}
+
+// aliasConflicts sends requests documents of n conflicting alias triples,
+// concurrency at a time, and sums what came back.
+func (b *bench) aliasConflicts(ctx context.Context, token string, n, requests, concurrency int, pairs bool) (string, error) {
+	shape, unit := " a: __typename a: apiKeyScopes a: auditActions", "triples"
+	if pairs {
+		shape, unit = " a: __typename a: apiKeyScopes", "pairs"
+	}
+	q := "{" + strings.Repeat(shape, n) + " }"
+	body, _ := json.Marshal(map[string]any{"query": q})
+	var (
+		mu                  sync.Mutex
+		wg                  sync.WaitGroup
+		firstErr            error
+		errorsN, bytesN     int
+		maxErrors, maxBytes int
+	)
+	statuses := map[int]int{}
+	sem := make(chan struct{}, max(1, concurrency))
+	for i := 0; i < requests; i++ {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			req, err := http.NewRequestWithContext(ctx, "POST", b.base+"/graphql", bytes.NewReader(body))
+			if err == nil {
+				req.Header.Set("Content-Type", "application/json")
+				if token != "" {
+					req.Header.Set("Authorization", "Bearer "+token)
+				}
+				var res *http.Response
+				if res, err = b.http.Do(req); err == nil {
+					raw, _ := io.ReadAll(res.Body)
+					_ = res.Body.Close()
+					var out struct {
+						Errors []json.RawMessage `json:"errors"`
+					}
+					_ = json.Unmarshal(raw, &out)
+					mu.Lock()
+					statuses[res.StatusCode]++
+					errorsN += len(out.Errors)
+					bytesN += len(raw)
+					maxErrors, maxBytes = max(maxErrors, len(out.Errors)), max(maxBytes, len(raw))
+					mu.Unlock()
+				}
+			}
+			if err != nil {
+				mu.Lock()
+				firstErr = err
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return "", firstErr
+	}
+	return fmt.Sprintf("%d requests of %d %s (%d bytes, %d at once, authenticated %v): HTTP statuses %v, %d errors and %d answer bytes in all, at most %d errors and %d bytes in one answer",
+		requests, n, unit, len(q), concurrency, token != "", statuses, errorsN, bytesN, maxErrors, maxBytes), nil
 }

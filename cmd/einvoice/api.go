@@ -59,7 +59,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 		if c.SandboxBaseURL == "" {
 			return fmt.Errorf("EINVOICE_NRS_SANDBOX_EMBEDDED needs EINVOICE_NRS_SANDBOX_URL: the address where workers reach this process's %s (e.g. http://api:8080%s)", sandboxPrefix, sandboxPrefix)
 		}
-		h, db, err := openStandIn(ctx, c.Sandbox, nrssandbox.Options{}, log)
+		h, db, err := openStandIn(ctx, c.Sandbox, nrssandbox.Options{SealKey: standInSealKey(c.EncryptionKey)}, log)
 		if err != nil {
 			return fmt.Errorf("NRS sandbox stand-in: %w", err)
 		}

@@ -371,6 +371,13 @@ func loadDevSecrets(dataDir string) (*devSecrets, error) {
 		if s.JWTSecret == "" || s.EncryptionKey == "" || s.APIKeyPepper == "" {
 			return nil, fmt.Errorf("%s is incomplete; delete it to generate new secrets", path)
 		}
+		// A data dir made by an older version may be readable by others.
+		if err := os.Chmod(dataDir, 0o700); err != nil {
+			return nil, err
+		}
+		if err := os.Chmod(path, 0o600); err != nil {
+			return nil, err
+		}
 		if s.AuditKey != "" {
 			return &s, nil
 		}
@@ -396,6 +403,9 @@ func loadDevSecrets(dataDir string) (*devSecrets, error) {
 		}
 	}
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(dataDir, 0o700); err != nil { // the data dir holds the secrets
 		return nil, err
 	}
 	return &s, writeDevSecrets(path, &s)

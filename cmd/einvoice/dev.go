@@ -130,7 +130,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if sc.DatabaseURL == "" {
 		sc.DatabaseURL = filepath.Join(dir, "nrs-sandbox.db")
 	}
-	sandbox, sandboxDB, err := openStandIn(ctx, sc, nrssandbox.Options{}, log)
+	sandbox, sandboxDB, err := openStandIn(ctx, sc, nrssandbox.Options{SealKey: standInSealKey(c.EncryptionKey)}, log)
 	if err != nil {
 		return fmt.Errorf("NRS sandbox stand-in: %w", err)
 	}

@@ -36,7 +36,7 @@ func TestDevRunSurvivesRestart(t *testing.T) {
 
 	token, pr := tenant(t, base)
 	key := callREST(t, "POST", base+"/api/v2/projects/"+pr["id"].(string)+"/keys", map[string]string{"Authorization": "Bearer " + token},
-		map[string]any{"key_name": "certification", "scopes": []string{}})
+		map[string]any{"key_name": "certification"})
 	auth := map[string]string{"X-Client-Id": key["client_id"].(string), "X-Client-Secret": key["client_secret"].(string)}
 	inv := invoiceFixture(t, "x", "SBXSLOW1-94ND90NR-20260315")
 	run := callREST(t, "POST", base+"/api/v2/certification/nrs/smoke", auth,

@@ -76,6 +76,7 @@ func opsFromEnv(getenv func(string) string, mode string) (opsConfig, error) {
 			Sandbox: rest.DefaultSandboxLimit, Production: rest.DefaultProductionLimit,
 			SandboxProject: rest.DefaultSandboxProjectLimit, ProductionProject: rest.DefaultProductionProjectLimit,
 			GraphQLAnonymous: rest.DefaultGraphQLAnonymousLimit,
+			GraphQLUser:      rest.DefaultGraphQLUserLimit, GraphQLAddress: rest.DefaultGraphQLAddressLimit,
 		},
 		Auth:           rest.DefaultAuthLimit,
 		Account:        rest.DefaultAccountLimit,
@@ -91,6 +92,8 @@ func opsFromEnv(getenv func(string) string, mode string) (opsConfig, error) {
 		{"EINVOICE_RATE_LIMIT_PROJECT_SANDBOX", &o.Limits.SandboxProject},
 		{"EINVOICE_RATE_LIMIT_PROJECT_PRODUCTION", &o.Limits.ProductionProject},
 		{"EINVOICE_RATE_LIMIT_GRAPHQL_ANONYMOUS", &o.Limits.GraphQLAnonymous},
+		{"EINVOICE_RATE_LIMIT_GRAPHQL_USER", &o.Limits.GraphQLUser},
+		{"EINVOICE_RATE_LIMIT_GRAPHQL_ADDRESS", &o.Limits.GraphQLAddress},
 		{"EINVOICE_RATE_LIMIT_AUTH", &o.Auth},
 		{"EINVOICE_RATE_LIMIT_ACCOUNT", &o.Account},
 	} {
@@ -161,6 +164,7 @@ func (o opsConfig) limitStore(ctx context.Context, log *slog.Logger) (store rest
 		log.Info("rate limits", "sandbox", o.Limits.Sandbox.String(), "production", o.Limits.Production.String(),
 			"sandbox_project", o.Limits.SandboxProject.String(), "production_project", o.Limits.ProductionProject.String(),
 			"auth", o.Auth.String(), "account", o.Account.String(), "graphql_anonymous", o.Limits.GraphQLAnonymous.String(),
+			"graphql_user", o.Limits.GraphQLUser.String(), "graphql_address", o.Limits.GraphQLAddress.String(),
 			"shared_in_redis", false)
 		return rest.NewMemoryLimitStore(nil), func() {}, nil
 	}
@@ -180,6 +184,7 @@ func (o opsConfig) limitStore(ctx context.Context, log *slog.Logger) (store rest
 	log.Info("rate limits", "sandbox", o.Limits.Sandbox.String(), "production", o.Limits.Production.String(),
 		"sandbox_project", o.Limits.SandboxProject.String(), "production_project", o.Limits.ProductionProject.String(),
 		"auth", o.Auth.String(), "account", o.Account.String(), "graphql_anonymous", o.Limits.GraphQLAnonymous.String(),
+		"graphql_user", o.Limits.GraphQLUser.String(), "graphql_address", o.Limits.GraphQLAddress.String(),
 		"shared_in_redis", true)
 	return rest.NewRedisLimitStore(client, "einvoice:ratelimit:"), func() { _ = client.Close() }, nil
 }

@@ -13,6 +13,7 @@ import (
 
 func TestOpsFromEnv(t *testing.T) {
 	defaults := rest.RateLimits{Sandbox: rest.DefaultSandboxLimit, Production: rest.DefaultProductionLimit, GraphQLAnonymous: rest.DefaultGraphQLAnonymousLimit,
+		GraphQLUser: rest.DefaultGraphQLUserLimit, GraphQLAddress: rest.DefaultGraphQLAddressLimit,
 		SandboxProject: rest.DefaultSandboxProjectLimit, ProductionProject: rest.DefaultProductionProjectLimit}
 	for _, c := range []struct {
 		name          string
@@ -42,9 +43,10 @@ func TestOpsFromEnv(t *testing.T) {
 			"EINVOICE_GRAPHQL_SUBSCRIPTIONS_PER_CONNECTION": "4", "EINVOICE_GRAPHQL_SUBSCRIPTIONS_PER_USER": "8",
 			"EINVOICE_REQUEST_TIMEOUT": "10s", "EINVOICE_METRICS_ADDR": "127.0.0.1:9100",
 			"EINVOICE_RATE_LIMIT_PROJECT_SANDBOX": "8/s", "EINVOICE_RATE_LIMIT_PROJECT_PRODUCTION": "off",
+			"EINVOICE_RATE_LIMIT_GRAPHQL_USER": "100/m", "EINVOICE_RATE_LIMIT_GRAPHQL_ADDRESS": "off",
 		},
 			want: rest.RateLimits{Sandbox: rest.Limit{Count: 5, Period: time.Second}, Production: rest.Limit{Count: 1000, Period: time.Minute},
-				SandboxProject: rest.Limit{Count: 8, Period: time.Second}},
+				SandboxProject: rest.Limit{Count: 8, Period: time.Second}, GraphQLUser: rest.Limit{Count: 100, Period: time.Minute}},
 			account: rest.Limit{Count: 3, Period: time.Hour},
 			check: func(t *testing.T, o opsConfig) {
 				g := o.GraphQL

@@ -57,13 +57,19 @@ func runNRSSandbox(ctx context.Context, args []string, getenv func(string) strin
 	if *adminToken != "" && len(*adminToken) < 16 {
 		return errors.New("nrs-sandbox: the admin token must be at least 16 characters")
 	}
-	sc := sandboxConfig{DatabaseURL: *dbURL, AdminToken: *adminToken, BusinessRate: env.BusinessRate, IPRate: env.IPRate}
+	sc := sandboxConfig{DatabaseURL: *dbURL, AdminToken: *adminToken, BusinessRate: env.BusinessRate, IPRate: env.IPRate, SealKey: env.SealKey}
+	dir, err := filepath.Abs(*dataDir)
+	if err != nil {
+		return err
+	}
 	if sc.DatabaseURL == "" {
-		dir, err := filepath.Abs(*dataDir)
-		if err != nil {
-			return err
-		}
 		sc.DatabaseURL = filepath.Join(dir, "nrs-sandbox.db")
+	}
+	if len(sc.SealKey) == 0 {
+		// Generated once per data directory, like einvoice dev's secrets.
+		if sc.SealKey, err = keyFile(filepath.Join(dir, "nrs-sandbox-seal.key")); err != nil {
+			return fmt.Errorf("nrs-sandbox: the seal key: %w", err)
+		}
 	}
 	for _, f := range []struct {
 		v   string
@@ -130,7 +136,11 @@ func registerDemo(ctx context.Context, h *nrssandbox.Handler, db *sandboxdb.DB) 
 	prev, err := db.Businesses().ByOwner(ctx, demoOwner)
 	switch {
 	case err == nil:
-		b.BusinessID, b.ServiceID, b.Certificate, b.PrivateKeyPEM, b.APIKey = prev.BusinessID, prev.ServiceID, prev.Certificate, prev.PrivateKey, prev.APIKey
+		priv, err := h.PrivateKeyOf(prev)
+		if err != nil {
+			return b, nrs.CryptoKeys{}, fmt.Errorf("the demo business: %w", err)
+		}
+		b.BusinessID, b.ServiceID, b.Certificate, b.PrivateKeyPEM, b.APIKey = prev.BusinessID, prev.ServiceID, prev.Certificate, priv, prev.APIKey
 	case errors.Is(err, sandboxdb.ErrNotFound):
 		keys, err := nrs.GenerateSandboxKeys(nil)
 		if err != nil {

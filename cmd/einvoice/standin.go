@@ -2,12 +2,18 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
@@ -35,6 +41,15 @@ type sandboxConfig struct {
 	// PlainDownloads answers downloads in clear rather than sealed
 	// (EINVOICE_NRS_SANDBOX_PLAIN_DOWNLOADS=true).
 	PlainDownloads bool
+	// SealKey seals the businesses' private keys in a stand-in of its own
+	// (EINVOICE_NRS_SANDBOX_SEAL_KEY, 32 bytes); an embedded stand-in
+	// derives it from EINVOICE_ENCRYPTION_KEY.
+	SealKey []byte
+}
+
+// standInSealKey is the key an embedded stand-in seals private keys with.
+func standInSealKey(encryptionKey []byte) []byte {
+	return secret.Derive(encryptionKey, "nrs-sandbox-private-keys")
 }
 
 // sandboxFromEnv reads the stand-in's variables. appDSN is the application's
@@ -66,6 +81,13 @@ func sandboxFromEnv(getenv func(string) string, appDSN string) (sandboxConfig, e
 			}
 			*l.dst = parsed
 		}
+	}
+	if v := getenv("EINVOICE_NRS_SANDBOX_SEAL_KEY"); v != "" {
+		k, err := decodeKey(v)
+		if err != nil {
+			return sc, fmt.Errorf("EINVOICE_NRS_SANDBOX_SEAL_KEY %w", err)
+		}
+		sc.SealKey = k
 	}
 	if v := getenv("EINVOICE_NRS_SANDBOX_SLOW_DELAY"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -125,10 +147,42 @@ func openStandIn(ctx context.Context, sc sandboxConfig, opts nrssandbox.Options,
 		opts.SlowDelay = sc.SlowDelay
 	}
 	opts.PlainDownloads = opts.PlainDownloads || sc.PlainDownloads
+	if len(opts.SealKey) == 0 {
+		opts.SealKey = sc.SealKey
+	}
 	h, err := nrssandbox.New(opts)
 	if err != nil {
 		_ = db.Close()
 		return nil, nil, err
 	}
 	return h, db, nil
+}
+
+// keyFile reads a 32-byte key kept base64 in path, or makes one (the file
+// 0600, its folder 0700) when there is none.
+func keyFile(path string) ([]byte, error) {
+	if raw, err := os.ReadFile(path); err == nil {
+		return decodeKey(string(raw))
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	key := make([]byte, secret.KeySize)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) { // another process made it first
+			return keyFile(path)
+		}
+		return nil, err
+	}
+	if _, err := f.WriteString(base64.StdEncoding.EncodeToString(key) + "\n"); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return key, f.Close()
 }

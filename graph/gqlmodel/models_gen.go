@@ -69,7 +69,7 @@ type CreateAPIKeyInput struct {
 	ProjectID string `json:"projectId"`
 	// 2 to 255 characters, trimmed; no control or bidirectional formatting characters.
 	KeyName string `json:"keyName"`
-	// Any of invoices:validate irn:generate irn:validate qr:generate invoices:render certification:run certification:read usage:read events:read invoices:submit invoices:read. Omitted, null or empty means every scope: the key is stored with, and always shows, the full list.
+	// Any of invoices:validate irn:generate irn:validate qr:generate invoices:render certification:run certification:read usage:read events:read invoices:submit invoices:read. Omitted or null means every scope: the key is stored with, and always shows, the full list. An empty list is refused (invalid, naming the scopes allowed).
 	Scopes []string `json:"scopes,omitempty"`
 }
 

@@ -445,7 +445,7 @@ func (w *Worker) inboxConfig() inbox.Config {
 func (w *Worker) submissionsConfig() submissions.Config {
 	return submissions.Config{
 		Engine: w.cfg.Submissions, Authority: w.Authority, Retention: w.cfg.ArchiveRetention,
-		ArchiveKey: archiveKey(w.cfg.AuditKey), Now: w.cfg.Now, Logger: w.cfg.Logger,
+		ArchiveKey: archiveKey(w.cfg.AuditKey), WorkflowKey: WorkflowKey(w.cfg.AuditKey), Now: w.cfg.Now, Logger: w.cfg.Logger,
 		B2CWindow: w.cfg.B2CDeadline, AtRiskMargin: w.cfg.DeadlineAtRiskMargin, RatePerMinute: w.cfg.QueueRatePerMinute,
 		Health: func(env model.Environment) string {
 			if w.NRSHealth == nil {
@@ -460,6 +460,14 @@ func (w *Worker) submissionsConfig() submissions.Config {
 func archiveKey(auditKey []byte) []byte {
 	m := hmac.New(sha256.New, auditKey)
 	m.Write([]byte("einvoice invoice archive"))
+	return m.Sum(nil)
+}
+
+// WorkflowKey derives the key of invoices' workflow ids from the audit
+// key (submissions.WorkflowID).
+func WorkflowKey(auditKey []byte) []byte {
+	m := hmac.New(sha256.New, auditKey)
+	m.Write([]byte("einvoice invoice workflow id"))
 	return m.Sum(nil)
 }
 

@@ -370,8 +370,9 @@ func callStandIn(tb testing.TB, srv *httptest.Server, c *authority.Credentials, 
 // sandbox project's business_id to another tenant's, then downloaded that
 // tenant's signed invoices, and the victim's next run failed on
 // credentials. Now the change is refused, and the stand-in never shows one
-// business's invoices to another.
-func TestSandboxBusinessTakeoverRefused(t *testing.T) {
+// business's invoices to another. The refusal is the same for a free id,
+// so that it does not tell which ids other tenants hold.
+func TestAttackSandboxBusinessTakeover(t *testing.T) {
 	for _, path := range []string{"in process", "over HTTP"} {
 		t.Run(path, func(t *testing.T) {
 			_, srv, reg := standIn(t, path)
@@ -415,6 +416,13 @@ func TestSandboxBusinessTakeoverRefused(t *testing.T) {
 			if model.ErrorCodeOf(err) != model.CodeConflict {
 				t.Fatalf("pointing a sandbox project at another tenant's business: want conflict, got %v", err)
 			}
+			_, free := e.svc.Portal.UpdateAuthority(ctx, atk.Principal, atkProject.ID, portal.AuthorityInput{
+				TaxAuthorityCode: "NRS", BusinessID: uuid.NewString(), ServiceID: victim.ServiceID,
+				PublicKey: attacker.PublicKeyPEM, Certificate: attacker.Certificate,
+			})
+			if model.ErrorCodeOf(free) != model.CodeConflict || free.Error() != err.Error() {
+				t.Fatalf("a free business_id is answered apart from another tenant's: %v, and %v", free, err)
+			}
 			after, err := e.svc.Authority.Credentials(ctx, atkProject.ID)
 			if err != nil || after.BusinessID != attacker.BusinessID {
 				t.Fatalf("the refused change was kept: %v %v", after, err)
@@ -429,7 +437,7 @@ func TestSandboxBusinessTakeoverRefused(t *testing.T) {
 			}
 			// A change of the attacker's own business is still fine.
 			if _, err := e.svc.Portal.UpdateAuthority(ctx, atk.Principal, atkProject.ID, portal.AuthorityInput{
-				TaxAuthorityCode: "NRS", BusinessID: uuid.NewString(), ServiceID: "NEWSVC01",
+				TaxAuthorityCode: "NRS", BusinessID: strings.ToUpper(attacker.BusinessID), ServiceID: "NEWSVC01",
 				PublicKey: attacker.PublicKeyPEM, Certificate: attacker.Certificate,
 			}); err != nil {
 				t.Fatal(err)

@@ -92,8 +92,13 @@ func WithRateObserver(ctx context.Context, fn RateObserver) context.Context {
 // before the limit moved here, so budgets carry over a rolling upgrade.
 const (
 	attemptIPKey      = "ip:"
-	attemptAccountKey = "account:"
+	attemptAccountKey = AccountKeyPrefix
 )
+
+// AccountKeyPrefix starts the limiter keys of per-e-mail attempt budgets:
+// lockouts, which a limit store must keep apart from per-address buckets
+// so that a flood of addresses never makes it forget them.
+const AccountKeyPrefix = "account:"
 
 // guardAttempt counts one signup or login attempt against the client
 // address's budget, then against the e-mail's, and refuses it when either
@@ -107,7 +112,7 @@ func (s *Service) guardAttempt(ctx context.Context, email string) error {
 		return nil
 	}
 	if !l.PerIP.IsZero() {
-		d := s.allowAttempt(ctx, attemptIPKey+model.RequestMetaFrom(ctx).IP, l.PerIP)
+		d := s.allowAttempt(ctx, attemptIPKey+model.AddressKey(model.RequestMetaFrom(ctx).IP), l.PerIP)
 		if obs, ok := ctx.Value(rateObserverKey{}).(RateObserver); ok {
 			obs(l.PerIP, d)
 		}

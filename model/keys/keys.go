@@ -68,15 +68,21 @@ type Input struct {
 	Scopes  []string `json:"scopes"`
 }
 
-// Validate records every problem and returns the scopes (all when none).
+// Validate records every problem and returns the scopes: all of them when
+// Scopes is omitted (nil), none allowed when it is an empty list, which
+// is refused (an explicit empty list never means everything).
 func (in *Input) Validate(p *model.Problems) model.Scopes {
 	in.KeyName = strings.TrimSpace(in.KeyName)
 	p.CheckText(in.KeyName, model.KeyNameLength, "key_name")
-	if len(in.Scopes) == 0 {
+	names := model.ScopeNames()
+	if in.Scopes == nil {
 		return append(model.Scopes(nil), model.AllScopes...)
 	}
+	if len(in.Scopes) == 0 {
+		p.Add(model.ProblemValueError, "List should name at least one scope, from: "+strings.Join(names, ", ")+"; omit scopes for every scope", "scopes")
+		return nil
+	}
 	var out model.Scopes
-	names := model.ScopeNames()
 	for i, sc := range in.Scopes {
 		if p.CheckEnum(sc, names, "scopes", i) && !out.Has(model.Scope(sc)) {
 			out = append(out, model.Scope(sc))

@@ -200,6 +200,13 @@ func (s *Service) UpdateAuthority(ctx context.Context, who *model.Principal, pro
 	}
 	return s.update(ctx, who, projectID, model.ActionAuthorityUpdate, func(ctx context.Context, tx *store.Store, pr *model.Project) error {
 		var err error
+		if pr.Environment == model.EnvironmentSandbox && s.cfg.SandboxRegistrar != nil && pr.BusinessID != "" &&
+			!strings.EqualFold(pr.BusinessID, in.BusinessID) {
+			// Whether another project holds the id or nobody does, the
+			// answer is the same, so that it tells nothing of other
+			// tenants' businesses.
+			return errSandboxBusinessKept()
+		}
 		if pr.PublicKey != pubPEM {
 			pr.PrivateKeyEnc = nil // the stored private key no longer matches
 		}

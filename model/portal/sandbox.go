@@ -103,6 +103,13 @@ func (s *Service) eachSandboxProject(ctx context.Context, fn func(pr *model.Proj
 	}
 }
 
+// errSandboxBusinessKept refuses a sandbox project another business_id
+// than the one einvoice gave it: one answer whether the id is free or
+// another project's, so that it tells nothing about other tenants.
+func errSandboxBusinessKept() error {
+	return model.Errorf(model.CodeConflict, "a sandbox project keeps the business_id einvoice gave it; the NRS sandbox takes no other")
+}
+
 // register tells the registrar about a sandbox project: one just committed
 // (strict false), or one whose authority settings are being changed, inside
 // the change's transaction (strict true). A conflict (the stand-in holds the
@@ -121,8 +128,7 @@ func (s *Service) register(ctx context.Context, pr *model.Project, strict bool) 
 	case err == nil:
 		return nil
 	case strict && model.ErrorCodeOf(err) == model.CodeConflict:
-		return model.Errorf(model.CodeConflict,
-			"the NRS sandbox holds this business_id for another project; a sandbox project keeps the business einvoice gave it or one of its own")
+		return errSandboxBusinessKept()
 	}
 	s.cfg.Logger.WarnContext(ctx, "sandbox business not registered with the NRS sandbox stand-in",
 		"project_id", pr.ID.String(), "error", err.Error())

@@ -17,8 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -73,10 +71,8 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		if path == "" || path == ":memory:" {
 			return nil, errors.New("store: an in-memory SQLite database is not supported; give a file path")
 		}
-		if dir := filepath.Dir(path); dir != "" {
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return nil, fmt.Errorf("store: create %s: %w", dir, err)
-			}
+		if err := PrepareSQLiteFile(path); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
 		}
 		sqldb, err := sql.Open("sqlite", sqliteDSN(path, 10*time.Second, walLimits.auto))
 		if err != nil {

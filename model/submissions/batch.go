@@ -219,7 +219,7 @@ func (s *Service) prepareItem(ctx context.Context, it *authority.Issuer, in Batc
 		IRN: irn, InvoiceType: kind, InvoiceTypeCode: str(payload["invoice_type_code"]), Payload: string(doc),
 		PayloadHash: sha(string(doc)), Status: model.InvoiceQueued, IssueDate: str(payload["issue_date"]),
 		CustomerTIN: customerTIN(payload), PaymentStatus: strings.ToUpper(str(payload["payment_status"])),
-		WorkflowID: WorkflowID(pr.ID, irn), CreatedAt: s.now(),
+		WorkflowID: WorkflowID(s.cfg.WorkflowKey, pr.ID, irn), CreatedAt: s.now(),
 	}
 	b.inv.UpdatedAt = b.inv.CreatedAt
 	b.inv.DeadlineAt = DeadlineOf(kind, b.inv.IssueDate, str(payload["issue_time"]), b.inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
@@ -311,7 +311,7 @@ func (s *Service) startAll(ctx context.Context, items []*batchItem) ([]*model.Su
 				return
 			}
 			err := s.cfg.Engine.StartSubmission(ctx, WorkflowInput{ProjectID: inv.ProjectID, OrganizationID: inv.OrganizationID,
-				IRN: inv.IRN, InvoiceType: inv.InvoiceType, Environment: inv.Environment})
+				IRN: inv.IRN, InvoiceType: inv.InvoiceType, Environment: inv.Environment, WorkflowID: inv.WorkflowID})
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -333,7 +333,7 @@ func (s *Service) abandon(ctx context.Context, started []*model.SubmittedInvoice
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
 	defer cancel()
 	for _, inv := range started {
-		if err := s.cfg.Engine.AbandonSubmission(actx, inv.ProjectID, inv.IRN, reason); err != nil {
+		if err := s.cfg.Engine.AbandonSubmission(actx, inv.WorkflowID, reason); err != nil {
 			s.cfg.Logger.WarnContext(ctx, "invoice workflow not abandoned", "irn", inv.IRN, "error", err.Error())
 		}
 	}

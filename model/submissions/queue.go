@@ -75,8 +75,11 @@ func (s *Steps) MarkUnsent(ctx context.Context, id uuid.UUID, call string) (*mod
 // deadline order after a cursor, and the queue's depth.
 type QueuedBatch struct {
 	Depth int `json:"depth"`
-	// IRNs are the invoices to release, earliest deadline first.
-	IRNs []string `json:"irns"`
+	// IRNs are the invoices to release, earliest deadline first, and
+	// WorkflowIDs their workflows' ids (each as the invoice's row keeps
+	// it: keyed, or legacy for a workflow started before ids were keyed).
+	IRNs        []string `json:"irns"`
+	WorkflowIDs []string `json:"workflow_ids,omitempty"`
 	// AfterDeadline and AfterID are the cursor past the last of IRNs.
 	AfterDeadline *time.Time `json:"after_deadline"`
 	AfterID       uuid.UUID  `json:"after_id"`
@@ -99,6 +102,11 @@ func (s *Steps) NextQueued(ctx context.Context, projectID uuid.UUID, afterDeadli
 	}
 	for _, r := range rows {
 		out.IRNs = append(out.IRNs, r.IRN)
+		id := r.WorkflowID
+		if id == "" {
+			id = LegacyWorkflowID(projectID, r.IRN)
+		}
+		out.WorkflowIDs = append(out.WorkflowIDs, id)
 		d := r.DeadlineAt
 		out.AfterDeadline, out.AfterID = &d, r.ID
 	}

@@ -55,6 +55,9 @@ package submissions
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"time"
 
@@ -73,9 +76,9 @@ type Starter interface {
 	// StartSubmission starts the workflow of an invoice. Starting the same
 	// invoice (project and IRN) again must not create a second execution.
 	StartSubmission(ctx context.Context, in WorkflowInput) error
-	// AbandonSubmission stops the workflow of an invoice whose recording
+	// AbandonSubmission stops the workflow (by its id) of an invoice whose recording
 	// was rolled back.
-	AbandonSubmission(ctx context.Context, projectID uuid.UUID, irn, reason string) error
+	AbandonSubmission(ctx context.Context, workflowID, reason string) error
 	// UpdatePayment has the authority record an invoice's payment status,
 	// durably, and waits for its answer.
 	UpdatePayment(ctx context.Context, in PaymentInput) error
@@ -89,6 +92,9 @@ type WorkflowInput struct {
 	IRN            string            `json:"irn"`
 	InvoiceType    model.InvoiceKind `json:"invoice_type"`
 	Environment    model.Environment `json:"environment"`
+	// WorkflowID is the workflow's id (WorkflowID); empty means
+	// LegacyWorkflowID.
+	WorkflowID string `json:"workflow_id,omitempty"`
 }
 
 // PaymentInput asks for an invoice's payment status to be sent to the
@@ -105,8 +111,22 @@ type PaymentInput struct {
 
 // WorkflowID is the workflow id of an invoice: it derives from the project
 // and the IRN, so that the same invoice can never be cleared by two
-// executions.
-func WorkflowID(projectID uuid.UUID, irn string) string {
+// executions, keyed with key (Config.WorkflowKey) so that the IRN is not
+// in clear in Temporal (its lists, its Web UI, its database): the id is
+// invoice-<project id>-<first 128 bits of HMAC-SHA-256(key, project id,
+// IRN) in hex>.
+func WorkflowID(key []byte, projectID uuid.UUID, irn string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write(projectID[:])
+	m.Write([]byte{0})
+	m.Write([]byte(irn))
+	return "invoice-" + projectID.String() + "-" + hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// LegacyWorkflowID is the id invoices' workflows had before WorkflowID
+// was keyed: the IRN in clear. Workflows started under it finish under it;
+// their invoices' rows keep it.
+func LegacyWorkflowID(projectID uuid.UUID, irn string) string {
 	return "invoice-" + projectID.String() + "-" + irn
 }
 
@@ -126,6 +146,9 @@ type Config struct {
 	// ArchiveKey keys the archive's hash chain (HMAC-SHA-256), like the
 	// audit log's. Required for archiving.
 	ArchiveKey []byte
+	// WorkflowKey keys the invoices' workflow ids (WorkflowID), derived
+	// from a server secret: every API process must have the same.
+	WorkflowKey []byte
 	// B2CWindow is how long after its issue a B2C invoice must be
 	// reported; default DefaultB2CWindow (see deadline.go).
 	B2CWindow time.Duration

@@ -98,7 +98,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		IRN: irn, InvoiceType: kind, InvoiceTypeCode: str(payload["invoice_type_code"]), Payload: string(doc),
 		PayloadHash: sha(string(doc)), Status: model.InvoiceQueued, IssueDate: str(payload["issue_date"]),
 		CustomerTIN: customerTIN(payload), PaymentStatus: strings.ToUpper(str(payload["payment_status"])),
-		WorkflowID: WorkflowID(pr.ID, irn), CreatedAt: s.now(),
+		WorkflowID: WorkflowID(s.cfg.WorkflowKey, pr.ID, irn), CreatedAt: s.now(),
 	}
 	inv.UpdatedAt = inv.CreatedAt
 	inv.DeadlineAt = DeadlineOf(kind, inv.IssueDate, str(payload["issue_time"]), inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
@@ -117,6 +117,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	}
 	if err := s.cfg.Engine.StartSubmission(ctx, WorkflowInput{
 		ProjectID: pr.ID, OrganizationID: pr.OrganizationID, IRN: irn, InvoiceType: kind, Environment: pr.Environment,
+		WorkflowID: inv.WorkflowID,
 	}); err != nil {
 		s.cfg.Logger.WarnContext(ctx, "invoice workflow not started", "irn", irn, "error", err.Error())
 		return nil, model.Wrap(model.CodeUnavailable, err,
@@ -147,7 +148,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	if err != nil {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
 		defer cancel()
-		if aerr := s.cfg.Engine.AbandonSubmission(actx, pr.ID, irn, "the invoice was not recorded: "+model.AsError(err).Message); aerr != nil {
+		if aerr := s.cfg.Engine.AbandonSubmission(actx, inv.WorkflowID, "the invoice was not recorded: "+model.AsError(err).Message); aerr != nil {
 			s.cfg.Logger.WarnContext(ctx, "invoice workflow not abandoned", "irn", irn, "error", aerr.Error())
 		}
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -127,8 +128,20 @@ func (d *Deliveries) secrets(e *model.WebhookEndpoint) ([]string, error) {
 	return out, nil
 }
 
-// MaxResponseBytes is how much of an answer the delivery log keeps.
-const MaxResponseBytes = 1024
+// StatusReason is what the delivery log says of an answer with HTTP
+// status code: nothing for 2xx, else a fixed reason. The log keeps no
+// answer's body: where private addresses are allowed, an endpoint may be
+// an internal page the tenant must not read.
+func StatusReason(code int) string {
+	switch {
+	case code >= 200 && code < 300:
+		return ""
+	case code >= 300 && code < 400:
+		return fmt.Sprintf("redirects are not followed (answered %d %s)", code, http.StatusText(code))
+	default:
+		return fmt.Sprintf("the endpoint answered %d %s; only a 2xx answer counts as delivered", code, http.StatusText(code))
+	}
+}
 
 // Result is what one attempt got.
 type Result struct {
@@ -136,8 +149,9 @@ type Result struct {
 	Attempt    int           `json:"attempt"`
 	HTTPStatus int           `json:"http_status"` // 0: no answer
 	Latency    time.Duration `json:"latency"`
-	Body       string        `json:"body"`
-	Error      string        `json:"error"`
+	// Body is not recorded; older workers sent the answer's first bytes.
+	Body  string `json:"body"`
+	Error string `json:"error"`
 }
 
 // Succeeded reports whether the endpoint took the event: any 2xx answer.
@@ -168,7 +182,12 @@ func (d *Deliveries) Record(ctx context.Context, r Result) (*Outcome, error) {
 		a := &model.WebhookAttempt{
 			ID: model.NewID(), DeliveryID: del.ID, EndpointID: del.EndpointID, EventID: del.EventID, EventType: ev.Type,
 			Attempt: r.Attempt, Succeeded: r.Succeeded(), LatencyMS: r.Latency.Milliseconds(),
-			ResponseBody: clip(r.Body, MaxResponseBytes), Error: clip(r.Error, 500), CreatedAt: at,
+			Error: clip(r.Error, 500), CreatedAt: at,
+		}
+		// Never the answer's body (StatusReason), even from a worker
+		// that still sends it.
+		if r.HTTPStatus > 0 {
+			a.Error = StatusReason(r.HTTPStatus)
 		}
 		if r.HTTPStatus > 0 {
 			a.HTTPStatus = &r.HTTPStatus

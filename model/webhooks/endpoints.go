@@ -3,6 +3,9 @@ package webhooks
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -142,6 +145,9 @@ func (s *Service) checkURL(ctx context.Context, pr *model.Project, raw string) e
 	if u.Scheme == "http" && pr.Environment == model.EnvironmentProduction && !s.cfg.AllowHTTP {
 		return model.Invalid(model.ProblemValueError, "a production project's webhook URL must use https", "url")
 	}
+	if err := s.checkHost(ctx, u.Hostname()); err != nil {
+		return err
+	}
 	if _, err := s.cfg.Policy().CheckURL(ctx, raw); err != nil {
 		msg := strings.TrimPrefix(err.Error(), egress.ErrForbidden.Error()+": ")
 		if errors.Is(err, egress.ErrForbidden) {
@@ -150,6 +156,62 @@ func (s *Service) checkURL(ctx context.Context, pr *model.Project, raw string) e
 		return model.Invalid(model.ProblemValueError, "URL not allowed", "url")
 	}
 	return nil
+}
+
+// hostResolveTimeout bounds the DNS lookup of a host being saved.
+const hostResolveTimeout = 5 * time.Second
+
+// checkHost refuses, whatever the egress policy, a host that is a number
+// in any form but the canonical one (2130706433, 0x7f.1, 127.1, 0, 0177.0.0.1:
+// the forms inet_aton reads, which a URL parser, a resolver and a dialer
+// may each read differently) or an IPv6 address with a zone, and a name
+// that does not resolve. The delivery's dialer checks every address again
+// at each connection.
+func (s *Service) checkHost(ctx context.Context, host string) error {
+	if a, err := netip.ParseAddr(host); err == nil {
+		if a.Zone() != "" {
+			return model.Invalid(model.ProblemValueError, "URL not allowed: an IPv6 address with a zone", "url")
+		}
+		return nil
+	}
+	if numericHost(host) {
+		return model.Invalid(model.ProblemValueError, fmt.Sprintf("URL not allowed: the host %q is a number in a non-canonical form; write an IPv4 address as four decimal numbers, such as 192.0.2.10", host), "url")
+	}
+	var r egressResolver = net.DefaultResolver
+	if s.cfg.Resolver != nil {
+		r = s.cfg.Resolver
+	}
+	rctx, cancel := context.WithTimeout(ctx, hostResolveTimeout)
+	defer cancel()
+	if addrs, err := r.LookupNetIP(rctx, "ip", host); err != nil || len(addrs) == 0 {
+		return model.Invalid(model.ProblemValueError, fmt.Sprintf("URL not allowed: the host %q does not resolve", host), "url")
+	}
+	return nil
+}
+
+// numericHost reports whether host ends in a number, as the WHATWG URL
+// standard reads it: its last label (a trailing dot aside) is decimal
+// digits or 0x and hexadecimal digits. Such a host is an IPv4 address in
+// some form, never a name.
+func numericHost(host string) bool {
+	labels := strings.Split(host, ".")
+	if len(labels) > 1 && labels[len(labels)-1] == "" {
+		labels = labels[:len(labels)-1]
+	}
+	last := labels[len(labels)-1]
+	if last == "" {
+		return false
+	}
+	digits := "0123456789"
+	if len(last) >= 2 && (last[:2] == "0x" || last[:2] == "0X") {
+		last, digits = last[2:], "0123456789abcdefABCDEF"
+	}
+	for _, c := range last {
+		if !strings.ContainsRune(digits, c) {
+			return false
+		}
+	}
+	return true
 }
 
 // EndpointView is an endpoint as the API shows it, without its secret.

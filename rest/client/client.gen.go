@@ -1666,8 +1666,9 @@ type KeyRequest struct {
 	// KeyName Trimmed; control and bidirectional formatting characters are refused, as in `Name`.
 	KeyName string `json:"key_name"`
 
-	// Scopes Omitted, null or empty means every scope: the key is stored with the full list, and every
-	// response (create, list, rotate) shows that list. A repeated scope is kept once.
+	// Scopes Omitted or null means every scope: the key is stored with the full list, and every
+	// response (create, list, rotate) shows that list. An empty list is refused (422 naming the
+	// scopes allowed). A repeated scope is kept once.
 	Scopes *[]Scope `json:"scopes,omitempty"`
 }
 
@@ -2749,7 +2750,7 @@ type WebhookAttempt struct {
 	Id         openapi_types.UUID `json:"id"`
 	LatencyMs  int                `json:"latency_ms"`
 
-	// ResponseBody The first 1024 bytes of the answer.
+	// ResponseBody Always empty: the answer's body is not kept (an endpoint at a private address could show an internal page); error says why an answer other than 2xx failed.
 	ResponseBody string               `json:"response_body"`
 	Status       WebhookAttemptStatus `json:"status"`
 }

@@ -279,6 +279,11 @@ func (h *Handler) checkBusiness(in Business) (*sandboxdb.Business, []string) {
 		PublicKey: pubPEM, PrivateKey: privPEM, QREncryption: string(enc), APIKey: in.APIKey,
 		APISecretHash: secretHash(in.APISecret), CreatedAt: now, UpdatedAt: now,
 	}
+	sealed, err := h.sealPrivateKey(id, privPEM)
+	if err != nil {
+		return nil, []string{"the private key cannot be sealed: " + err.Error()}
+	}
+	row.PrivateKey = sealed
 	if row.Name == "" {
 		row.Name = "Sandbox business " + row.ServiceID
 	}

@@ -36,14 +36,18 @@
 package nrssandbox
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
 
@@ -120,6 +124,11 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives unexpected failures; default slog.Default().
 	Logger *slog.Logger
+	// SealKey (32 bytes) seals the businesses' QR private keys in the
+	// database (AES-256-GCM, as einvoice seals its secrets); New seals
+	// keys kept in clear before. Empty: a random key of this process, so
+	// that keys registered stay readable only while it runs (tests).
+	SealKey []byte
 }
 
 // Handler is the stand-in, an http.Handler safe for concurrent use.
@@ -129,6 +138,7 @@ type Handler struct {
 	rules  *nrs.Authority
 	limits *limiter
 	mux    http.Handler
+	box    *secret.Box
 }
 
 // New builds a Handler.
@@ -185,8 +195,19 @@ func New(opts Options) (*Handler, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	h := &Handler{opts: opts, db: opts.DB, rules: opts.Authority,
+	box, err := newSealBox(opts.SealKey)
+	if err != nil {
+		return nil, fmt.Errorf("nrssandbox: seal key: %w", err)
+	}
+	h := &Handler{opts: opts, db: opts.DB, rules: opts.Authority, box: box,
 		limits: newLimiter(opts.BusinessRate, opts.IPRate, opts.MaxConcurrent)}
+	if len(opts.SealKey) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := h.sealClearPrivateKeys(ctx); err != nil {
+			return nil, fmt.Errorf("nrssandbox: seal the private keys kept in clear: %w", err)
+		}
+	}
 	h.mux = h.routes()
 	return h, nil
 }
@@ -202,7 +223,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, HandlerKey, &apiError{status: http.StatusInternalServerError, public: MsgInternal})
 		}
 	}()
-	if wait, allowed := h.limits.allowIP(clientIP(r), h.opts.Now()); !allowed {
+	if wait, allowed := h.limits.allowIP(model.AddressKey(clientIP(r)), h.opts.Now()); !allowed {
 		writeError(w, HandlerKey, tooMany("this address sends requests faster than the sandbox's limit of "+h.opts.IPRate.String(), wait))
 		return
 	}

@@ -50,10 +50,14 @@ func (h *Handler) verifyQRFor(w http.ResponseWriter, r *http.Request, caller *bu
 	if in.IRN == "" || in.QRPayload == "" || len(in.QRPayload) > 4096 {
 		return invalid("irn and qr_payload are required")
 	}
-	if caller.PrivateKey == "" {
+	privPEM, err := h.privateKey(caller)
+	if err != nil {
+		return invalid("%s", err.Error())
+	}
+	if privPEM == "" {
 		return invalid("no private key is registered for this business: register it with its private_key to verify QR payloads")
 	}
-	priv, err := nrs.ParsePrivateKey(caller.PrivateKey)
+	priv, err := nrs.ParsePrivateKey(privPEM)
 	if err != nil {
 		return err
 	}

@@ -68,6 +68,18 @@ func sqlConfig(path string) *config.SQL {
 	}
 }
 
+// ownerOnly sets the database file and its journal, WAL and shared-memory
+// files (those that exist) to 0600; SQLite creates the ones to come with
+// the database file's permissions.
+func ownerOnly(path string) error {
+	for _, p := range []string{path, path + "-journal", path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("restrict %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
 // prepareDatabase creates the schema when the database file is new and
 // registers namespace when it is missing. A namespace that already exists is
 // left untouched.

@@ -141,8 +141,12 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("devtemporal: DataDir: %w", err)
 	}
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("devtemporal: create DataDir: %w", err)
+	}
+	// Its own folder: readable by the owner only, like its files.
+	if err := os.Chmod(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("devtemporal: DataDir: %w", err)
 	}
 
 	began := time.Now()
@@ -162,7 +166,7 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	}()
 
 	// The log is rewritten at each Start, so it holds one run's output.
-	s.logFile, err = os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	s.logFile, err = os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open server log: %w", err)
 	}
@@ -201,6 +205,9 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 
 	sql := sqlConfig(filepath.Join(dataDir, dbFile))
 	if err := prepareDatabase(sql, s.namespace); err != nil {
+		return nil, err
+	}
+	if err := ownerOnly(sql.DatabaseName); err != nil {
 		return nil, err
 	}
 

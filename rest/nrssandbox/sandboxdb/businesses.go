@@ -88,6 +88,22 @@ func (rp Businesses) Update(ctx context.Context, b *Business) error {
 	return mapErr(err)
 }
 
+// WithClearPrivateKeys returns the businesses whose private key is set
+// but does not start with sealedPrefix (kept in clear).
+func (rp Businesses) WithClearPrivateKeys(ctx context.Context, sealedPrefix string) ([]Business, error) {
+	var out []Business
+	err := rp.d.idb.NewSelect().Model(&out).Where("private_key <> ''").Where("private_key NOT LIKE ?", sealedPrefix+"%").Scan(ctx)
+	return out, mapErr(err)
+}
+
+// SetPrivateKey replaces a business's private key value old by v (no
+// change when another writer changed it meanwhile).
+func (rp Businesses) SetPrivateKey(ctx context.Context, id, old, v string) error {
+	_, err := rp.d.idb.NewUpdate().Model((*Business)(nil)).Set("private_key = ?", v).
+		Where("business_id = ?", strings.ToLower(id)).Where("private_key = ?", old).Exec(ctx)
+	return mapErr(err)
+}
+
 // Delete forgets a business with its parties, invoices and
 // counters.
 func (rp Businesses) Delete(ctx context.Context, id string) error {

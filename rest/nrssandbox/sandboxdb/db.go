@@ -15,8 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,6 +28,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/einvoice-ng/einvoice/migrations"
+	"github.com/einvoice-ng/einvoice/model/store"
 )
 
 // Names of the stand-in's migration bookkeeping tables, apart from the
@@ -82,10 +81,8 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		if path == "" || path == ":memory:" {
 			return nil, errors.New("sandboxdb: an in-memory SQLite database is not supported; give a file path")
 		}
-		if dir := filepath.Dir(path); dir != "" {
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return nil, fmt.Errorf("sandboxdb: create %s: %w", dir, err)
-			}
+		if err := store.PrepareSQLiteFile(path); err != nil {
+			return nil, fmt.Errorf("sandboxdb: %w", err)
 		}
 		q := url.Values{}
 		q.Add("_pragma", "foreign_keys(1)")

@@ -1,0 +1,2 @@
+-- The bodies are gone; nothing to restore.
+SELECT 1;
