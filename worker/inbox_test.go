@@ -144,8 +144,14 @@ func (r *rig) waitReceived(buyer certtest.Tenant, irn string) map[string]any {
 // buyer sees it on REST, GraphQL and its webhook; another tenant does not.
 func TestInboxExchange(t *testing.T) {
 	t.Parallel()
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) { inboxExchange(t, d) })
+	}
+}
+
+func inboxExchange(t *testing.T, d storetest.Dialect) {
 	ctx := context.Background()
-	r := newInvoiceHookRig(t, storetest.Dialect{Name: "sqlite", Open: storetest.SQLite})
+	r := newInvoiceHookRig(t, d)
 	seller := r.e.Tenant
 	buyer := r.e.NewTenant(t)
 	rc := newReceiverIn(t, 19700, 19800)
