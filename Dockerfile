@@ -4,8 +4,6 @@
 FROM golang:1.26.8-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
-# gofpdf, patched (a replace directive in go.mod points here)
-COPY model/render/gofpdf/go.mod model/render/gofpdf/
 RUN go mod download
 COPY . .
 ARG VERSION=docker

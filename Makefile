@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: build dev test test-race test-norace outage-test security vet lint cluster-test bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
+.PHONY: sdk-test readme-walk build dev test test-race test-norace outage-test security vet lint cluster-test bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice for production (-tags prod: without the embedded Temporal server and UI that only dev uses)
 	CGO_ENABLED=0 $(GO) build -tags prod -trimpath -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -21,7 +21,8 @@ vet:
 # their dependencies never change the service's.
 TOOL := $(GO) tool -modfile=.ci/tools/go.mod
 
-lint: ## the layout's import arrows (depguard), staticcheck, one writer of a run's state, workflow determinism, type sizes
+lint: ## the layout's allow table (every package in a room, every import allowed), staticcheck, one writer per noun, workflow determinism, type sizes
+	$(GO) run ./bench/layout .
 	$(TOOL) golangci-lint run ./...
 	$(TOOL) workflowcheck ./workflows/...
 	$(GO) run ./bench/packages -max-methods 25 .
@@ -38,7 +39,7 @@ EMBEDS_SERVER := /worker/devtemporal$$|/cmd/einvoice-temporal$$
 # SLOW_FIRST are the packages whose tests take longest, slowest first: the
 # go command starts packages in the order it is given them, so these start
 # first and the run does not end on one long package alone.
-SLOW_FIRST := worker rest graph model/store workflows model/app cmd/einvoice rest/client rest/nrssandbox
+SLOW_FIRST := worker rest graph model/store workflows model/app cmd/einvoice rest/nrssandbox
 MODULE = $(shell $(GO) list -m)
 empty :=
 space := $(empty) $(empty)
@@ -64,9 +65,7 @@ test: vet ## vet, then every test with the race detector (the Temporal server a 
 
 test-race: ## every test with the race detector but those embedding the Temporal server (part of make test)
 	@echo "$(GO) test -race -tags prod -count=1 -timeout 30m ./... (but worker/devtemporal, cmd/einvoice-temporal; slowest first)" && \
-	$(GO) test -race -tags prod -count=1 -timeout 30m $(RACE_PKGS) && \
-	echo "(cd model/render/gofpdf && $(GO) test -race -count=1 .)  (the patched gofpdf, a module of its own)" && \
-	(cd model/render/gofpdf && $(GO) test -race -count=1 .)
+	$(GO) test -race -tags prod -count=1 -timeout 30m $(RACE_PKGS)
 
 test-norace: ## the tests embedding the Temporal server, TestDev* and the exactly-once run over 1,000 invoices, without the race detector (part of make test)
 	@echo "$(GO) test -count=1 (no race detector) TestInvoicesExactlyOnce of ./worker/, ./worker/devtemporal/ ./cmd/einvoice-temporal/, TestDev* of ./cmd/einvoice/" && \
@@ -82,7 +81,9 @@ outage-test: ## the full-size outage: 2,000 invoices submitted during a six-hour
 security: ## replay the attacks of the security review (TestAttack*; loopback only, bounded)
 	@$(WITH_TEMPORAL_BIN) && \
 	echo "$(GO) test -race -tags prod -count=1 -timeout 10m -run Attack ./... (but worker/devtemporal, cmd/einvoice-temporal)" && \
-	$(GO) test -race -tags prod -count=1 -timeout 10m -run 'Attack' $(RACE_PKGS)
+	$(GO) test -race -tags prod -count=1 -timeout 10m -run 'Attack' $(RACE_PKGS) && \
+	echo "$(GO) test -count=1 -timeout 10m -run '^TestDevAttack' ./cmd/einvoice/  (einvoice dev's own, in the default build)" && \
+	$(GO) test -count=1 -timeout 10m -run '^TestDevAttack' ./cmd/einvoice/
 
 cluster-test: ## the deployed topology (PostgreSQL via a cuttable proxy, Redis, Temporal, the stand-in, 2 api, 2 worker) under load, SIGKILLs and a 60 s database outage (ports 19500-19599; needs psql and redis-server)
 	bench/cluster/run.sh
@@ -92,6 +93,15 @@ bench: ## hot-path benchmarks on one core
 
 bench-middleware: ## wrk: the full router against a bare handler on IRN generation (needs wrk)
 	bench/middleware/run.sh
+
+sdk-test: ## the Go SDK's tests and Example functions (rest/client, a module of its own) against a fresh einvoice dev
+	@bin=$$(mktemp -d) && trap 'rm -rf "$$bin"' EXIT && \
+	echo "$(GO) build -o $$bin/einvoice ./cmd/einvoice" && $(GO) build -o $$bin/einvoice ./cmd/einvoice && \
+	echo "(cd rest/client && $(GO) vet . && $(GO) test -count=1 .)" && \
+	cd rest/client && $(GO) vet . && EINVOICE_BIN=$$bin/einvoice $(GO) test -count=1 .
+
+readme-walk: ## run the README's first walk, as written, against a fresh einvoice dev
+	.ci/readme-walk
 
 clients: ## generated clients against einvoice dev: oapi-codegen, ogen, openapi-typescript compiled; Redocly, Spectral; the flow with the Go, TypeScript and SDK clients
 	rest/client/conformance/run.sh

@@ -1,18 +1,26 @@
 package graph
 
 import (
-	"embed"
+	_ "embed"
 	"html/template"
+	"io/fs"
 	"net/http"
 	"path"
 	"strings"
+
+	"github.com/einvoice-ng/einvoice/graph/portal"
 )
 
-// GraphiQL and React are committed under graphiql/ (versions in its
-// README) and embedded, so the in-browser IDE needs no internet access.
+// graphiqlInit starts GraphiQL on the page (ours). GraphiQL, React and
+// React DOM are the npm packages' browser builds as the portal's build
+// copies them (portal.ThirdParty), so the in-browser IDE needs no internet
+// access.
 //
-//go:embed graphiql/*.js graphiql/*.css
-var graphiqlFS embed.FS
+//go:embed graphiql/init.js
+var graphiqlInit []byte
+
+// graphiqlBuilds are GraphiQL's, React's and React DOM's browser builds.
+var graphiqlBuilds = portal.ThirdParty("graphiql")
 
 // assetHandler serves the embedded files at <anything>/assets/<name>, with
 // a long cache lifetime for the third-party builds.
@@ -24,8 +32,14 @@ func assetHandler() http.Handler {
 			return
 		}
 		name := path.Base(r.URL.Path)
-		b, err := graphiqlFS.ReadFile("graphiql/" + name)
-		if err != nil || name == "." || name == "/" {
+		var b []byte
+		switch ext := path.Ext(name); {
+		case name == "init.js":
+			b = graphiqlInit
+		case ext == ".js" || ext == ".css":
+			b, _ = fs.ReadFile(graphiqlBuilds, name)
+		}
+		if b == nil {
 			http.NotFound(w, r)
 			return
 		}

@@ -1,13 +1,17 @@
 package graph_test
 
 import (
+	"bytes"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/graph"
+	"github.com/einvoice-ng/einvoice/graph/portal"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -43,6 +47,7 @@ func TestGraphiQL(t *testing.T) {
 	if len(refs) != 5 {
 		t.Fatalf("want 5 asset references (css, react, react-dom, graphiql, init), got %v", refs)
 	}
+	served := map[string]bool{}
 	for _, ref := range refs {
 		u := ref[1]
 		if !strings.HasPrefix(u, "graphql/assets/") {
@@ -56,9 +61,24 @@ func TestGraphiQL(t *testing.T) {
 		if a.Code != http.StatusOK || !strings.HasPrefix(a.Header().Get("Content-Type"), want) || a.Body.Len() < 100 {
 			t.Fatalf("GET /%s: %d %q, %d bytes", u, a.Code, a.Header().Get("Content-Type"), a.Body.Len())
 		}
+		// Everything but init.js is the portal build's copy of an npm
+		// package's file (graph/portal checks the copies against the
+		// lockfile).
+		if name := path.Base(u); name != "init.js" {
+			built, err := fs.ReadFile(portal.ThirdParty("graphiql"), name)
+			if err != nil || !bytes.Equal(built, a.Body.Bytes()) {
+				t.Fatalf("GET /%s is not the build's %s (%v)", u, name, err)
+			}
+			served[name] = true
+		}
+	}
+	for _, name := range []string{"graphiql.min.js", "graphiql.min.css", "react.production.min.js", "react-dom.production.min.js"} {
+		if !served[name] {
+			t.Errorf("the page does not load %s", name)
+		}
 	}
 
-	for _, path := range []string{"/graphql/assets/nope.js", "/graphql/assets/", "/graphql/assets/../handler.go"} {
+	for _, path := range []string{"/graphql/assets/nope.js", "/graphql/assets/", "/graphql/assets/../handler.go", "/graphql/assets/LICENSE.react"} {
 		if rec := get(path, ""); rec.Code != http.StatusNotFound {
 			t.Fatalf("GET %s: %d, want 404", path, rec.Code)
 		}

@@ -7,9 +7,13 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/einvoice-ng/einvoice/graph/portal"
 )
 
-// docsFiles holds the /docs page, its script and the vendored Swagger UI.
+// docsFiles holds the /docs page, its script and its style sheet. Swagger
+// UI itself is the npm package swagger-ui-dist as the portal's build
+// copies it (portal.ThirdParty), served under /docs/assets/swagger-ui/.
 //
 //go:embed docs
 var docsFiles embed.FS
@@ -44,6 +48,7 @@ func (a *api) docsRoutes(r chi.Router) {
 		panic("rest: docs not embedded: " + err.Error())
 	}
 	files := http.StripPrefix("/docs/assets/", http.FileServerFS(assets))
+	swaggerUI := http.StripPrefix("/docs/assets/swagger-ui/", http.FileServerFS(portal.ThirdParty("swagger-ui")))
 	r.Get("/docs/assets/*", func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/docs/assets/")
 		if name == "" || strings.HasSuffix(name, "/") || name == "index.html" {
@@ -52,6 +57,10 @@ func (a *api) docsRoutes(r chi.Router) {
 		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if strings.HasPrefix(name, "swagger-ui/") {
+			swaggerUI.ServeHTTP(w, r)
+			return
+		}
 		files.ServeHTTP(w, r)
 	})
 }

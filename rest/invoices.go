@@ -16,7 +16,21 @@ func (a *api) invoiceRoutes(r chi.Router) {
 	r.With(a.requireKey(model.ScopeIRNValidate, "irn.validate")).Post("/invoices/irn/validate", a.adapt(a.validateIRN))
 	r.With(a.requireKey(model.ScopeQRGenerate, "qr.generate")).Post("/invoices/qr/generate", a.adapt(a.generateQR))
 	r.With(a.requireKey(model.ScopeInvoicesRender, "invoices.render")).Post("/invoices/render", a.adapt(a.renderInvoice))
+	r.With(a.requireKey(model.ScopeInvoicesValidate, "invoices.sample")).Get("/invoices/samples/{invoice_type}", a.adapt(a.invoiceSample))
 	r.Get("/invoices/schemas/{authority}/{version}", a.adapt(a.schema))
+}
+
+// invoiceSample answers a valid sample invoice made out by the key's
+// project, to try the other routes with.
+func (a *api) invoiceSample(w http.ResponseWriter, r *http.Request) error {
+	out, err := a.app.Invoices.Sample(r.Context(), keyFrom(r), invoices.SampleInput{
+		InvoiceType: chi.URLParam(r, "invoice_type"), IssueDate: r.URL.Query().Get("issue_date"),
+	})
+	if err != nil {
+		return err // its problems already name path or query
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 func (a *api) validateInvoice(w http.ResponseWriter, r *http.Request) error {

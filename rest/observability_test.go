@@ -1,12 +1,15 @@
 package rest_test
 
 import (
+	"bytes"
+	"io/fs"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/einvoice-ng/einvoice/graph/portal"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest"
 )
@@ -139,6 +142,7 @@ func TestDocsPage(t *testing.T) {
 		t.Fatalf("page references %d assets: %s", len(refs), html)
 	}
 	var scripts []string
+	swaggerUI := map[string]bool{}
 	for _, m := range refs {
 		ref := m[1]
 		if !strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "//") {
@@ -151,6 +155,20 @@ func TestDocsPage(t *testing.T) {
 		}
 		if strings.HasSuffix(ref, ".js") {
 			scripts = append(scripts, ref)
+		}
+		// Swagger UI is the portal build's copy of swagger-ui-dist
+		// (graph/portal checks the copies against the lockfile).
+		if name, ok := strings.CutPrefix(ref, "/docs/assets/swagger-ui/"); ok {
+			built, err := fs.ReadFile(portal.ThirdParty("swagger-ui"), name)
+			if err != nil || !bytes.Equal(built, r.Body) {
+				t.Errorf("%s is not the build's %s (%v)", ref, name, err)
+			}
+			swaggerUI[name] = true
+		}
+	}
+	for _, name := range []string{"swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css"} {
+		if !swaggerUI[name] {
+			t.Errorf("/docs does not load swagger-ui/%s", name)
 		}
 	}
 	if strings.Contains(html, "http://") || strings.Contains(html, "https://") {

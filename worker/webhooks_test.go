@@ -2,11 +2,13 @@ package worker_test
 
 import (
 	"context"
+	"crypto/hmac"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,7 +26,6 @@ import (
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
-	einvoice "github.com/einvoice-ng/einvoice/rest/client"
 	"github.com/einvoice-ng/einvoice/worker"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -74,7 +75,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sec, _ := rc.secret.Load().(string)
-	err := einvoice.VerifyWebhook(body, r.Header.Get(einvoice.WebhookSignatureHeader), sec, 0, time.Now())
+	err := verifySignature(body, r.Header.Get("Einvoice-Signature"), sec, time.Now())
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if err != nil {
@@ -82,7 +83,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	id := r.Header.Get(einvoice.WebhookEventIDHeader)
+	id := r.Header.Get("Einvoice-Event-Id")
 	rc.got[id] = append(rc.got[id], r.Header.Get("Einvoice-Event-Type"))
 	_, _ = w.Write([]byte(`{"ok":true}`))
 }
@@ -360,4 +361,41 @@ func TestWorkerDefaultQueues(t *testing.T) {
 	if workflows.WebhookTaskQueue == workflows.TaskQueue {
 		t.Error("the webhook queue is the certification queue")
 	}
+}
+
+// verifySignature checks an Einvoice-Signature header the way receivers
+// do (the SDK's VerifyWebhook, a module of its own): one of its v1 values
+// is the signature of the body under secret at its t, and t is within 5
+// minutes of now.
+func verifySignature(body []byte, header, secret string, now time.Time) error {
+	var (
+		ts  int64
+		v1s []string
+	)
+	for _, part := range strings.Split(header, ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		switch k {
+		case "t":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return fmt.Errorf("signature timestamp %q", v)
+			}
+			ts = n
+		case "v1":
+			v1s = append(v1s, v)
+		}
+	}
+	if ts == 0 || len(v1s) == 0 {
+		return fmt.Errorf("signature header %q malformed", header)
+	}
+	if d := now.Sub(time.Unix(ts, 0)); d > 5*time.Minute || d < -5*time.Minute {
+		return fmt.Errorf("signature timestamp %d outside the tolerance", ts)
+	}
+	_, want, _ := strings.Cut(webhooks.Sign(time.Unix(ts, 0), body, secret), ",v1=")
+	for _, v := range v1s {
+		if hmac.Equal([]byte(v), []byte(want)) {
+			return nil
+		}
+	}
+	return fmt.Errorf("no signature matches the secret")
 }

@@ -2,26 +2,15 @@ package workflows
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 )
-
-// templates are valid NRS 1.1 invoices, one per kind, taken from
-// testdata/fixtures. A run fills in its business, IRN and dates.
-//
-//go:embed templates/*.json
-var templates embed.FS
-
-// dueDays is how long after the issue date a templated invoice falls due.
-const dueDays = 30
 
 // builtPayload is the invoice a run sends.
 type builtPayload struct {
@@ -47,9 +36,9 @@ func buildPayload(run *model.CertificationRun, businessID, serviceID string, a m
 	if run.InvoicePayload != "" {
 		raw, source = []byte(run.InvoicePayload), "payload from the request"
 	} else {
-		b, err := templates.ReadFile("templates/" + strings.ToLower(string(run.InvoiceType)) + ".json")
+		b, err := nrs.SampleTemplate(run.InvoiceType)
 		if err != nil {
-			return nil, fmt.Errorf("no template for invoice type %s: %w", run.InvoiceType, err)
+			return nil, err
 		}
 		raw, source = b, "template "+string(run.InvoiceType)
 	}
@@ -79,7 +68,7 @@ func buildPayload(run *model.CertificationRun, businessID, serviceID string, a m
 	doc["invoice_kind"] = string(run.InvoiceType)
 	doc["payment_status"] = "PENDING"
 	if run.InvoicePayload == "" {
-		setDueDates(doc, run.IssueDate)
+		nrs.SetSampleDueDates(doc, run.IssueDate)
 	}
 
 	var buf bytes.Buffer
@@ -98,27 +87,6 @@ func buildPayload(run *model.CertificationRun, businessID, serviceID string, a m
 // IRN requires, and unique per run.
 func FreshReference(runID uuid.UUID) string {
 	return "CERT" + strings.ToUpper(strings.ReplaceAll(runID.String(), "-", ""))
-}
-
-// setDueDates moves a template's due dates to dueDays after the issue date.
-func setDueDates(doc map[string]any, issueDate string) {
-	d, err := time.Parse(time.DateOnly, issueDate)
-	if err != nil {
-		return
-	}
-	due := d.AddDate(0, 0, dueDays).Format(time.DateOnly)
-	if _, ok := doc["due_date"]; ok {
-		doc["due_date"] = due
-	}
-	if means, ok := doc["payment_means"].([]any); ok {
-		for _, m := range means {
-			if o, ok := m.(map[string]any); ok {
-				if _, ok := o["payment_due_date"]; ok {
-					o["payment_due_date"] = due
-				}
-			}
-		}
-	}
 }
 
 // wrongServiceID returns an 8-character service ID that differs from id in
@@ -144,27 +112,8 @@ func upper(c byte) byte {
 	return c
 }
 
-// SamplePayload is the certification template of an invoice kind made
-// ready to submit for a business: its business id, issue date, kind,
-// payment status PENDING and due dates set, and no IRN (the submission
-// generates one from an invoice reference). For tests, benchmarks and
-// examples.
+// SamplePayload is the sample invoice of a kind made ready to submit for a
+// business (nrs.SampleInvoice). For tests, benchmarks and examples.
 func SamplePayload(kind model.InvoiceKind, businessID, issueDate string) (map[string]any, error) {
-	b, err := templates.ReadFile("templates/" + strings.ToLower(string(kind)) + ".json")
-	if err != nil {
-		return nil, fmt.Errorf("no template for invoice type %s: %w", kind, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, err
-	}
-	delete(doc, "irn")
-	doc["business_id"] = businessID
-	doc["issue_date"] = issueDate
-	doc["invoice_kind"] = string(kind)
-	doc["payment_status"] = "PENDING"
-	setDueDates(doc, issueDate)
-	return doc, nil
+	return nrs.SampleInvoice(kind, businessID, issueDate)
 }

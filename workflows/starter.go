@@ -104,7 +104,7 @@ func (s *Starter) StartCertificationRun(ctx context.Context, in runs.WorkflowInp
 	if err != nil && unregisteredSearchAttribute(err) {
 		// A namespace whose search attributes were never registered still
 		// runs certifications, only without them.
-		s.log.WarnContext(ctx, "certification run started without search attributes: register them in the Temporal namespace (see README, Temporal search attributes)",
+		s.log.WarnContext(ctx, "certification run started without search attributes: register them in the Temporal namespace (see docs/api-guide.md, Temporal search attributes)",
 			"run_id", in.RunID.String(), "error", err.Error())
 		opts.TypedSearchAttributes = temporal.SearchAttributes{}
 		run, err = s.c.ExecuteWorkflow(ctx, opts, CertificationRun, in)

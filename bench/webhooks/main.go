@@ -15,6 +15,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -24,11 +25,13 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	einvoice "github.com/einvoice-ng/einvoice/rest/client"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 )
 
 func main() {
@@ -55,7 +58,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Type      string    `json:"type"`
 		CreatedAt time.Time `json:"created_at"`
 	}
-	err := einvoice.VerifyWebhook(body, r.Header.Get(einvoice.WebhookSignatureHeader), sec, 0, at)
+	err := verifySignature(body, r.Header.Get("Einvoice-Signature"), sec, at)
 	if err == nil {
 		err = json.Unmarshal(body, &ev)
 	}
@@ -211,4 +214,41 @@ func call(ctx context.Context, c *http.Client, base, method, path, token string,
 		}
 		return nil
 	}
+}
+
+// verifySignature checks an Einvoice-Signature header the way receivers
+// do (the SDK's VerifyWebhook, a module of its own): one of its v1 values
+// is the signature of the body under secret at its t, and t is within 5
+// minutes of now.
+func verifySignature(body []byte, header, secret string, now time.Time) error {
+	var (
+		ts  int64
+		v1s []string
+	)
+	for _, part := range strings.Split(header, ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		switch k {
+		case "t":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return fmt.Errorf("signature timestamp %q", v)
+			}
+			ts = n
+		case "v1":
+			v1s = append(v1s, v)
+		}
+	}
+	if ts == 0 || len(v1s) == 0 {
+		return fmt.Errorf("signature header %q malformed", header)
+	}
+	if d := now.Sub(time.Unix(ts, 0)); d > 5*time.Minute || d < -5*time.Minute {
+		return fmt.Errorf("signature timestamp %d outside the tolerance", ts)
+	}
+	_, want, _ := strings.Cut(webhooks.Sign(time.Unix(ts, 0), body, secret), ",v1=")
+	for _, v := range v1s {
+		if hmac.Equal([]byte(v), []byte(want)) {
+			return nil
+		}
+	}
+	return fmt.Errorf("no signature matches the secret")
 }

@@ -1,68 +1,62 @@
 package main
 
 import (
-	"io/fs"
+	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
 
-// TestAttackDataDirPermissions: `einvoice dev` created its SQLite
-// databases 0644 (readable by every local user) while secrets.json was
-// 0600. Every database file (the main store, the stand-in's, embedded
-// Temporal's, with their WAL and shared-memory files) is now 0600 and
-// every folder of the data directory 0700, also for files an older version
-// left 0644.
-func TestAttackDataDirPermissions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a Temporal server")
-	}
+// TestAttackDatabaseFilePermissions: SQLite databases were created 0644
+// (readable by every local user) while secrets.json was 0600. The main
+// store's and the stand-in's database files, with their WAL and
+// shared-memory files, are now 0600 and the folders made for them 0700,
+// also for files an older version left 0644; so is the stand-in's
+// generated seal key. (TestDevAttackDataDirPermissions covers `einvoice
+// dev` with embedded Temporal, in the default build.)
+func TestAttackDatabaseFilePermissions(t *testing.T) {
+	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "data")
-	// An older version's database, world-readable.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	old := filepath.Join(t.TempDir(), "old.db")
+	if err := os.WriteFile(old, nil, 0o644); err != nil { // an older version's database
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "nrs-sandbox.db"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"dev", "--addr", "127.0.0.1:0", "--data-dir", dir, "--temporal-addr", "127.0.0.1:0", "--temporal-ui-addr", ""}
-	p := start(t, args, nil)
-	base := p.wait(t, devBanner, 2*time.Minute)
-	token, _ := tenant(t, base) // writes to the main store
-	if token == "" {
-		t.Fatal("no token")
-	}
-	var dbs int
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		mode := info.Mode().Perm()
-		switch {
-		case d.IsDir():
-			if mode != 0o700 {
-				t.Errorf("folder %s is %o, want 700", path, mode)
-			}
-		case strings.Contains(d.Name(), ".db") || d.Name() == "secrets.json":
-			if strings.HasSuffix(d.Name(), ".db") {
-				dbs++
-			}
-			if mode != 0o600 {
-				t.Errorf("%s is %o, want 600", path, mode)
-			}
-		}
-		return nil
-	})
+	st, err := store.Open(ctx, filepath.Join(dir, "einvoice.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dbs < 3 {
-		t.Fatalf("found %d databases under %s, want the store's, the stand-in's and Temporal's", dbs, dir)
+	if _, err := st.Migrations().Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sdb, err := sandboxdb.Open(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sdb.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	if _, err := keyFile(filepath.Join(dir, "nrs-sandbox-seal.key")); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]os.FileMode{dir: 0o700, filepath.Join(dir, "nrs-sandbox-seal.key"): 0o600}
+	for _, db := range []string{filepath.Join(dir, "einvoice.db"), old} {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			want[db+suffix] = 0o600
+		}
+	}
+	for path, mode := range want {
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		if got := info.Mode().Perm(); got != mode {
+			t.Errorf("%s is %o, want %o", path, got, mode)
+		}
 	}
 }

@@ -251,7 +251,7 @@ func envConfig(getenv func(string) string) (*config, error) {
 		return nil, fmt.Errorf("EINVOICE_ENCRYPTION_KEY: %w", err)
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("missing required configuration: %s (see README, Configuration)", strings.Join(missing, ", "))
+		return nil, fmt.Errorf("missing required configuration: %s (see docs/configuration.md)", strings.Join(missing, ", "))
 	}
 	if v := getenv("EINVOICE_API_KEY_PEPPER"); v != "" {
 		if len(v) < 32 {

@@ -140,7 +140,7 @@ func registerSearchAttributes(ctx context.Context, tc client.Client, namespace s
 		for _, k := range workflows.SearchAttributes() {
 			names = append(names, k.GetName())
 		}
-		log.Warn("Temporal search attributes not registered; create them with `temporal operator search-attribute create` (README, Temporal search attributes)",
+		log.Warn("Temporal search attributes not registered; create them with `temporal operator search-attribute create` (docs/api-guide.md, Temporal search attributes)",
 			"namespace", namespace, "attributes", strings.Join(names, ","), "error", err.Error())
 	}
 }

@@ -59,7 +59,8 @@ func Handler() http.Handler {
 			}
 		}
 		if name != "" && name != "index.html" && path.Ext(name) != "" {
-			if st, err := fs.Stat(sub, name); err == nil && !st.IsDir() {
+			// The third-party bundles are served behind /docs and /graphql.
+			if st, err := fs.Stat(sub, name); err == nil && !st.IsDir() && !strings.HasPrefix(name, thirdPartyDir) {
 				h.Set("Cache-Control", "public, max-age=3600")
 				files.ServeHTTP(w, r)
 				return

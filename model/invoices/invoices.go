@@ -6,6 +6,12 @@
 // project, portal users on one of their projects through the workbench
 // (Workbench), and a certification run's activities through the
 // ...ForProject entry points.
+//
+// Nothing here is stored as an invoice: the invoices the API lists,
+// reads and clears (its /invoices resources, its invoice.* events) are
+// model/submissions' submissions. This package is the workbench before
+// submission, whose one record is the IRN; see the glossary of
+// docs/architecture.md.
 package invoices
 
 import (

@@ -1,5 +1,10 @@
 // Package submissions owns the invoices submitted to a project's tax
-// authority (NRS): it is the only writer of a submitted invoice's state,
+// authority (NRS). What the API calls an "invoice" (the /invoices
+// resources, the invoice.* events, GraphQL's Invoice) is a submission
+// here: one invoice sent for clearance, with its state, event log and
+// archive entry. The work done on an invoice before it is submitted
+// (validation, IRN, QR, rendering) is model/invoices; see the glossary of
+// docs/architecture.md. This package is the only writer of a submitted invoice's state,
 // of its event log and of its archive entry. The API submits, reads and
 // searches invoices through Service; the workflow that clears an invoice
 // (workflows.InvoiceSubmission, one per invoice) reaches the database only

@@ -1,4 +1,4 @@
-package einvoice
+package client
 
 import (
 	"context"
@@ -401,6 +401,38 @@ func (c *Client) WaitForRun(ctx context.Context, runID UUID, interval time.Durat
 		}
 		if r.JSON200 == nil {
 			return nil, fmt.Errorf("einvoice: run %s: unexpected answer %d %s", runID, r.StatusCode(), r.ContentType())
+		}
+		if r.JSON200.Status.Final() {
+			return r.JSON200, nil
+		}
+		if err := sleep(ctx, interval); err != nil {
+			return r.JSON200, err
+		}
+	}
+}
+
+// Final tells whether an invoice has reached a state it will not leave:
+// confirmed or rejected by NRS, or outcome_unknown (NRS's answer was lost
+// and could not be recovered; see the invoice's events).
+func (s InvoiceStatus) Final() bool {
+	return s == InvoiceStatusConfirmed || s == InvoiceStatusRejected || s == InvoiceStatusOutcomeUnknown
+}
+
+// WaitForInvoice polls a submitted invoice every interval (default 1 s)
+// until its status is final, and returns it: a rejected invoice is an
+// invoice, not an error (its NrsError says why). It returns early with an
+// error when ctx ends or a poll fails.
+func (c *Client) WaitForInvoice(ctx context.Context, invoiceID UUID, interval time.Duration) (*SubmittedInvoice, error) {
+	if interval <= 0 {
+		interval = time.Second
+	}
+	for {
+		r, err := c.GetInvoiceWithResponse(ctx, invoiceID)
+		if err != nil {
+			return nil, err
+		}
+		if r.JSON200 == nil {
+			return nil, fmt.Errorf("einvoice: invoice %s: unexpected answer %d %s", invoiceID, r.StatusCode(), r.ContentType())
 		}
 		if r.JSON200.Status.Final() {
 			return r.JSON200, nil

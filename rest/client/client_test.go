@@ -1,8 +1,9 @@
-package einvoice_test
+package client_test
 
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -10,31 +11,20 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
-	einvoice "github.com/einvoice-ng/einvoice/rest/client"
-	"github.com/einvoice-ng/einvoice/workflows/certtest"
+	"github.com/einvoice-ng/einvoice/rest/client"
 )
 
-// server is the real router over SQLite and the NRS sandbox stand-in,
-// behind an httptest server; certification runs are unavailable (no
-// Temporal), so starting one answers 503.
-func server(t *testing.T) *httptest.Server {
-	t.Helper()
-	env := certtest.New(t, certtest.Options{})
-	srv := httptest.NewServer(env.Handler)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-func fixture(t *testing.T, name string) einvoice.NRSInvoice {
+func fixture(t *testing.T, name string) client.NRSInvoice {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "fixtures", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var inv einvoice.NRSInvoice
+	var inv client.NRSInvoice
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&inv); err != nil {
@@ -43,11 +33,12 @@ func fixture(t *testing.T, name string) einvoice.NRSInvoice {
 	return inv
 }
 
-// portal signs a user up and returns a client with their token and the
+// portal signs a user up (slug made unique) and returns a client with their token and the
 // organization's id.
-func portal(t *testing.T, c *einvoice.Client, slug string) (*einvoice.Client, einvoice.UUID) {
+func portal(t *testing.T, c *client.Client, slug string) (*client.Client, client.UUID) {
 	t.Helper()
-	s, err := c.SignupWithResponse(context.Background(), einvoice.SignupRequest{
+	slug += "-" + strings.ToLower(rand.Text()[:8])
+	s, err := c.SignupWithResponse(context.Background(), client.SignupRequest{
 		Email: slug + "@example.com", Password: "correct horse battery", OrganizationName: "Org " + slug, OrganizationSlug: slug,
 	})
 	if err != nil {
@@ -58,18 +49,17 @@ func portal(t *testing.T, c *einvoice.Client, slug string) (*einvoice.Client, ei
 
 func TestFlow(t *testing.T) {
 	ctx := context.Background()
-	srv := server(t)
-	c, err := einvoice.New(srv.URL)
+	c, err := client.New(baseURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, org := portal(t, c, "sdkflow")
-	pr, err := p.CreateProjectWithResponse(ctx, nil, einvoice.ProjectRequest{OrganizationId: org, Name: "SDK shop"})
+	pr, err := p.CreateProjectWithResponse(ctx, nil, client.ProjectRequest{OrganizationId: org, Name: "SDK shop"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	project := pr.JSON200
-	kr, err := p.CreateKeyWithResponse(ctx, project.Id, nil, einvoice.KeyRequest{KeyName: "sdk"})
+	kr, err := p.CreateKeyWithResponse(ctx, project.Id, nil, client.KeyRequest{KeyName: "sdk"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +67,14 @@ func TestFlow(t *testing.T) {
 	k := c.WithAPIKey(key.ClientId, key.ClientSecret)
 	invoice := fixture(t, "invoice-b2b-1.1.json")
 
-	vr, err := k.ValidateInvoiceWithResponse(ctx, nil, einvoice.ValidateInvoiceRequest{InvoiceTypeCode: "B2B", TaxAuthorityCode: "NRS", Payload: invoice})
+	vr, err := k.ValidateInvoiceWithResponse(ctx, nil, client.ValidateInvoiceRequest{InvoiceTypeCode: "B2B", TaxAuthorityCode: "NRS", Payload: invoice})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !vr.JSON200.Valid {
 		t.Fatalf("validate: %s", vr.Body)
 	}
-	bad, err := k.ValidateInvoiceWithResponse(ctx, nil, einvoice.ValidateInvoiceRequest{InvoiceTypeCode: "B2B", TaxAuthorityCode: "NRS",
+	bad, err := k.ValidateInvoiceWithResponse(ctx, nil, client.ValidateInvoiceRequest{InvoiceTypeCode: "B2B", TaxAuthorityCode: "NRS",
 		Payload: fixture(t, "invalid-missing-supplier-tin.json")})
 	if err != nil {
 		t.Fatal(err)
@@ -93,8 +83,8 @@ func TestFlow(t *testing.T) {
 		t.Fatalf("validate an invalid invoice: %s", bad.Body)
 	}
 
-	issue := einvoice.Date{Time: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)}
-	ir, err := k.GenerateIRNWithResponse(ctx, nil, einvoice.IRNRequest{InvoiceReference: "SDK1", InvoiceTypeCode: "381", TaxAuthorityCode: "NRS", IssueDate: issue})
+	issue := client.Date{Time: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)}
+	ir, err := k.GenerateIRNWithResponse(ctx, nil, client.IRNRequest{InvoiceReference: "SDK1", InvoiceTypeCode: "381", TaxAuthorityCode: "NRS", IssueDate: issue})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +92,7 @@ func TestFlow(t *testing.T) {
 		t.Error("an authenticated POST went without an Idempotency-Key")
 	}
 	irn := ir.JSON200.Irn
-	qr, err := k.GenerateQRWithResponse(ctx, nil, einvoice.QRRequest{Irn: irn})
+	qr, err := k.GenerateQRWithResponse(ctx, nil, client.QRRequest{Irn: irn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +100,7 @@ func TestFlow(t *testing.T) {
 		t.Errorf("QR payload of %d characters", len(qr.JSON200.QrPayload))
 	}
 
-	rr, err := k.RenderInvoiceWithResponse(ctx, nil, einvoice.RenderRequest{InvoiceType: "B2B", Payload: invoice})
+	rr, err := k.RenderInvoiceWithResponse(ctx, nil, client.RenderRequest{InvoiceType: "B2B", Payload: invoice})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +108,7 @@ func TestFlow(t *testing.T) {
 		t.Fatalf("render: %s", rr.Body)
 	}
 	var pdf bytes.Buffer
-	name, err := k.RenderPDF(ctx, einvoice.RenderRequest{InvoiceType: "B2B", Payload: invoice}, &pdf)
+	name, err := k.RenderPDF(ctx, client.RenderRequest{InvoiceType: "B2B", Payload: invoice}, &pdf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +123,7 @@ func TestFlow(t *testing.T) {
 	if us.JSON200.Total < 5 {
 		t.Errorf("usage total %d", us.JSON200.Total)
 	}
-	al, err := p.ListAuditLogsWithResponse(ctx, &einvoice.ListAuditLogsParams{OrganizationId: &org})
+	al, err := p.ListAuditLogsWithResponse(ctx, &client.ListAuditLogsParams{OrganizationId: &org})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,14 +150,14 @@ func TestFlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = k.UsageWithResponse(ctx, nil)
-	if e := apiError(t, err); e.StatusCode != 401 || e.Code != einvoice.ErrorCodeUnauthenticated || e.RequestID == "" {
+	if e := apiError(t, err); e.StatusCode != 401 || e.Code != client.ErrorCodeUnauthenticated || e.RequestID == "" {
 		t.Errorf("a revoked key: %+v", e)
 	}
 }
 
-func apiError(t *testing.T, err error) *einvoice.APIError {
+func apiError(t *testing.T, err error) *client.APIError {
 	t.Helper()
-	var e *einvoice.APIError
+	var e *client.APIError
 	if !errors.As(err, &e) {
 		t.Fatalf("want an *APIError, got %v", err)
 	}
@@ -176,52 +166,57 @@ func apiError(t *testing.T, err error) *einvoice.APIError {
 
 func TestAPIErrorCarriesTheProblems(t *testing.T) {
 	ctx := context.Background()
-	c, err := einvoice.New(server(t).URL)
+	c, err := client.New(baseURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, org := portal(t, c, "problems")
-	_, err = p.CreateProjectWithResponse(ctx, nil, einvoice.ProjectRequest{OrganizationId: org, Name: "x"})
+	_, err = p.CreateProjectWithResponse(ctx, nil, client.ProjectRequest{OrganizationId: org, Name: "x"})
 	e := apiError(t, err)
 	if e.StatusCode != 422 || e.Code != "" || len(e.Problems) != 1 {
 		t.Fatalf("%+v", e)
 	}
 	prob, ok := e.Problem("body", "name")
-	if !ok || prob.Type != einvoice.StringTooShort || e.Message != prob.Msg {
+	if !ok || prob.Type != client.StringTooShort || e.Message != prob.Msg {
 		t.Errorf("problem %+v (%v), message %q", prob, ok, e.Message)
 	}
 
-	_, err = p.CreateOrganizationWithResponse(ctx, nil, einvoice.OrganizationRequest{Name: "Again", Slug: "problems"})
-	if e := apiError(t, err); e.StatusCode != 409 || e.Code != einvoice.ErrorCodeConflict {
+	orgs, err := p.ListOrganizationsWithResponse(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.CreateOrganizationWithResponse(ctx, nil, client.OrganizationRequest{Name: "Again", Slug: orgs.JSON200.Items[0].Slug})
+	if e := apiError(t, err); e.StatusCode != 409 || e.Code != client.ErrorCodeConflict {
 		t.Errorf("a taken slug: %+v", e)
 	}
 
 	k := c.WithAPIKey("ck_sandbox_unknown", "cs_sandbox_unknown")
 	_, err = k.UsageWithResponse(ctx, nil)
-	if e := apiError(t, err); e.StatusCode != 401 || e.Code != einvoice.ErrorCodeUnauthenticated {
+	if e := apiError(t, err); e.StatusCode != 401 || e.Code != client.ErrorCodeUnauthenticated {
 		t.Errorf("an unknown key: %+v", e)
 	}
 }
 
-// TestUnavailableIsRetried: without Temporal the server cannot start a
-// run and answers 503, which the client retries (the server did not run
-// it) with the same Idempotency-Key until its attempts are spent.
+// TestUnavailableIsRetried: a 503 (the server did not run the request)
+// is retried with the same Idempotency-Key until the attempts are spent.
 func TestUnavailableIsRetried(t *testing.T) {
-	env := certtest.New(t, certtest.Options{})
 	var keys []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		keys = append(keys, r.Header.Get("Idempotency-Key"))
-		env.Handler.ServeHTTP(w, r)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"detail":"the workflow engine cannot be reached","code":"unavailable"}`))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := einvoice.New(srv.URL, einvoice.WithAPIKey(env.Tenant.ClientID, env.Tenant.ClientSecret),
-		einvoice.WithRetry(einvoice.Retry{MaxAttempts: 3, BaseDelay: time.Millisecond}))
+	c, err := client.New(srv.URL, client.WithAPIKey("ck_sandbox_x", "cs_sandbox_x"),
+		client.WithRetry(client.Retry{MaxAttempts: 3, BaseDelay: time.Millisecond}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	issue := einvoice.Date{Time: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)}
-	_, err = c.StartCertificationRunWithResponse(context.Background(), nil, einvoice.CertificationRequest{InvoiceType: "B2B", IssueDate: issue})
-	if e := apiError(t, err); e.StatusCode != 503 || e.Code != einvoice.ErrorCodeUnavailable {
+	issue := client.Date{Time: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)}
+	_, err = c.StartCertificationRunWithResponse(context.Background(), nil, client.CertificationRequest{InvoiceType: "B2B", IssueDate: issue})
+	if e := apiError(t, err); e.StatusCode != 503 || e.Code != client.ErrorCodeUnavailable {
 		t.Fatalf("%+v", e)
 	}
 	if len(keys) != 3 || keys[0] == "" || keys[1] != keys[0] || keys[2] != keys[0] {
@@ -250,11 +245,11 @@ func TestWaitForRun(t *testing.T) {
 			"temporal":{"workflow_id":"certification-run-0190a0a0-0000-7000-8000-000000000001","run_id":null}}`))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := einvoice.New(srv.URL, einvoice.WithAPIKey("ck", "cs"))
+	c, err := client.New(srv.URL, client.WithAPIKey("ck", "cs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var id einvoice.UUID
+	var id client.UUID
 	if err := id.UnmarshalText([]byte("0190a0a0-0000-7000-8000-000000000001")); err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +257,7 @@ func TestWaitForRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Status != einvoice.CertificationRunStatusPassed || run.FinishedAt == nil || polls != 3 {
+	if run.Status != client.CertificationRunStatusPassed || run.FinishedAt == nil || polls != 3 {
 		t.Errorf("status %s after %d polls", run.Status, polls)
 	}
 

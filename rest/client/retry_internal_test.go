@@ -1,4 +1,4 @@
-package einvoice
+package client
 
 import (
 	"context"

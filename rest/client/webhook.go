@@ -1,4 +1,4 @@
-package einvoice
+package client
 
 import (
 	"crypto/hmac"
@@ -37,7 +37,7 @@ var (
 // which refuses replays of old deliveries.
 //
 //	body, _ := io.ReadAll(r.Body)
-//	if err := einvoice.VerifyWebhook(body, r.Header.Get(einvoice.WebhookSignatureHeader), secret, 0, time.Now()); err != nil {
+//	if err := client.VerifyWebhook(body, r.Header.Get(client.WebhookSignatureHeader), secret, 0, time.Now()); err != nil {
 //		http.Error(w, "bad signature", http.StatusBadRequest)
 //		return
 //	}

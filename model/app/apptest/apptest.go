@@ -10,28 +10,34 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
 
 var (
-	keysOnce sync.Once
-	keys     nrs.SandboxKeys
-	keysErr  error
+	keysOnce    sync.Once
+	sandboxKeys nrs.SandboxKeys
+	keysErr     error
 )
 
 // SandboxKeys returns one generated key set per test binary: RSA generation
 // is slow and says nothing about the code under test.
 func SandboxKeys() (nrs.SandboxKeys, error) {
-	keysOnce.Do(func() { keys, keysErr = nrs.GenerateSandboxKeys(nil) })
-	return keys, keysErr
+	keysOnce.Do(func() { sandboxKeys, keysErr = nrs.GenerateSandboxKeys(nil) })
+	return sandboxKeys, keysErr
 }
 
 // Authorities is the registry the binary builds: NRS, with FIRS as an alias.
@@ -122,4 +128,43 @@ func (l *LogBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Tenant is a signed-up user with an organization, one project in it and one
+// API key of the project.
+type Tenant struct {
+	User    *model.Principal // the organization's owner
+	Key     *model.Principal // the project's key, authenticated
+	Secret  *keys.WithSecret // the key as created (its secret shown once)
+	Org     *portal.OrganizationView
+	Project *portal.ProjectView
+}
+
+// NewTenant signs a new user up on svc and creates a project of env ("sandbox"
+// or "production") and a key with every scope.
+func NewTenant(tb testing.TB, svc *app.App, env string) *Tenant {
+	tb.Helper()
+	ctx := context.Background()
+	slug := "t" + strings.ReplaceAll(uuid.NewString()[:8], "-", "")
+	su, err := svc.Auth.Signup(ctx, auth.SignupInput{Email: slug + "@example.com", Password: "correct horse battery", OrganizationName: "Org " + slug, OrganizationSlug: slug})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u, err := svc.Auth.AuthenticateToken(ctx, su.AccessToken)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pr, err := svc.Portal.CreateProject(ctx, u, portal.ProjectInput{OrganizationID: su.Organization.ID.String(), Name: "Shop", Environment: env})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	k, err := svc.Keys.Create(ctx, u, pr.ID, keys.Input{KeyName: "tests"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := svc.Keys.Authenticate(ctx, k.ClientID, k.ClientSecret)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Tenant{User: u, Key: p, Secret: k, Org: su.Organization, Project: pr}
 }

@@ -28,7 +28,6 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/einvoice-ng/einvoice/migrations"
-	"github.com/einvoice-ng/einvoice/model/store"
 )
 
 // Names of the stand-in's migration bookkeeping tables, apart from the
@@ -81,7 +80,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		if path == "" || path == ":memory:" {
 			return nil, errors.New("sandboxdb: an in-memory SQLite database is not supported; give a file path")
 		}
-		if err := store.PrepareSQLiteFile(path); err != nil {
+		if err := prepareSQLiteFile(path); err != nil {
 			return nil, fmt.Errorf("sandboxdb: %w", err)
 		}
 		q := url.Values{}

@@ -1,3 +1,0 @@
-module github.com/jung-kurt/gofpdf
-
-go 1.12
