@@ -51,6 +51,7 @@ var EventTypes = []string{
 	EventInvoiceQueued, EventInvoiceSubmitting, EventInvoiceSigned, EventInvoiceTransmitted, EventInvoiceConfirmed,
 	EventInvoiceRejected, EventInvoiceOutcomeUnknown, EventInvoicePaymentUpdated,
 	EventInvoiceDeadlineAtRisk, EventInvoiceDeadlineMissed,
+	EventReceivedInvoiceReceived, EventReceivedInvoiceConfirmed, EventReceivedInvoiceAccepted, EventReceivedInvoiceRejected,
 	EventAPIKeyCreated, EventAPIKeyRotated, EventAPIKeyRevoked,
 	EventWebhookEndpointDisabled,
 }

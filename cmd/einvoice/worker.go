@@ -79,7 +79,8 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer steps.Close()
 	wopts := worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
-		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers}
+		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers,
+		Inbox: steps.Inbox}
 	if probes != nil {
 		wopts.Metrics = probes.invoices
 	}
@@ -100,6 +101,13 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	dispatched := make(chan struct{})
 	go func() { defer close(dispatched); dispatcher.Run(dctx, 0) }()
 	defer func() { stopDispatch(); <-dispatched }()
+	// Every configured project's inbox is pulled on a schedule.
+	pulled := make(chan struct{})
+	go func() {
+		defer close(pulled)
+		steps.Inbox.Schedule(dctx, c.Queue.InboxInterval, workflows.NewStarter(tc, workflows.StarterOptions{Namespace: c.TemporalNamespace}))
+	}()
+	defer func() { stopDispatch(); <-pulled }()
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
 		"task_queues", w.TaskQueues(), "version", version, "database", st.Dialect())
 	// The worker's view of NRS (its circuit breakers) is shared through the

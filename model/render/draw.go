@@ -6,6 +6,7 @@ package render
 // layout: Render picks one (layout.go), which draws with these.
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -67,7 +68,9 @@ func newDoc(v *View, now time.Time) *doc {
 		f.AddFontFromBytes(fontFamily, "", fb.json, fb.z)
 		single = true
 	} else {
-		f.AddUTF8FontFromBytes(fontFamily, "", fontFace())
+		// gofpdf writes into the bytes it is given (the subset's table
+		// checksums): each document gets a copy.
+		f.AddUTF8FontFromBytes(fontFamily, "", bytes.Clone(fontFace()))
 	}
 	// Page content is written as is: gofpdf makes a zlib writer (and
 	// clears its tables) for every stream it compresses, which was a third

@@ -73,8 +73,9 @@ const fontSubsets = 64
 
 // fontFace is DejaVu Sans cut down to glyphRanges once per process: the
 // full face is 760 kB. A document whose text has a rune outside
-// singleByte adds these bytes as a UTF-8 font (gofpdf parses them and
-// embeds the subset of the runes the document uses).
+// singleByte adds a copy of these bytes as a UTF-8 font (gofpdf parses
+// it, embeds the subset of the runes the document uses, and writes into
+// it).
 var fontFace = sync.OnceValue(func() []byte {
 	return gofpdf.UTF8CutFont(bytes.Clone(dejaVuSans), runesOf(glyphRanges))
 })
@@ -91,8 +92,8 @@ var singleByte = func() (enc [256]rune) {
 	for c := 0xA0; c < 0x100; c++ {
 		enc[c] = rune(c)
 	}
-	extra := []rune("\u20A6\u20AC\u2013\u2014\u2018\u2019\u201C\u201D\u2022\u2026\u2212\u201A\u201E\u2020\u2021\u2030" +
-		"\u2039\u203A\u2122\u0152\u0153\u0160\u0161\u017D\u017E\u0178\u0192\u02C6\u02DC")
+	extra := "\u20A6\u20AC\u2013\u2014\u2018\u2019\u201C\u201D\u2022\u2026\u2212\u201A\u201E\u2020\u2021\u2030" +
+		"\u2039\u203A\u2122\u0152\u0153\u0160\u0161\u017D\u017E\u0178\u0192\u02C6\u02DC"
 	c := 0x80
 	for _, r := range extra {
 		if c == 0x85 {
