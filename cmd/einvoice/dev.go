@@ -173,6 +173,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
+	if err := deliverFirst(dispatcher, a.svc.Deliveries); err != nil {
+		return err
+	}
 	dctx, stopDispatch := context.WithCancel(ctx)
 	dispatched := make(chan struct{})
 	go func() { defer close(dispatched); dispatcher.Run(dctx, 0) }()

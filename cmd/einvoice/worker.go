@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	application "github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/worker"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
@@ -91,6 +92,9 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	// workflows while the worker polls.
 	dispatcher, err := steps.Dispatcher()
 	if err != nil {
+		return err
+	}
+	if err := deliverFirst(dispatcher, steps.Deliveries); err != nil {
 		return err
 	}
 	dctx, stopDispatch := context.WithCancel(ctx)
@@ -194,4 +198,16 @@ func temporalCheck(s *workflows.Starter) func(context.Context) error {
 		return func(context.Context) error { return errors.New("TEMPORAL_ADDRESS is not set") }
 	}
 	return s.Check
+}
+
+// deliverFirst has the dispatcher make each delivery's first attempt
+// itself, with the delivery activities' client and records: a workflow
+// is started only for a delivery that needs a retry.
+func deliverFirst(d *webhooks.Dispatcher, deliveries *webhooks.Deliveries) error {
+	wa, err := workflows.NewWebhookActivities(deliveries)
+	if err != nil {
+		return err
+	}
+	d.DeliverFirst(wa.DeliverFirst)
+	return nil
 }
