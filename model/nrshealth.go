@@ -12,6 +12,9 @@ const (
 	AuthorityOK       = "ok"
 	AuthorityDegraded = "degraded"
 	AuthorityDown     = "down"
+	// AuthorityUnknown is the health of an environment this process has
+	// never called: no breaker has seen a call, so nothing is known.
+	AuthorityUnknown = "unknown"
 )
 
 // AuthorityHealthRank orders the healths from best (0) to worst (2).

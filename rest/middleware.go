@@ -287,7 +287,7 @@ func (a *api) nrsStatus(w http.ResponseWriter, r *http.Request, k *model.Princip
 	if a.opts.NRSHealth == nil || !isInvoiceRoute(r.URL.Path) {
 		return
 	}
-	if h := a.opts.NRSHealth(k.Environment); h != "" && h != model.AuthorityOK {
+	if h := a.opts.NRSHealth(k.Environment); h != "" && h != model.AuthorityOK && h != model.AuthorityUnknown {
 		w.Header().Set(NRSStatusHeader, h)
 	}
 }

@@ -42,17 +42,26 @@ func breakersFromEnv(getenv func(string) string) (*mbs.Breakers, error) {
 }
 
 // breakersHealth reads the process's breakers for the application's shared
-// view of NRS.
+// view of NRS: unknown for an environment no breaker has seen a call to.
 func breakersHealth(b *mbs.Breakers) nrshealth.Local {
 	return func(env model.Environment) (string, []string) {
 		snaps := b.Snapshot()
 		var open []string
+		seen := false
 		for _, s := range snaps {
-			if s.Environment == string(env) && s.State != mbs.BreakerClosed {
+			if s.Environment != string(env) {
+				continue
+			}
+			seen = true
+			if s.State != mbs.BreakerClosed {
 				open = append(open, string(s.Operation))
 			}
 		}
-		return mbs.HealthOf(snaps, string(env), b.Paced(string(env))), open
+		paced := b.Paced(string(env))
+		if !seen && !paced {
+			return model.AuthorityUnknown, nil
+		}
+		return mbs.HealthOf(snaps, string(env), paced), open
 	}
 }
 

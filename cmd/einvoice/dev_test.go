@@ -142,8 +142,10 @@ func TestDevRunsTemporalWorkerAndSandbox(t *testing.T) {
 	}
 	_ = json.NewDecoder(res.Body).Decode(&health)
 	res.Body.Close()
+	// Nothing has called NRS production: its health is unknown, not ok.
 	if health.Checks["temporal"] != "ok" || health.Checks["database"] != "ok" ||
-		health.Checks["nrs_sandbox"] != "ok" || health.Checks["nrs_production"] != "ok" {
+		(health.Checks["nrs_sandbox"] != "ok" && health.Checks["nrs_sandbox"] != "unknown") ||
+		health.Checks["nrs_production"] != "unknown" {
 		t.Fatalf("health: %+v", health)
 	}
 	// Readiness: the database, its migrations and Temporal's namespace.

@@ -120,10 +120,10 @@ func (s *Service) Tick(ctx context.Context) error {
 			s.mu.Unlock()
 			var err error
 			switch {
-			case h != model.AuthorityOK:
+			case h != model.AuthorityOK && h != model.AuthorityUnknown:
 				err = s.st.NRSHealth().Report(ctx, &model.NRSHealthReport{ProcessID: s.cfg.ProcessID, Environment: env,
 					Health: h, Endpoints: strings.Join(endpoints, ","), UpdatedAt: now})
-			case seen && before != model.AuthorityOK:
+			case seen && before != model.AuthorityOK && before != model.AuthorityUnknown:
 				err = s.st.NRSHealth().Withdraw(ctx, s.cfg.ProcessID, env, stale)
 			}
 			if err != nil {
