@@ -278,6 +278,7 @@ const (
 	HealthChecksDown        HealthChecks = "down"
 	HealthChecksOk          HealthChecks = "ok"
 	HealthChecksUnavailable HealthChecks = "unavailable"
+	HealthChecksUnknown     HealthChecks = "unknown"
 )
 
 // Valid indicates whether the value is a known member of the HealthChecks enum.
@@ -290,6 +291,8 @@ func (e HealthChecks) Valid() bool {
 	case HealthChecksOk:
 		return true
 	case HealthChecksUnavailable:
+		return true
+	case HealthChecksUnknown:
 		return true
 	default:
 		return false
@@ -1320,7 +1323,9 @@ type EventList struct {
 
 // Health defines model for Health.
 type Health struct {
-	// Checks Examples: {"database":"ok","nrs_production":"degraded","nrs_sandbox":"ok","temporal":"ok"}
+	// Checks database and temporal: ok or unavailable. nrs_sandbox and nrs_production: ok, degraded or down as calls to that environment found it, unknown while no call has been made to it (unknown leaves status ok).
+	//
+	// Examples: {"database":"ok","nrs_production":"unknown","nrs_sandbox":"ok","temporal":"ok"}
 	Checks  map[string]HealthChecks `json:"checks"`
 	Status  HealthStatus            `json:"status"`
 	Version string                  `json:"version"`
