@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: sdk-test readme-walk build dev test test-race test-norace outage-test security vet lint cluster-test bench bench-middleware fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
+.PHONY: sdk-test readme-walk build dev test test-race test-norace outage-test security vet lint cluster-test bench bench-middleware bench-invoices fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice for production (-tags prod: without the embedded Temporal server and UI that only dev uses)
 	CGO_ENABLED=0 $(GO) build -tags prod -trimpath -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -87,6 +87,9 @@ security: ## replay the attacks of the security review (TestAttack*; loopback on
 
 cluster-test: ## the deployed topology (PostgreSQL via a cuttable proxy, Redis, Temporal, the stand-in, 2 api, 2 worker) under load, SIGKILLs and a 60 s database outage (ports 19500-19599; needs psql and redis-server)
 	bench/cluster/run.sh
+
+bench-invoices: ## invoice pipeline cost: einvoice dev on a fresh data directory, bench/invoices against it (N=, RATE=, ARGS=)
+	bench/invoices/run.sh
 
 bench: ## hot-path benchmarks on one core
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./model/...

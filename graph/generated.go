@@ -21,6 +21,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/auth"
 	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/formats"
+	"github.com/einvoice-ng/einvoice/model/inbox"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
@@ -59,6 +60,7 @@ type ResolverRoot interface {
 	Organization() OrganizationResolver
 	Project() ProjectResolver
 	Query() QueryResolver
+	ReceivedInvoice() ReceivedInvoiceResolver
 	SubmittedInvoice() SubmittedInvoiceResolver
 	Subscription() SubscriptionResolver
 	TemporalWorkflow() TemporalWorkflowResolver
@@ -441,6 +443,7 @@ type ComplexityRoot struct {
 		Organization             func(childComplexity int) int
 		OrganizationID           func(childComplexity int) int
 		QueueRatePerMinute       func(childComplexity int) int
+		ReceivedInvoices         func(childComplexity int, first *int, after *string, filter *gqlmodel.ReceivedInvoiceFilter) int
 		Usage                    func(childComplexity int, from *string, to *string, keyID *string) int
 		ValidationProfile        func(childComplexity int) int
 		WebhookEndpoints         func(childComplexity int, first *int, after *string) int
@@ -481,9 +484,44 @@ type ComplexityRoot struct {
 		Organization        func(childComplexity int, id string) int
 		PreviewInvoiceSheet func(childComplexity int, projectID string, fileName string, contentBase64 string) int
 		Project             func(childComplexity int, id string) int
+		ReceivedInvoice     func(childComplexity int, projectID string, id string) int
 		RenderInvoice       func(childComplexity int, projectID string, input invoices.RenderInput, pdf *bool) int
 		SandboxFaults       func(childComplexity int, projectID string) int
 		ValidateInvoice     func(childComplexity int, projectID string, input invoices.ValidateInput) int
+	}
+
+	ReceivedInvoice struct {
+		Confirmed       func(childComplexity int) int
+		ConfirmedAt     func(childComplexity int) int
+		Currency        func(childComplexity int) int
+		CustomerTIN     func(childComplexity int) int
+		DecidedAt       func(childComplexity int) int
+		Decision        func(childComplexity int) int
+		DecisionReason  func(childComplexity int) int
+		Document        func(childComplexity int) int
+		DueDate         func(childComplexity int) int
+		ID              func(childComplexity int) int
+		IRN             func(childComplexity int) int
+		InvoiceKind     func(childComplexity int) int
+		InvoiceTypeCode func(childComplexity int) int
+		IssueDate       func(childComplexity int) int
+		PayableAmount   func(childComplexity int) int
+		PaymentStatus   func(childComplexity int) int
+		ProjectID       func(childComplexity int) int
+		ReceivedAt      func(childComplexity int) int
+		Sealed          func(childComplexity int) int
+		SupplierName    func(childComplexity int) int
+		SupplierTIN     func(childComplexity int) int
+	}
+
+	ReceivedInvoiceConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	ReceivedInvoiceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	RevokedApiKey struct {
@@ -714,6 +752,7 @@ type ProjectResolver interface {
 
 	APIKeys(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.APIKeyConnection, error)
 	CertificationRuns(ctx context.Context, obj *portal.ProjectView, first *int, after *string) (*gqlmodel.CertificationRunConnection, error)
+	ReceivedInvoices(ctx context.Context, obj *portal.ProjectView, first *int, after *string, filter *gqlmodel.ReceivedInvoiceFilter) (*gqlmodel.ReceivedInvoiceConnection, error)
 	Invoices(ctx context.Context, obj *portal.ProjectView, first *int, after *string, filter *gqlmodel.InvoiceFilter) (*gqlmodel.SubmittedInvoiceConnection, error)
 	InvoiceQueue(ctx context.Context, obj *portal.ProjectView) (*submissions.QueueView, error)
 	Usage(ctx context.Context, obj *portal.ProjectView, from *string, to *string, keyID *string) (*usage.Report, error)
@@ -729,6 +768,7 @@ type QueryResolver interface {
 	ConvertUblInvoice(ctx context.Context, input gqlmodel.UblInvoiceInput) (*formats.Conversion, error)
 	InvoiceSheetColumns(ctx context.Context) ([]*sheets.Column, error)
 	PreviewInvoiceSheet(ctx context.Context, projectID string, fileName string, contentBase64 string) (*formats.SheetPreview, error)
+	ReceivedInvoice(ctx context.Context, projectID string, id string) (*inbox.View, error)
 	Organization(ctx context.Context, id string) (*portal.OrganizationView, error)
 	Project(ctx context.Context, id string) (*portal.ProjectView, error)
 	SandboxFaults(ctx context.Context, projectID string) ([]*model.SandboxFault, error)
@@ -737,6 +777,9 @@ type QueryResolver interface {
 	ValidateInvoice(ctx context.Context, projectID string, input invoices.ValidateInput) (*model.ValidationReport, error)
 	InvoiceQRCode(ctx context.Context, projectID string, input invoices.QRInput, png *bool) (*invoices.QRResult, error)
 	RenderInvoice(ctx context.Context, projectID string, input invoices.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error)
+}
+type ReceivedInvoiceResolver interface {
+	Document(ctx context.Context, obj *inbox.View) (any, error)
 }
 type SubmittedInvoiceResolver interface {
 	Events(ctx context.Context, obj *submissions.View) ([]*submissions.EventView, error)
@@ -2360,6 +2403,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.QueueRatePerMinute(childComplexity), true
+	case "Project.receivedInvoices":
+		if e.ComplexityRoot.Project.ReceivedInvoices == nil {
+			break
+		}
+
+		args, err := ec.field_Project_receivedInvoices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Project.ReceivedInvoices(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*gqlmodel.ReceivedInvoiceFilter)), true
 	case "Project.usage":
 		if e.ComplexityRoot.Project.Usage == nil {
 			break
@@ -2588,6 +2642,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Project(childComplexity, args["id"].(string)), true
+	case "Query.receivedInvoice":
+		if e.ComplexityRoot.Query.ReceivedInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Query_receivedInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ReceivedInvoice(childComplexity, args["projectId"].(string), args["id"].(string)), true
 	case "Query.renderInvoice":
 		if e.ComplexityRoot.Query.RenderInvoice == nil {
 			break
@@ -2621,6 +2686,159 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ValidateInvoice(childComplexity, args["projectId"].(string), args["input"].(invoices.ValidateInput)), true
+
+	case "ReceivedInvoice.confirmed":
+		if e.ComplexityRoot.ReceivedInvoice.Confirmed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.Confirmed(childComplexity), true
+	case "ReceivedInvoice.confirmedAt":
+		if e.ComplexityRoot.ReceivedInvoice.ConfirmedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.ConfirmedAt(childComplexity), true
+	case "ReceivedInvoice.currency":
+		if e.ComplexityRoot.ReceivedInvoice.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.Currency(childComplexity), true
+	case "ReceivedInvoice.customerTin":
+		if e.ComplexityRoot.ReceivedInvoice.CustomerTIN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.CustomerTIN(childComplexity), true
+	case "ReceivedInvoice.decidedAt":
+		if e.ComplexityRoot.ReceivedInvoice.DecidedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.DecidedAt(childComplexity), true
+	case "ReceivedInvoice.decision":
+		if e.ComplexityRoot.ReceivedInvoice.Decision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.Decision(childComplexity), true
+	case "ReceivedInvoice.decisionReason":
+		if e.ComplexityRoot.ReceivedInvoice.DecisionReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.DecisionReason(childComplexity), true
+	case "ReceivedInvoice.document":
+		if e.ComplexityRoot.ReceivedInvoice.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.Document(childComplexity), true
+	case "ReceivedInvoice.dueDate":
+		if e.ComplexityRoot.ReceivedInvoice.DueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.DueDate(childComplexity), true
+	case "ReceivedInvoice.id":
+		if e.ComplexityRoot.ReceivedInvoice.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.ID(childComplexity), true
+	case "ReceivedInvoice.irn":
+		if e.ComplexityRoot.ReceivedInvoice.IRN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.IRN(childComplexity), true
+	case "ReceivedInvoice.invoiceKind":
+		if e.ComplexityRoot.ReceivedInvoice.InvoiceKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.InvoiceKind(childComplexity), true
+	case "ReceivedInvoice.invoiceTypeCode":
+		if e.ComplexityRoot.ReceivedInvoice.InvoiceTypeCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.InvoiceTypeCode(childComplexity), true
+	case "ReceivedInvoice.issueDate":
+		if e.ComplexityRoot.ReceivedInvoice.IssueDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.IssueDate(childComplexity), true
+	case "ReceivedInvoice.payableAmount":
+		if e.ComplexityRoot.ReceivedInvoice.PayableAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.PayableAmount(childComplexity), true
+	case "ReceivedInvoice.paymentStatus":
+		if e.ComplexityRoot.ReceivedInvoice.PaymentStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.PaymentStatus(childComplexity), true
+	case "ReceivedInvoice.projectId":
+		if e.ComplexityRoot.ReceivedInvoice.ProjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.ProjectID(childComplexity), true
+	case "ReceivedInvoice.receivedAt":
+		if e.ComplexityRoot.ReceivedInvoice.ReceivedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.ReceivedAt(childComplexity), true
+	case "ReceivedInvoice.sealed":
+		if e.ComplexityRoot.ReceivedInvoice.Sealed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.Sealed(childComplexity), true
+	case "ReceivedInvoice.supplierName":
+		if e.ComplexityRoot.ReceivedInvoice.SupplierName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.SupplierName(childComplexity), true
+	case "ReceivedInvoice.supplierTin":
+		if e.ComplexityRoot.ReceivedInvoice.SupplierTIN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoice.SupplierTIN(childComplexity), true
+
+	case "ReceivedInvoiceConnection.edges":
+		if e.ComplexityRoot.ReceivedInvoiceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoiceConnection.Edges(childComplexity), true
+	case "ReceivedInvoiceConnection.pageInfo":
+		if e.ComplexityRoot.ReceivedInvoiceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoiceConnection.PageInfo(childComplexity), true
+
+	case "ReceivedInvoiceEdge.cursor":
+		if e.ComplexityRoot.ReceivedInvoiceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoiceEdge.Cursor(childComplexity), true
+	case "ReceivedInvoiceEdge.node":
+		if e.ComplexityRoot.ReceivedInvoiceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReceivedInvoiceEdge.Node(childComplexity), true
 
 	case "RevokedApiKey.id":
 		if e.ComplexityRoot.RevokedApiKey.ID == nil {
@@ -3255,6 +3473,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputInvoiceNoteLineInput,
 		ec.unmarshalInputInvoiceQrCodeInput,
 		ec.unmarshalInputLoginInput,
+		ec.unmarshalInputReceivedInvoiceFilter,
 		ec.unmarshalInputRenderInvoiceInput,
 		ec.unmarshalInputSandboxFaultInput,
 		ec.unmarshalInputSignupInput,
@@ -3356,7 +3575,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "apikey.graphqls" "audit.graphqls" "batch.graphqls" "certification.graphqls" "formats.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
+//go:embed "apikey.graphqls" "audit.graphqls" "batch.graphqls" "certification.graphqls" "formats.graphqls" "inbox.graphqls" "organization.graphqls" "project.graphqls" "sandboxfault.graphqls" "schema.graphqls" "session.graphqls" "submission.graphqls" "usage.graphqls" "user.graphqls" "webhooks.graphqls" "workbench.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3373,6 +3592,7 @@ var sources = []*ast.Source{
 	{Name: "batch.graphqls", Input: sourceData("batch.graphqls"), BuiltIn: false},
 	{Name: "certification.graphqls", Input: sourceData("certification.graphqls"), BuiltIn: false},
 	{Name: "formats.graphqls", Input: sourceData("formats.graphqls"), BuiltIn: false},
+	{Name: "inbox.graphqls", Input: sourceData("inbox.graphqls"), BuiltIn: false},
 	{Name: "organization.graphqls", Input: sourceData("organization.graphqls"), BuiltIn: false},
 	{Name: "project.graphqls", Input: sourceData("project.graphqls"), BuiltIn: false},
 	{Name: "sandboxfault.graphqls", Input: sourceData("sandboxfault.graphqls"), BuiltIn: false},
@@ -4068,6 +4288,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_apiKeys(ctx, field)
 	case "certificationRuns":
 		return ec.fieldContext_Project_certificationRuns(ctx, field)
+	case "receivedInvoices":
+		return ec.fieldContext_Project_receivedInvoices(ctx, field)
 	case "invoices":
 		return ec.fieldContext_Project_invoices(ctx, field)
 	case "invoiceQueue":
@@ -4122,6 +4344,74 @@ func (ec *executionContext) childFields_ProjectEdge(ctx context.Context, field g
 		return ec.fieldContext_ProjectEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProjectEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ReceivedInvoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ReceivedInvoice_id(ctx, field)
+	case "projectId":
+		return ec.fieldContext_ReceivedInvoice_projectId(ctx, field)
+	case "irn":
+		return ec.fieldContext_ReceivedInvoice_irn(ctx, field)
+	case "supplierTin":
+		return ec.fieldContext_ReceivedInvoice_supplierTin(ctx, field)
+	case "supplierName":
+		return ec.fieldContext_ReceivedInvoice_supplierName(ctx, field)
+	case "customerTin":
+		return ec.fieldContext_ReceivedInvoice_customerTin(ctx, field)
+	case "invoiceTypeCode":
+		return ec.fieldContext_ReceivedInvoice_invoiceTypeCode(ctx, field)
+	case "invoiceKind":
+		return ec.fieldContext_ReceivedInvoice_invoiceKind(ctx, field)
+	case "issueDate":
+		return ec.fieldContext_ReceivedInvoice_issueDate(ctx, field)
+	case "dueDate":
+		return ec.fieldContext_ReceivedInvoice_dueDate(ctx, field)
+	case "currency":
+		return ec.fieldContext_ReceivedInvoice_currency(ctx, field)
+	case "payableAmount":
+		return ec.fieldContext_ReceivedInvoice_payableAmount(ctx, field)
+	case "paymentStatus":
+		return ec.fieldContext_ReceivedInvoice_paymentStatus(ctx, field)
+	case "sealed":
+		return ec.fieldContext_ReceivedInvoice_sealed(ctx, field)
+	case "confirmed":
+		return ec.fieldContext_ReceivedInvoice_confirmed(ctx, field)
+	case "confirmedAt":
+		return ec.fieldContext_ReceivedInvoice_confirmedAt(ctx, field)
+	case "decision":
+		return ec.fieldContext_ReceivedInvoice_decision(ctx, field)
+	case "decisionReason":
+		return ec.fieldContext_ReceivedInvoice_decisionReason(ctx, field)
+	case "decidedAt":
+		return ec.fieldContext_ReceivedInvoice_decidedAt(ctx, field)
+	case "receivedAt":
+		return ec.fieldContext_ReceivedInvoice_receivedAt(ctx, field)
+	case "document":
+		return ec.fieldContext_ReceivedInvoice_document(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReceivedInvoice", field.Name)
+}
+
+func (ec *executionContext) childFields_ReceivedInvoiceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ReceivedInvoiceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ReceivedInvoiceConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReceivedInvoiceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ReceivedInvoiceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ReceivedInvoiceEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ReceivedInvoiceEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReceivedInvoiceEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_RevokedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5106,6 +5396,36 @@ func (ec *executionContext) field_Project_invoices_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Project_receivedInvoices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*gqlmodel.ReceivedInvoiceFilter, error) {
+			return ec.unmarshalOReceivedInvoiceFilter2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐReceivedInvoiceFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Project_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5351,6 +5671,28 @@ func (ec *executionContext) field_Query_project_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_receivedInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -11740,6 +12082,50 @@ func (ec *executionContext) fieldContext_Project_certificationRuns(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Project_receivedInvoices(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_receivedInvoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Project().ReceivedInvoices(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*gqlmodel.ReceivedInvoiceFilter))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.ReceivedInvoiceConnection) graphql.Marshaler {
+			return ec.marshalNReceivedInvoiceConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐReceivedInvoiceConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_receivedInvoices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Project",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReceivedInvoiceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Project_receivedInvoices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Project_invoices(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12549,6 +12935,50 @@ func (ec *executionContext) fieldContext_Query_previewInvoiceSheet(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_receivedInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_receivedInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ReceivedInvoice(ctx, fc.Args["projectId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *inbox.View) graphql.Marshaler {
+			return ec.marshalNReceivedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_receivedInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReceivedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_receivedInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_organization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12960,6 +13390,608 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___Schema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReceivedInvoice_id(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_projectId(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_projectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_projectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_irn(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_irn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IRN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_irn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_supplierTin(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_supplierTin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SupplierTIN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_supplierTin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_supplierName(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_supplierName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SupplierName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_supplierName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_customerTin(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_customerTin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerTIN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_customerTin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_invoiceTypeCode(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_invoiceTypeCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceTypeCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_invoiceTypeCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_invoiceKind(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_invoiceKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvoiceKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_invoiceKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_issueDate(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_issueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IssueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_issueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_dueDate(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_dueDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_dueDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_currency(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_payableAmount(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_payableAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayableAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_payableAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_paymentStatus(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_paymentStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_paymentStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_sealed(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_sealed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sealed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_sealed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_confirmed(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_confirmed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confirmed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_confirmed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_confirmedAt(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_confirmedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConfirmedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_confirmedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_decision(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_decision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Decision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_decision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_decisionReason(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_decisionReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DecisionReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_decisionReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_decidedAt(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_decidedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DecidedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_decidedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_receivedAt(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_receivedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReceivedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_receivedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoice_document(ctx context.Context, field graphql.CollectedField, obj *inbox.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoice_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ReceivedInvoice().Document(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoice_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoice", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoiceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.ReceivedInvoiceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoiceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*gqlmodel.ReceivedInvoiceEdge) graphql.Marshaler {
+			return ec.marshalNReceivedInvoiceEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐReceivedInvoiceEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoiceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReceivedInvoiceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReceivedInvoiceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReceivedInvoiceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.ReceivedInvoiceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoiceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *gqlmodel.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoiceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReceivedInvoiceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReceivedInvoiceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.ReceivedInvoiceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoiceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoiceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReceivedInvoiceEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReceivedInvoiceEdge_node(ctx context.Context, field graphql.CollectedField, obj *gqlmodel.ReceivedInvoiceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReceivedInvoiceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *inbox.View) graphql.Marshaler {
+			return ec.marshalNReceivedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReceivedInvoiceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReceivedInvoiceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReceivedInvoice(ctx, field)
 		},
 	}
 	return fc, nil
@@ -16937,6 +17969,85 @@ func (ec *executionContext) unmarshalInputLoginInput(ctx context.Context, obj an
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputReceivedInvoiceFilter(ctx context.Context, obj any) (gqlmodel.ReceivedInvoiceFilter, error) {
+	var it gqlmodel.ReceivedInvoiceFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"irn", "supplierTin", "decision", "confirmed", "issueDateFrom", "issueDateTo", "receivedFrom", "receivedTo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "irn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("irn"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Irn = data
+		case "supplierTin":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("supplierTin"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SupplierTin = data
+		case "decision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decision"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Decision = data
+		case "confirmed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("confirmed"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Confirmed = data
+		case "issueDateFrom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issueDateFrom"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssueDateFrom = data
+		case "issueDateTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issueDateTo"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IssueDateTo = data
+		case "receivedFrom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("receivedFrom"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReceivedFrom = data
+		case "receivedTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("receivedTo"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReceivedTo = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRenderInvoiceInput(ctx context.Context, obj any) (invoices.RenderInput, error) {
 	var it invoices.RenderInput
 	if obj == nil {
@@ -20797,6 +21908,44 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "receivedInvoices":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Project_receivedInvoices(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "invoices":
 			field := field
 
@@ -21363,6 +22512,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "receivedInvoice":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_receivedInvoice(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "organization":
 			field := field
 
@@ -21552,6 +22723,263 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var receivedInvoiceImplementors = []string{"ReceivedInvoice"}
+
+func (ec *executionContext) _ReceivedInvoice(ctx context.Context, sel ast.SelectionSet, obj *inbox.View) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, receivedInvoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReceivedInvoice")
+		case "id":
+			out.Values[i] = ec._ReceivedInvoice_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "projectId":
+			out.Values[i] = ec._ReceivedInvoice_projectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "irn":
+			out.Values[i] = ec._ReceivedInvoice_irn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "supplierTin":
+			out.Values[i] = ec._ReceivedInvoice_supplierTin(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "supplierName":
+			out.Values[i] = ec._ReceivedInvoice_supplierName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customerTin":
+			out.Values[i] = ec._ReceivedInvoice_customerTin(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceTypeCode":
+			out.Values[i] = ec._ReceivedInvoice_invoiceTypeCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoiceKind":
+			out.Values[i] = ec._ReceivedInvoice_invoiceKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issueDate":
+			out.Values[i] = ec._ReceivedInvoice_issueDate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dueDate":
+			out.Values[i] = ec._ReceivedInvoice_dueDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._ReceivedInvoice_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payableAmount":
+			out.Values[i] = ec._ReceivedInvoice_payableAmount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paymentStatus":
+			out.Values[i] = ec._ReceivedInvoice_paymentStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sealed":
+			out.Values[i] = ec._ReceivedInvoice_sealed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "confirmed":
+			out.Values[i] = ec._ReceivedInvoice_confirmed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "confirmedAt":
+			out.Values[i] = ec._ReceivedInvoice_confirmedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "decision":
+			out.Values[i] = ec._ReceivedInvoice_decision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "decisionReason":
+			out.Values[i] = ec._ReceivedInvoice_decisionReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "decidedAt":
+			out.Values[i] = ec._ReceivedInvoice_decidedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "receivedAt":
+			out.Values[i] = ec._ReceivedInvoice_receivedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "document":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ReceivedInvoice_document(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var receivedInvoiceConnectionImplementors = []string{"ReceivedInvoiceConnection"}
+
+func (ec *executionContext) _ReceivedInvoiceConnection(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.ReceivedInvoiceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, receivedInvoiceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReceivedInvoiceConnection")
+		case "edges":
+			out.Values[i] = ec._ReceivedInvoiceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ReceivedInvoiceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var receivedInvoiceEdgeImplementors = []string{"ReceivedInvoiceEdge"}
+
+func (ec *executionContext) _ReceivedInvoiceEdge(ctx context.Context, sel ast.SelectionSet, obj *gqlmodel.ReceivedInvoiceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, receivedInvoiceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReceivedInvoiceEdge")
+		case "cursor":
+			out.Values[i] = ec._ReceivedInvoiceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ReceivedInvoiceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -24392,6 +25820,52 @@ func (ec *executionContext) marshalNProjectEdge2ᚖgithubᚗcomᚋeinvoiceᚑng�
 	return ec._ProjectEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNReceivedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐView(ctx context.Context, sel ast.SelectionSet, v *inbox.View) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReceivedInvoice(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReceivedInvoiceConnection2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐReceivedInvoiceConnection(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.ReceivedInvoiceConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReceivedInvoiceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReceivedInvoiceEdge2ᚕᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐReceivedInvoiceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*gqlmodel.ReceivedInvoiceEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReceivedInvoiceEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐReceivedInvoiceEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReceivedInvoiceEdge2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐReceivedInvoiceEdge(ctx context.Context, sel ast.SelectionSet, v *gqlmodel.ReceivedInvoiceEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReceivedInvoiceEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNRenderInvoiceInput2githubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinvoicesᚐRenderInput(ctx context.Context, v any) (invoices.RenderInput, error) {
 	res, err := ec.unmarshalInputRenderInvoiceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -25234,6 +26708,14 @@ func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋeinvoiceᚑng
 		return graphql.Null
 	}
 	return ec._Organization(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOReceivedInvoiceFilter2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋgraphᚋgqlmodelᚐReceivedInvoiceFilter(ctx context.Context, v any) (*gqlmodel.ReceivedInvoiceFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputReceivedInvoiceFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {

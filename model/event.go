@@ -51,6 +51,7 @@ var EventTypes = []string{
 	EventInvoiceQueued, EventInvoiceSubmitting, EventInvoiceSigned, EventInvoiceTransmitted, EventInvoiceConfirmed,
 	EventInvoiceRejected, EventInvoiceOutcomeUnknown, EventInvoicePaymentUpdated,
 	EventInvoiceDeadlineAtRisk, EventInvoiceDeadlineMissed,
+	EventReceivedInvoiceReceived, EventReceivedInvoiceConfirmed, EventReceivedInvoiceAccepted, EventReceivedInvoiceRejected,
 	EventAPIKeyCreated, EventAPIKeyRotated, EventAPIKeyRevoked,
 	EventWebhookEndpointDisabled,
 }
@@ -112,6 +113,9 @@ type WebhookDelivery struct {
 	CreatedAt  time.Time  `bun:"created_at"`
 	StartedAt  *time.Time `bun:"started_at"`
 	FinishedAt *time.Time `bun:"finished_at"`
+	// ClaimedAt is when a dispatcher took on the delivery's first
+	// attempt, made directly with no workflow.
+	ClaimedAt *time.Time `bun:"claimed_at"`
 }
 
 // WebhookAttempt is one HTTP attempt of a delivery.

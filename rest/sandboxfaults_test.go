@@ -6,7 +6,10 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
@@ -22,8 +25,22 @@ func withStandIn(t *testing.T, d storetest.Dialect) (*server, *nrssandbox.Handle
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := build(t, d.Open(t), func(c *app.Config) { c.SandboxRegistrar, c.SandboxFaults = h, h }, nil)
+	s := build(t, d.Open(t), func(c *app.Config) { c.SandboxRegistrar, c.SandboxFaults, c.Inbox = h, h, &recordingInbox{} }, nil)
 	return s, h
+}
+
+// recordingInbox is an inbox engine that starts nothing and records the
+// projects whose pull was asked for.
+type recordingInbox struct {
+	mu      sync.Mutex
+	started []uuid.UUID
+}
+
+func (f *recordingInbox) StartInboxPull(_ context.Context, projectID uuid.UUID) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.started = append(f.started, projectID)
+	return "inbox-pull-" + projectID.String(), nil
 }
 
 // A sandbox project's owner switches faults of its business on and off at

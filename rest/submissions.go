@@ -39,6 +39,7 @@ func (a *api) submissionRoutes(r chi.Router) {
 	r.With(read("invoices.pdf")).Get("/invoices/{invoice_id}/pdf", a.adapt(a.invoicePDF))
 	r.With(submit("invoices.payment")).Patch("/invoices/{invoice_id}/payment", a.adapt(a.updatePayment))
 	a.formatRoutes(r, submit, read, lim)
+	a.receivedRoutes(r, submit, read)
 }
 
 // chainMW applies middlewares in order, the first outermost.

@@ -281,6 +281,14 @@ func invoicesEndToEnd(t *testing.T, d storetest.Dialect) {
 	if code != 422 {
 		t.Fatalf("bad payment status: %d %v", code, m)
 	}
+	code, m, _ = r.call("PATCH", "/api/v2/invoices/"+b2b+"/payment", tn, `{"payment_status":"REJECTED"}`)
+	if code != 422 || !strings.Contains(fmt.Sprint(m), "only approved providers document") {
+		t.Fatalf("REJECTED payment status: %d %v", code, m)
+	}
+	code, m, _ = r.call("PATCH", "/api/v2/invoices/"+b2b+"/payment", tn, `{"payment_status":"CANCELED"}`)
+	if code != 200 || m["payment_status"] != "CANCELED" {
+		t.Fatalf("CANCELED payment status: %d %v", code, m)
+	}
 
 	// A credit note naming the B2B invoice; one naming another business's
 	// IRN is refused.

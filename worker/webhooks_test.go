@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
@@ -134,6 +136,12 @@ func (r *rig) startHooks() (stop func()) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	// As einvoice worker does: the dispatcher makes each first attempt.
+	wa, err := workflows.NewWebhookActivities(r.e.App.Deliveries)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	d.DeliverFirst(wa.DeliverFirst)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); d.Run(ctx, 20*time.Millisecond) }()
@@ -360,6 +368,90 @@ func TestWorkerDefaultQueues(t *testing.T) {
 	}
 	if workflows.WebhookTaskQueue == workflows.TaskQueue {
 		t.Error("the webhook queue is the certification queue")
+	}
+}
+
+// The dispatcher delivers an event itself on the first attempt: an
+// endpoint that answers gets the event once and no delivery workflow is
+// created; one that fails gets its retries from a workflow, which goes on
+// from the second attempt.
+func TestWebhookDirectFirstAttempt(t *testing.T) {
+	t.Parallel()
+	d := storetest.Dialects(t)[0]
+	ctx := context.Background()
+	r := newHookRig(t, d, webhooks.RetryPolicy{Initial: 100 * time.Millisecond, Max: 200 * time.Millisecond, Window: time.Minute}, time.Hour)
+	rc := newReceiver(t)
+	tn := r.e.Tenant
+	ep, err := r.e.App.Webhooks.Create(ctx, tn.User, tn.Project.ID, webhooks.EndpointInput{URL: rc.url, EventTypes: []string{"api_key.*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.secret.Store(ep.Secret)
+	r.startHooks()
+	attempts := func(eventID string) []webhooks.AttemptView {
+		log, err := r.e.App.Webhooks.Attempts(ctx, tn.User, tn.Project.ID, ep.ID, webhooks.AttemptsInput{EventID: eventID, PageInput: model.PageInput{Limit: ptr(50)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return log.Items
+	}
+	workflowOf := func(eventID string) error {
+		id, err := uuid.Parse(eventID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = r.c.DescribeWorkflowExecution(ctx, workflows.WebhookWorkflowID(webhooks.DeliveryID(id, ep.ID)), "")
+		return err
+	}
+	eventOf := func(typ string) string {
+		list, err := r.e.App.Events.List(ctx, tn.User, events.ListInput{ProjectID: tn.Project.ID.String(), Types: []string{typ}})
+		if err != nil || len(list.Items) == 0 {
+			t.Fatalf("%s events: %v", typ, err)
+		}
+		return list.Items[0].ID.String() // the newest
+	}
+
+	k, err := r.e.App.Keys.Create(ctx, tn.User, tn.Project.ID, keys.Input{KeyName: "direct"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := eventOf(model.EventAPIKeyCreated)
+	waitFor(t, 20*time.Second, "the direct delivery", func() bool { return len(attempts(created)) == 1 && rc.count(created) == 1 })
+	if a := attempts(created)[0]; a.Attempt != 1 || a.Status != model.DeliverySucceeded {
+		t.Errorf("direct attempt: %+v", a)
+	}
+	var nf *serviceerror.NotFound
+	if err := workflowOf(created); !errors.As(err, &nf) {
+		t.Errorf("a workflow exists for a delivery the dispatcher made: %v", err)
+	}
+
+	// The endpoint fails: the first attempt is the dispatcher's, the
+	// retries are the workflow's.
+	rc.failing.Store(true)
+	if _, err := r.e.App.Keys.Rotate(ctx, tn.User, tn.Project.ID, k.ID, 0); err != nil {
+		t.Fatal(err)
+	}
+	rotated := eventOf(model.EventAPIKeyRotated)
+	waitFor(t, 20*time.Second, "failed attempts", func() bool { return len(attempts(rotated)) >= 2 })
+	rc.failing.Store(false)
+	waitFor(t, 20*time.Second, "the retried delivery", func() bool { return rc.count(rotated) == 1 })
+	if err := workflowOf(rotated); err != nil {
+		t.Errorf("no workflow retried the failed delivery: %v", err)
+	}
+	seen := map[int]int{}
+	for _, a := range attempts(rotated) {
+		seen[a.Attempt]++
+	}
+	for n, c := range seen {
+		if c != 1 {
+			t.Errorf("attempt %d recorded %d times: %v", n, c, seen)
+		}
+	}
+	if seen[1] != 1 || seen[2] != 1 {
+		t.Errorf("attempts %v, want 1 (the dispatcher's), 2, ... (the workflow's)", seen)
+	}
+	if rc.count(created) != 1 {
+		t.Errorf("the first event arrived %d times", rc.count(created))
 	}
 }
 

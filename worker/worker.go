@@ -17,6 +17,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/inbox"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
@@ -52,6 +54,9 @@ type Options struct {
 	// database (app.Worker's Submissions); nil registers no invoice
 	// workflow.
 	Submissions *submissions.Steps
+	// Inbox, when set, registers the inbox pull (its clients are
+	// SubmissionMBS's).
+	Inbox *inbox.Steps
 	// SubmissionMBS builds the tax authority client of invoice
 	// submissions; default workflows.SubmissionClients with the strict
 	// egress policy.
@@ -221,6 +226,18 @@ func New(c client.Client, opts Options) (*Worker, error) {
 		w.RegisterWorkflowWithOptions(workflows.InvoicePaymentUpdate, workflow.RegisterOptions{Name: workflows.PaymentWorkflowName})
 		w.RegisterWorkflowWithOptions(workflows.InvoiceQueueDrain, workflow.RegisterOptions{Name: workflows.QueueDrainWorkflowName})
 		w.RegisterActivity(inv)
+	}
+	if opts.Inbox != nil {
+		clients := opts.SubmissionMBS
+		if clients == nil {
+			clients = workflows.SubmissionClientsWith(egress.Policy{}, opts.SubmissionCallTimeout, opts.Breakers)
+		}
+		pull, err := workflows.NewInboxActivities(opts.Inbox, clients, opts.Logger)
+		if err != nil {
+			return nil, err
+		}
+		w.RegisterWorkflowWithOptions(workflows.InboxPull, workflow.RegisterOptions{Name: workflows.InboxWorkflowName})
+		w.RegisterActivity(pull)
 	}
 	out := &Worker{main: w, hooks: hw, queues: []string{opts.TaskQueue}, fatal: fatal}
 	if hw != nil {

@@ -37,6 +37,14 @@ func (s *Starter) StartSubmission(ctx context.Context, in submissions.WorkflowIn
 		WorkflowExecutionTimeout: invoiceTimeout,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		// Eager start: when a worker of this process polls the task queue
+		// through the same client (einvoice dev) and has a free slot, the
+		// server hands the first workflow task back in the start's answer
+		// instead of a round trip through matching. Elsewhere (an api
+		// process without a worker) the start is an ordinary one. The task
+		// is recorded by the server either way: a process that dies holding
+		// it leaves it to time out and go to another worker.
+		EnableEagerStart: true,
 	}
 	// Operators find a project's invoices by these (temporal workflow
 	// list --query "ProjectId='…' AND InvoiceStatus='rejected'").

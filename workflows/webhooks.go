@@ -72,7 +72,14 @@ func WebhookDelivery(ctx workflow.Context, in webhooks.DeliveryInput) error {
 	ctx = workflow.WithActivityOptions(ctx, webhookActivityOptions)
 	var a *WebhookActivities
 	start := workflow.Now(ctx)
-	for attempt := 1; ; attempt++ {
+	if in.Attempted > 0 {
+		// The dispatcher made the first attempt(s) itself: wait as after
+		// a failed attempt of the workflow.
+		if err := workflow.Sleep(ctx, jitter(in.Retry.Delay(in.Attempted), in.DeliveryID, in.Attempted)); err != nil {
+			return err
+		}
+	}
+	for attempt := in.Attempted + 1; ; attempt++ {
 		var out webhooks.Outcome
 		if err := workflow.ExecuteActivity(ctx, a.DeliverWebhook, WebhookAttempt{DeliveryID: in.DeliveryID, Attempt: attempt}).Get(ctx, &out); err != nil {
 			return err
@@ -140,6 +147,13 @@ func (a *WebhookActivities) DeliverWebhook(ctx context.Context, in WebhookAttemp
 	res := a.post(ctx, req)
 	res.DeliveryID, res.Attempt = in.DeliveryID, in.Attempt
 	return a.d.Record(ctx, res)
+}
+
+// DeliverFirst makes a delivery's attempt outside any workflow (the
+// dispatcher's direct first attempt) and records it, as DeliverWebhook
+// does; it fits webhooks.Dispatcher.DeliverFirst.
+func (a *WebhookActivities) DeliverFirst(ctx context.Context, deliveryID uuid.UUID, attempt int) (*webhooks.Outcome, error) {
+	return a.DeliverWebhook(ctx, WebhookAttempt{DeliveryID: deliveryID, Attempt: attempt})
 }
 
 // post sends a request and records the answer's status, never its body:

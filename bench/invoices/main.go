@@ -20,10 +20,33 @@
 // minute by default, 10 a second): -queue-rate sets the project's own
 // queue_rate_per_minute (1..6000) to find the ceiling beneath it.
 //
+// A submission refused with 429 or 503 (back pressure) is counted, not
+// retried: the figures are over the accepted invoices, and the refusals
+// are printed with the Retry-After they carried.
+//
+// Cost: -pid (repeatable, "name=pid" or "pid") names the processes whose
+// CPU (user + system, /proc/PID/stat) is read before the first POST and
+// after the last confirmation; the bench prints each one's CPU per cleared
+// invoice, the sum, and the load average at the start and the end.
+//
+// Census: with -metrics (default base/metrics), the Prometheus counters
+// of the server (einvoice's own and the Temporal SDK's) are read before
+// and after; every counter that moved is printed per cleared invoice:
+// invoice states, NRS calls, workflow tasks, activities, local
+// activities, database transactions and statements, webhook deliveries.
+//
+// Webhooks: with -webhooks, the bench serves a receiver on loopback,
+// subscribes it to the invoices' events and prints the delay from each
+// event's created_at to its arrival (p50, p99, max), waiting until every
+// event of a confirmed invoice has arrived.
+//
 // Run the server with rate limits above the bench's rate, e.g.
 //
 //	EINVOICE_RATE_LIMIT_SANDBOX=off EINVOICE_RATE_LIMIT_PROJECT_SANDBOX=off einvoice dev
-//	go run ./bench/invoices -base http://127.0.0.1:8080 -n 2000 -rate 200
+//	go run ./bench/invoices -base http://127.0.0.1:8080 -n 2000 -rate 200 -pid dev=$(pgrep -n einvoice)
+//
+// `make bench-invoices` builds einvoice, runs `einvoice dev` on a fresh
+// data directory and this bench against it.
 package main
 
 import (
@@ -60,6 +83,29 @@ type bench struct {
 
 type key struct{ id, secret string }
 
+// pids is the repeatable -pid flag: name=pid or pid.
+type pids []proc
+
+type proc struct {
+	name string
+	pid  int
+}
+
+func (p *pids) String() string { return fmt.Sprint(*p) }
+
+func (p *pids) Set(v string) error {
+	name, num, ok := strings.Cut(v, "=")
+	if !ok {
+		name, num = "pid "+v, v
+	}
+	id, err := strconv.Atoi(num)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("-pid %q: want name=pid or pid", v)
+	}
+	*p = append(*p, proc{name, id})
+	return nil
+}
+
 func run() error {
 	base := flag.String("base", "http://127.0.0.1:8080", "einvoice base URL")
 	n := flag.Int("n", 2000, "invoices to submit")
@@ -69,13 +115,30 @@ func run() error {
 	outage := flag.Duration("outage", 0, "hold every invoice in the queue with a stand-in outage lasting this long after the last submission, then measure the drain")
 	queueRate := flag.Int("queue-rate", 0, "set the project's queue_rate_per_minute (1..6000) before submitting; 0 keeps the server's default")
 	serverPID := flag.Int("server-pid", 0, "with -outage, the server's process id, to report its CPU seconds during the drain")
+	var procs pids
+	flag.Var(&procs, "pid", "a process whose CPU per cleared invoice to report, name=pid or pid (repeatable)")
+	metricsURL := flag.String("metrics", "", "Prometheus endpoint of the server for the census (default base/metrics; \"off\" for none)")
+	metricsToken := flag.String("metrics-token", "", "bearer token of -metrics")
+	hooks := flag.Bool("webhooks", false, "subscribe a loopback receiver to the invoices' events and report event-to-delivery latency")
+	hookEvents := flag.String("webhook-events", model.EventInvoiceConfirmed, "comma-separated event types the receiver subscribes to")
+	hookListen := flag.String("webhook-listen", "127.0.0.1:0", "address of the webhook receiver")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
+	if *metricsURL == "" {
+		*metricsURL = *base + "/metrics"
+	}
 	b := &bench{base: *base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 512}, Timeout: time.Minute}}
 	keys, business, project, token, err := b.setup(ctx, *nkeys)
 	if err != nil {
 		return err
+	}
+	var rc *receiver
+	if *hooks {
+		if rc, err = b.receive(ctx, *hookListen, project, token, strings.Split(*hookEvents, ",")); err != nil {
+			return fmt.Errorf("webhook receiver: %w", err)
+		}
+		defer rc.close()
 	}
 	faults := "/api/v2/projects/" + project + "/sandbox/faults"
 	if *queueRate > 0 {
@@ -105,8 +168,23 @@ func run() error {
 		}
 	}
 
+	var census0 map[string]float64
+	if *metricsURL != "off" {
+		if census0, err = b.scrape(ctx, *metricsURL, *metricsToken); err != nil {
+			fmt.Fprintln(os.Stderr, "census off:", err)
+			*metricsURL = "off"
+		}
+	}
+	load0 := loadAverage()
+	cpu0 := make([]float64, len(procs))
+	for i, p := range procs {
+		cpu0[i] = cpuSeconds(p.pid)
+	}
+
 	lat := make([]time.Duration, *n)
-	var failed atomic.Int64
+	ok := make([]bool, *n)
+	var failed, refused atomic.Int64
+	var retryAfter sync.Map
 	var wg sync.WaitGroup
 	interval := time.Duration(float64(time.Second) / *rate)
 	began := time.Now()
@@ -118,9 +196,15 @@ func run() error {
 		go func(i int) {
 			defer wg.Done()
 			t := time.Now()
-			status, body, err := b.post(ctx, keys[i%len(keys)], bodies[i])
+			status, body, ra, err := b.post(ctx, keys[i%len(keys)], bodies[i])
 			lat[i] = time.Since(t)
-			if err != nil || status != http.StatusAccepted {
+			switch {
+			case err == nil && status == http.StatusAccepted:
+				ok[i] = true
+			case err == nil && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable):
+				refused.Add(1)
+				retryAfter.Store(strconv.Itoa(status)+" Retry-After "+ra, true)
+			default:
 				if failed.Add(1) <= 3 {
 					fmt.Fprintf(os.Stderr, "submission %d: %d %s %v\n", i, status, body, err)
 				}
@@ -132,14 +216,25 @@ func run() error {
 	if f := failed.Load(); f > 0 {
 		return fmt.Errorf("%d of %d submissions failed", f, *n)
 	}
-	sorted := slices.Clone(lat)
-	slices.Sort(sorted)
-	pct := func(p float64) time.Duration { return sorted[int(p*float64(len(sorted)-1))] }
-	fmt.Printf("submitted %d invoices in %s (%.0f/s asked, %.1f/s achieved)\n", *n, sent.Round(time.Millisecond), *rate, float64(*n)/sent.Seconds())
-	fmt.Printf("acceptance latency: p50 %s, p99 %s, max %s\n", pct(.5).Round(time.Microsecond), pct(.99).Round(time.Microsecond), sorted[len(sorted)-1].Round(time.Microsecond))
+	var accepted []time.Duration
+	for i, l := range lat {
+		if ok[i] {
+			accepted = append(accepted, l)
+		}
+	}
+	slices.Sort(accepted)
+	want := len(accepted)
+	fmt.Printf("submitted %d invoices in %s (%.0f/s asked, %.1f/s achieved): %d accepted, %d refused (429/503)\n",
+		*n, sent.Round(time.Millisecond), *rate, float64(*n)/sent.Seconds(), want, refused.Load())
+	retryAfter.Range(func(k, _ any) bool { fmt.Printf("  refusal seen: %s\n", k); return true })
+	if want == 0 {
+		return fmt.Errorf("no submission accepted")
+	}
+	pct := func(d []time.Duration, p float64) time.Duration { return d[int(p*float64(len(d)-1))] }
+	fmt.Printf("acceptance latency (202s): p50 %s, p99 %s, max %s\n", pct(accepted, .5).Round(time.Microsecond), pct(accepted, .99).Round(time.Microsecond), accepted[len(accepted)-1].Round(time.Microsecond))
 
 	if *outage > 0 {
-		return b.drain(ctx, keys[0], faults, token, *n, *outage, *serverPID)
+		return b.drain(ctx, keys[0], faults, token, want, *outage, *serverPID)
 	}
 	for {
 		confirmed, rejected, err := b.count(ctx, keys[0])
@@ -149,17 +244,56 @@ func run() error {
 		if rejected > 0 {
 			return fmt.Errorf("%d invoices rejected", rejected)
 		}
-		if confirmed >= *n {
-			all := time.Since(began)
-			fmt.Printf("cleared %d invoices (confirmed by the stand-in) in %s: %.1f invoices/s end to end\n", *n, all.Round(time.Millisecond), float64(*n)/all.Seconds())
-			return nil
+		if confirmed >= want {
+			break
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%d of %d confirmed when the time ran out", confirmed, *n)
+			return fmt.Errorf("%d of %d confirmed when the time ran out", confirmed, want)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+	all := time.Since(began)
+	cpu1 := make([]float64, len(procs))
+	for i, p := range procs {
+		cpu1[i] = cpuSeconds(p.pid)
+	}
+	load1 := loadAverage()
+	fmt.Printf("cleared %d invoices (confirmed by the stand-in) in %s: %.1f invoices/s end to end\n", want, all.Round(time.Millisecond), float64(want)/all.Seconds())
+	var sum float64
+	for i, p := range procs {
+		d := cpu1[i] - cpu0[i]
+		sum += d
+		fmt.Printf("cpu %s (pid %d): %.1f s, %.1f ms per cleared invoice\n", p.name, p.pid, d, d*1000/float64(want))
+	}
+	if len(procs) > 1 {
+		fmt.Printf("cpu all processes: %.1f s, %.1f ms per cleared invoice\n", sum, sum*1000/float64(want))
+	}
+	fmt.Printf("load average: %s at the start, %s at the end\n", load0, load1)
+	if *metricsURL != "off" {
+		if census1, err := b.scrape(ctx, *metricsURL, *metricsToken); err != nil {
+			fmt.Fprintln(os.Stderr, "census:", err)
+		} else {
+			printCensus(census0, census1, want)
+		}
+	}
+	if rc != nil {
+		return rc.report(ctx, want)
+	}
+	return nil
+}
+
+// loadAverage is /proc/loadavg's three figures.
+func loadAverage() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // count pages through the project's confirmed and rejected invoices.
@@ -192,21 +326,21 @@ func (b *bench) count(ctx context.Context, k key) (confirmed, rejected int, err 
 	return confirmed, rejected, nil
 }
 
-func (b *bench) post(ctx context.Context, k key, body []byte) (int, []byte, error) {
+func (b *bench) post(ctx context.Context, k key, body []byte) (int, []byte, string, error) {
 	req, err := http.NewRequestWithContext(ctx, "POST", b.base+"/api/v2/invoices", bytes.NewReader(body))
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Client-Id", k.id)
 	req.Header.Set("X-Client-Secret", k.secret)
 	resp, err := b.http.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, "", err
 	}
 	defer resp.Body.Close()
 	out, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, out, err
+	return resp.StatusCode, out, resp.Header.Get("Retry-After"), err
 }
 
 // drain waits out the outage, ends it and measures how fast the queue
@@ -345,7 +479,7 @@ func (b *bench) call(ctx context.Context, method, path string, k *key, token str
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, body)
 	}
 	return json.Unmarshal(body, out)

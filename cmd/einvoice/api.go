@@ -40,7 +40,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	if tc != nil {
 		defer tc.Close()
-		c.Runs, c.Submissions = starter, starter
+		c.Runs, c.Submissions, c.Inbox = starter, starter, starter
 		c.Webhooks.Engine = workflows.NewWebhookStarter(tc, workflows.StarterOptions{})
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is not set: certification runs answer 503")

@@ -18,6 +18,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/idempotency"
+	"github.com/einvoice-ng/einvoice/model/inbox"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/secret"
@@ -66,6 +67,7 @@ type config struct {
 	// from the environment.
 	Runs             runs.Starter
 	Submissions      submissions.Starter
+	Inbox            inbox.Starter
 	SandboxRegistrar portal.SandboxRegistrar
 
 	// Ops configures rate limits and their Redis, attempt limits, request

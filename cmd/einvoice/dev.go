@@ -137,7 +137,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	defer sandboxDB.Close()
 	c.SandboxBaseURL = base + sandboxPrefix
 	c.SandboxRegistrar = sandbox
-	c.Runs, c.Submissions = starter, starter
+	c.Runs, c.Submissions, c.Inbox = starter, starter, starter
 	c.TemporalNamespace = ts.Namespace()
 	if ts.UIAddr() != "" {
 		c.TemporalUIURL = "http://" + ts.UIAddr()
@@ -160,7 +160,8 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	log.Info("sandbox projects registered with the NRS sandbox stand-in", "count", n)
 
 	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Webhooks: a.svc.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
-		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers, Metrics: invoiceMetrics})
+		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers, Metrics: invoiceMetrics,
+		Inbox: a.svc.InboxSteps})
 	if err != nil {
 		return err
 	}
@@ -172,10 +173,17 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
+	if err := deliverFirst(dispatcher, a.svc.Deliveries); err != nil {
+		return err
+	}
 	dctx, stopDispatch := context.WithCancel(ctx)
 	dispatched := make(chan struct{})
 	go func() { defer close(dispatched); dispatcher.Run(dctx, 0) }()
 	defer func() { stopDispatch(); <-dispatched }()
+	// Every configured project's inbox is pulled on a schedule.
+	pulled := make(chan struct{})
+	go func() { defer close(pulled); a.svc.InboxSteps.Schedule(dctx, c.Queue.InboxInterval, starter) }()
+	defer func() { stopDispatch(); <-pulled }()
 
 	ui := "disabled"
 	if ts.UIAddr() != "" {

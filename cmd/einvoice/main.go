@@ -76,6 +76,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("missing subcommand")
 	}
 	switch args[0] {
+	case "dev", "api", "worker":
+		if err := servePprof(ctx, getenv("EINVOICE_PPROF_ADDR"), stderr); err != nil {
+			return err
+		}
+	}
+	switch args[0] {
 	case "dev":
 		return runDev(ctx, args[1:], getenv, stdout, stderr)
 	case "api":

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/model/inbox"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
@@ -21,12 +22,15 @@ type queueConfig struct {
 	// minute after an outage (EINVOICE_INVOICE_QUEUE_RATE, default 600,
 	// 1..100000).
 	RatePerMinute int
+	// InboxInterval is how often every configured project's inbox is
+	// pulled (EINVOICE_INBOX_PULL_INTERVAL, default 5m, 10s..24h).
+	InboxInterval time.Duration
 }
 
 // queueFromEnv reads the queue's settings.
 func queueFromEnv(getenv func(string) string) (queueConfig, error) {
 	q := queueConfig{B2CWindow: submissions.DefaultB2CWindow, AtRiskMargin: submissions.DefaultAtRiskMargin,
-		RatePerMinute: submissions.DefaultQueueRate}
+		RatePerMinute: submissions.DefaultQueueRate, InboxInterval: inbox.DefaultPullInterval}
 	for _, d := range []struct {
 		name     string
 		dst      *time.Duration
@@ -34,6 +38,7 @@ func queueFromEnv(getenv func(string) string) (queueConfig, error) {
 	}{
 		{"EINVOICE_B2C_DEADLINE", &q.B2CWindow, time.Hour, 72 * time.Hour},
 		{"EINVOICE_DEADLINE_AT_RISK_MARGIN", &q.AtRiskMargin, time.Minute, 24 * time.Hour},
+		{"EINVOICE_INBOX_PULL_INTERVAL", &q.InboxInterval, 10 * time.Second, 24 * time.Hour},
 	} {
 		if v := getenv(d.name); v != "" {
 			t, err := time.ParseDuration(v)

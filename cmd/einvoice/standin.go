@@ -38,6 +38,9 @@ type sandboxConfig struct {
 	// SlowDelay is how long SBXSLOW invoices wait
 	// (EINVOICE_NRS_SANDBOX_SLOW_DELAY); 0 means the stand-in's default.
 	SlowDelay time.Duration
+	// PlainDownloads answers downloads in clear rather than sealed
+	// (EINVOICE_NRS_SANDBOX_PLAIN_DOWNLOADS=true).
+	PlainDownloads bool
 	// SealKey seals the businesses' private keys in a stand-in of its own
 	// (EINVOICE_NRS_SANDBOX_SEAL_KEY, 32 bytes); an embedded stand-in
 	// derives it from EINVOICE_ENCRYPTION_KEY.
@@ -53,9 +56,10 @@ func standInSealKey(encryptionKey []byte) []byte {
 // database, the default home of the stand-in's tables.
 func sandboxFromEnv(getenv func(string) string, appDSN string) (sandboxConfig, error) {
 	sc := sandboxConfig{
-		Embedded:    getenv("EINVOICE_NRS_SANDBOX_EMBEDDED") == "true",
-		DatabaseURL: getenv("EINVOICE_NRS_SANDBOX_DATABASE_URL"),
-		AdminToken:  getenv("EINVOICE_NRS_SANDBOX_ADMIN_TOKEN"),
+		Embedded:       getenv("EINVOICE_NRS_SANDBOX_EMBEDDED") == "true",
+		DatabaseURL:    getenv("EINVOICE_NRS_SANDBOX_DATABASE_URL"),
+		AdminToken:     getenv("EINVOICE_NRS_SANDBOX_ADMIN_TOKEN"),
+		PlainDownloads: getenv("EINVOICE_NRS_SANDBOX_PLAIN_DOWNLOADS") == "true",
 	}
 	if sc.DatabaseURL == "" && appDSN != "" {
 		sc.DatabaseURL = sandboxDSNBeside(appDSN)
@@ -142,6 +146,7 @@ func openStandIn(ctx context.Context, sc sandboxConfig, opts nrssandbox.Options,
 	if opts.SlowDelay == 0 {
 		opts.SlowDelay = sc.SlowDelay
 	}
+	opts.PlainDownloads = opts.PlainDownloads || sc.PlainDownloads
 	if len(opts.SealKey) == 0 {
 		opts.SealKey = sc.SealKey
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	application "github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/worker"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
@@ -78,7 +79,8 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer steps.Close()
 	wopts := worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
-		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers}
+		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers,
+		Inbox: steps.Inbox}
 	if probes != nil {
 		wopts.Metrics = probes.invoices
 	}
@@ -92,10 +94,20 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
+	if err := deliverFirst(dispatcher, steps.Deliveries); err != nil {
+		return err
+	}
 	dctx, stopDispatch := context.WithCancel(ctx)
 	dispatched := make(chan struct{})
 	go func() { defer close(dispatched); dispatcher.Run(dctx, 0) }()
 	defer func() { stopDispatch(); <-dispatched }()
+	// Every configured project's inbox is pulled on a schedule.
+	pulled := make(chan struct{})
+	go func() {
+		defer close(pulled)
+		steps.Inbox.Schedule(dctx, c.Queue.InboxInterval, workflows.NewStarter(tc, workflows.StarterOptions{Namespace: c.TemporalNamespace}))
+	}()
+	defer func() { stopDispatch(); <-pulled }()
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
 		"task_queues", w.TaskQueues(), "version", version, "database", st.Dialect())
 	// The worker's view of NRS (its circuit breakers) is shared through the
@@ -186,4 +198,16 @@ func temporalCheck(s *workflows.Starter) func(context.Context) error {
 		return func(context.Context) error { return errors.New("TEMPORAL_ADDRESS is not set") }
 	}
 	return s.Check
+}
+
+// deliverFirst has the dispatcher make each delivery's first attempt
+// itself, with the delivery activities' client and records: a workflow
+// is started only for a delivery that needs a retry.
+func deliverFirst(d *webhooks.Dispatcher, deliveries *webhooks.Deliveries) error {
+	wa, err := workflows.NewWebhookActivities(deliveries)
+	if err != nil {
+		return err
+	}
+	d.DeliverFirst(wa.DeliverFirst)
+	return nil
 }

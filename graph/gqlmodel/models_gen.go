@@ -13,6 +13,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/audit"
 	"github.com/einvoice-ng/einvoice/model/events"
+	"github.com/einvoice-ng/einvoice/model/inbox"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
@@ -212,6 +213,34 @@ type ProjectEdge struct {
 
 // The root of every read.
 type Query struct {
+}
+
+// A page of received invoices.
+type ReceivedInvoiceConnection struct {
+	Edges    []*ReceivedInvoiceEdge `json:"edges"`
+	PageInfo *PageInfo              `json:"pageInfo"`
+}
+
+// A received invoice and its cursor.
+type ReceivedInvoiceEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *inbox.View `json:"node"`
+}
+
+// Filters of Project.receivedInvoices; omitted fields do not filter.
+type ReceivedInvoiceFilter struct {
+	Irn         *string `json:"irn,omitempty"`
+	SupplierTin *string `json:"supplierTin,omitempty"`
+	// accepted, rejected or none.
+	Decision  *string `json:"decision,omitempty"`
+	Confirmed *bool   `json:"confirmed,omitempty"`
+	// YYYY-MM-DD, inclusive.
+	IssueDateFrom *string `json:"issueDateFrom,omitempty"`
+	IssueDateTo   *string `json:"issueDateTo,omitempty"`
+	// Received at or after.
+	ReceivedFrom *time.Time `json:"receivedFrom,omitempty"`
+	// Received before.
+	ReceivedTo *time.Time `json:"receivedTo,omitempty"`
 }
 
 // Starts a certification smoke run of a project.

@@ -26,6 +26,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/events"
 	"github.com/einvoice-ng/einvoice/model/formats"
 	"github.com/einvoice-ng/einvoice/model/idempotency"
+	"github.com/einvoice-ng/einvoice/model/inbox"
 	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/nrs"
@@ -104,6 +105,9 @@ type Config struct {
 	// Submissions starts the workflows of submitted invoices; nil makes
 	// submitting an invoice answer unavailable.
 	Submissions submissions.Starter
+	// Inbox starts the pulls of projects' inboxes; nil makes pulling on
+	// demand answer unavailable.
+	Inbox inbox.Starter
 	// ArchiveRetention is how long archived invoices are kept; default
 	// submissions.DefaultRetention (6 years).
 	ArchiveRetention time.Duration
@@ -214,6 +218,10 @@ type App struct {
 	// Formats takes invoices as UBL 2.1 and spreadsheets, writes confirmed
 	// invoices as UBL, and builds credit and debit notes.
 	Formats *formats.Service
+	// Inbox holds the invoices suppliers transmitted to projects'
+	// businesses; InboxSteps is the entry point of the pull's activities.
+	Inbox      *inbox.Service
+	InboxSteps *inbox.Steps
 	// Idempotency keeps the responses of requests made under an
 	// Idempotency-Key.
 	Idempotency *idempotency.Service
@@ -262,6 +270,8 @@ func New(st *store.Store, cfg Config) (*App, error) {
 	a.SubmissionSteps = w.Submissions
 	a.Submissions = submissions.New(st, w.submissionsConfig(), w.invoices)
 	a.Formats = formats.New(st, formats.Config{Authority: a.Authority, Now: cfg.Now, Logger: cfg.Logger}, w.invoices, a.Submissions)
+	a.Inbox = inbox.New(st, w.inboxConfig())
+	a.InboxSteps = w.Inbox
 	a.Portal = portal.New(st, portal.Config{
 		Authority: a.Authority, Trail: trail, OrganizationsPerUser: cfg.Quotas.OrganizationsPerUser,
 		ProjectsPerOrganization: cfg.Quotas.ProjectsPerOrganization, SandboxRegistrar: cfg.SandboxRegistrar,
@@ -352,8 +362,10 @@ type Worker struct {
 	Submissions *submissions.Steps
 	// Deliveries is the entry point of the webhook delivery activities.
 	Deliveries *webhooks.Deliveries
-	Authority  *authority.Directory
-	CodeLists  *codelists.Service
+	// Inbox is the entry point of the inbox pull's activities.
+	Inbox     *inbox.Steps
+	Authority *authority.Directory
+	CodeLists *codelists.Service
 	// NRSHealth publishes the worker's view of NRS (run its Run).
 	NRSHealth *nrshealth.Service
 
@@ -390,6 +402,7 @@ func newWorker(st *store.Store, cfg Config) (*Worker, error) {
 	w.invoices = invoices.New(st, invoices.Config{Authority: dir, Now: cfg.Now})
 	w.Steps = runs.NewSteps(st, w.runsConfig(access.Trail{}, 0), w.invoices, w.CodeLists)
 	w.Submissions = submissions.NewSteps(st, w.submissionsConfig(), w.invoices)
+	w.Inbox = inbox.NewSteps(st, w.inboxConfig())
 	w.NRSHealth = nrshealth.New(st, nrshealth.Config{Local: cfg.NRSHealth, Interval: cfg.NRSHealthInterval,
 		Now: cfg.Now, Logger: cfg.Logger})
 	if w.Deliveries, err = webhooks.NewDeliveries(st, w.webhooksConfig()); err != nil {
@@ -420,6 +433,11 @@ func (w *Worker) webhooksConfig() webhooks.Config {
 // it needs cfg.Webhooks.Engine.
 func (w *Worker) Dispatcher() (*webhooks.Dispatcher, error) {
 	return webhooks.NewDispatcher(w.st, w.webhooksConfig())
+}
+
+// inboxConfig configures the inbox.
+func (w *Worker) inboxConfig() inbox.Config {
+	return inbox.Config{Authority: w.Authority, Engine: w.cfg.Inbox, Now: w.cfg.Now, Logger: w.cfg.Logger}
 }
 
 // submissionsConfig configures the invoices' submission. The archive's

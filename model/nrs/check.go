@@ -105,7 +105,7 @@ func (c *checker) codeLists() {
 	switch v := inv.PaymentStatus; {
 	case v == "" || codes.NRSPaymentStatus(v):
 	case v == codes.PaymentRejected:
-		c.add(RulePaymentStatusRejected, "REJECTED is a payment status only approved providers document; NRS lists PENDING, PAID, CANCELED and PARTIAL", "payment_status")
+		c.add(RulePaymentStatusRejected, PaymentRejectedReason, "payment_status")
 	default:
 		c.add(RuleCodePaymentStatus, show(v)+" is not a payment status: PENDING, PAID, CANCELED or PARTIAL", "payment_status")
 	}
@@ -646,3 +646,7 @@ func unitShape(s string) bool {
 	}
 	return true
 }
+
+// PaymentRejectedReason is why REJECTED is not NRS's: the validator's
+// warning, and the payment route's refusal.
+const PaymentRejectedReason = "REJECTED is a payment status only approved providers document; NRS lists PENDING, PAID, CANCELED and PARTIAL"

@@ -76,6 +76,16 @@ func (rp Events) Undispatched(ctx context.Context, limit int) ([]model.Event, er
 	return out, rp.s.wrap(err, "event")
 }
 
+// MarkAllDispatched marks events dispatched, in one statement.
+func (rp Events) MarkAllDispatched(ctx context.Context, ids []uuid.UUID, at time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := rp.s.idb.NewUpdate().Model((*model.Event)(nil)).Set("dispatched_at = ?", at).
+		Where("id IN (?)", bun.List(ids)).Where("dispatched_at IS NULL").Exec(ctx)
+	return rp.s.wrap(err, "event")
+}
+
 // MarkDispatched marks an event dispatched.
 func (rp Events) MarkDispatched(ctx context.Context, id uuid.UUID, at time.Time) error {
 	_, err := rp.s.idb.NewUpdate().Model((*model.Event)(nil)).Set("dispatched_at = ?", at).

@@ -63,6 +63,19 @@ func (rp Projects) Sandbox(ctx context.Context, after uuid.UUID, limit int) ([]m
 	return out, rp.s.wrap(err, "project")
 }
 
+// Configured lists configured projects of every tenant with a business at
+// their authority, in id order, one page of at most limit after the id
+// after, for the inbox's scheduled pulls.
+func (rp Projects) Configured(ctx context.Context, after uuid.UUID, limit int) ([]model.Project, error) {
+	var out []model.Project
+	err := rp.s.idb.NewSelect().Model(&out).
+		Where("configured = ?", true).
+		Where("business_id IS NOT NULL AND business_id <> ''").
+		Where("id > ?", after).
+		OrderExpr("id ASC").Limit(limit).Scan(ctx)
+	return out, rp.s.wrap(err, "project")
+}
+
 // QueueRate reads a project's queue_rate_per_minute alone (nil: the
 // operator's default).
 func (rp Projects) QueueRate(ctx context.Context, id uuid.UUID) (*int, error) {

@@ -2,7 +2,9 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -255,6 +257,37 @@ func TestAuditChain(t *testing.T) {
 			c, err := st.Audit().Verify(ctx, &o.ID, auditKey)
 			if err != nil || c.Valid() || c.BrokenAt == nil || *c.BrokenAt != victim.ID {
 				t.Fatalf("tampered chain: got %+v %v, want it broken at %s", c, err, victim.ID)
+			}
+		})
+	}
+}
+
+// MarkAllDispatched takes the events it names out of the outbox, and
+// only those.
+func TestEventsMarkAllDispatched(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			st := d.Open(t)
+			ctx := context.Background()
+			_, o, p := seed(t, st, "outbox")
+			var ids []uuid.UUID
+			for i := range 3 {
+				e := &model.Event{ID: model.NewID(), ProjectID: p.ID, OrganizationID: o.ID, Type: model.EventAPIKeyCreated,
+					Data: json.RawMessage(`{"n":` + strconv.Itoa(i) + `}`), CreatedAt: now()}
+				if err := st.Events().Append(ctx, e); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, e.ID)
+			}
+			if err := st.Events().MarkAllDispatched(ctx, ids[:2], now()); err != nil {
+				t.Fatal(err)
+			}
+			left, err := st.Events().Undispatched(ctx, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(left) != 1 || left[0].ID != ids[2] {
+				t.Fatalf("undispatched after marking two of three: %+v", left)
 			}
 		})
 	}

@@ -166,12 +166,28 @@ func (rp Webhooks) MarkStarted(ctx context.Context, id uuid.UUID, at time.Time) 
 	return rp.s.wrap(err, "webhook delivery")
 }
 
+// Claim takes on a pending delivery's first attempt: it reports whether
+// the delivery was free (no workflow started, no claim since
+// expiredBefore) and is now claimed at at.
+func (rp Webhooks) Claim(ctx context.Context, id uuid.UUID, at, expiredBefore time.Time) (bool, error) {
+	res, err := rp.s.idb.NewUpdate().Model((*model.WebhookDelivery)(nil)).Set("claimed_at = ?", at).
+		Where("id = ? AND started_at IS NULL AND status = ?", id, model.DeliveryPending).
+		Where("(claimed_at IS NULL OR claimed_at < ?)", expiredBefore).Exec(ctx)
+	if err != nil {
+		return false, rp.s.wrap(err, "webhook delivery")
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
 // Unstarted lists pending deliveries created before before whose workflow
-// was never recorded started, oldest first, at most limit.
-func (rp Webhooks) Unstarted(ctx context.Context, before time.Time, limit int) ([]model.WebhookDelivery, error) {
+// was never recorded started and that no dispatcher claimed since
+// claimedBefore, oldest first, at most limit.
+func (rp Webhooks) Unstarted(ctx context.Context, before, claimedBefore time.Time, limit int) ([]model.WebhookDelivery, error) {
 	var out []model.WebhookDelivery
 	err := rp.s.idb.NewSelect().Model(&out).
 		Where("started_at IS NULL AND status = ? AND created_at < ?", model.DeliveryPending, before).
+		Where("(claimed_at IS NULL OR claimed_at < ?)", claimedBefore).
 		OrderExpr("created_at ASC").Limit(limit).Scan(ctx)
 	return out, rp.s.wrap(err, "webhook delivery")
 }

@@ -7,10 +7,15 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 )
 
-// PaymentStatuses are the payment statuses an integrator may set.
-var PaymentStatuses = []string{"PAID", "PARTIAL", "REJECTED"}
+// PaymentStatuses are the payment statuses an integrator may set: the ones
+// NRS documents (FIRS's collection: PENDING, PAID, CANCELED; NRS's
+// changelog: PARTIAL). REJECTED appears only in providers' documents and is
+// refused with the validator's reason (NRS-PAYMENT-STATUS-REJECTED).
+var PaymentStatuses = []string{codes.PaymentPending, codes.PaymentPaid, codes.PaymentPartial, codes.PaymentCanceled}
 
 // PaymentInput is a payment status update of an invoice.
 type PaymentUpdateInput struct {
@@ -21,7 +26,12 @@ type PaymentUpdateInput struct {
 
 // Validate checks the update, recording every problem.
 func (in PaymentUpdateInput) Validate(p *model.Problems) {
-	p.CheckEnum(strings.ToUpper(strings.TrimSpace(in.PaymentStatus)), PaymentStatuses, "payment_status")
+	status := strings.ToUpper(strings.TrimSpace(in.PaymentStatus))
+	if status == codes.PaymentRejected {
+		p.Add(model.ProblemEnum, nrs.PaymentRejectedReason+" ("+nrs.RulePaymentStatusRejected+")", "payment_status")
+	} else {
+		p.CheckEnum(status, PaymentStatuses, "payment_status")
+	}
 	if len(in.Reference) > 512 {
 		p.Add(model.ProblemStringTooLong, "String should have at most 512 characters", "reference")
 	}

@@ -18,9 +18,35 @@ import (
 // starts their workflows, then marks the event dispatched. Every step is
 // safe to repeat, so several dispatchers (one per worker process) may run
 // at once, and one that dies mid-pass leaves the rest to the next pass.
+//
+// With DeliverFirst, a delivery to an endpoint that is not failing gets
+// its first attempt from the dispatcher itself, with no workflow: the
+// dispatcher claims it (a lease of ClaimLease, so that no other
+// dispatcher attempts it at the same time), makes the attempt and records
+// it; only a delivery that needs a retry gets its workflow, which goes on
+// from the second attempt. A dispatcher that dies with a claim leaves the
+// delivery to the sweep once the lease is over.
 type Dispatcher struct {
-	st  *store.Store
-	cfg Config
+	st     *store.Store
+	cfg    Config
+	direct func(ctx context.Context, deliveryID uuid.UUID, attempt int) (*Outcome, error)
+}
+
+// ClaimLease is how long a dispatcher's claim on a delivery's first
+// attempt keeps others away: longer than an attempt can take.
+const ClaimLease = time.Minute
+
+// DeliverFirst makes the dispatcher attempt deliveries itself before any
+// workflow: attempt makes one attempt and records it (the delivery
+// activity's work), answering whether the delivery is over.
+func (d *Dispatcher) DeliverFirst(attempt func(ctx context.Context, deliveryID uuid.UUID, attempt int) (*Outcome, error)) {
+	d.direct = attempt
+}
+
+// start is a delivery to start, and whether its endpoint is failing.
+type start struct {
+	in      DeliveryInput
+	failing bool
 }
 
 // NewDispatcher builds a dispatcher over st; cfg.Engine is required.
@@ -77,7 +103,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	endpoints := map[uuid.UUID][]model.WebhookEndpoint{}
-	var starts []DeliveryInput
+	var starts []start
 	for i := range evs {
 		ev := &evs[i]
 		eps, ok := endpoints[ev.ProjectID]
@@ -108,24 +134,29 @@ func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
 					continue
 				}
 			}
-			starts = append(starts, DeliveryInput{DeliveryID: del.ID, OrganizationID: ev.OrganizationID, Retry: d.cfg.Retry})
+			starts = append(starts, start{in: DeliveryInput{DeliveryID: del.ID, OrganizationID: ev.OrganizationID, Retry: d.cfg.Retry},
+				failing: eps[j].FailingSince != nil})
 		}
 	}
 	if err := d.startAll(ctx, starts); err != nil {
 		return 0, err
 	}
 	at := now(d.cfg)
+	ids := make([]uuid.UUID, len(evs))
 	for i := range evs {
-		if err := d.st.Events().MarkDispatched(ctx, evs[i].ID, at); err != nil {
-			return i, err
-		}
+		ids[i] = evs[i].ID
+	}
+	if err := d.st.Events().MarkAllDispatched(ctx, ids, at); err != nil {
+		return 0, err
 	}
 	return len(evs), nil
 }
 
-// startAll starts deliveries' workflows, a few at a time, recording each
-// start; the first failure is returned (the events stay in the outbox).
-func (d *Dispatcher) startAll(ctx context.Context, in []DeliveryInput) error {
+// startAll starts deliveries, a few at a time: each one's direct first
+// attempt (DeliverFirst, an endpoint not failing), then its workflow
+// unless the attempt ended it, recording the start; the first failure is
+// returned (the events stay in the outbox).
+func (d *Dispatcher) startAll(ctx context.Context, in []start) error {
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
@@ -137,10 +168,7 @@ func (d *Dispatcher) startAll(ctx context.Context, in []DeliveryInput) error {
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			err := d.cfg.Engine.StartWebhookDelivery(ctx, di)
-			if err == nil {
-				err = d.st.Webhooks().MarkStarted(ctx, di.DeliveryID, now(d.cfg))
-			}
+			err := d.start(ctx, di)
 			if err != nil {
 				mu.Lock()
 				if first == nil {
@@ -154,20 +182,49 @@ func (d *Dispatcher) startAll(ctx context.Context, in []DeliveryInput) error {
 	return first
 }
 
+// start starts one delivery.
+func (d *Dispatcher) start(ctx context.Context, s start) error {
+	if d.direct != nil && !s.failing {
+		at := now(d.cfg)
+		claimed, err := d.st.Webhooks().Claim(ctx, s.in.DeliveryID, at, at.Add(-ClaimLease))
+		if err != nil || !claimed {
+			// Not claimed: another dispatcher holds it, or its workflow
+			// is started; a claim that expires goes to the sweep.
+			return err
+		}
+		out, err := d.direct(ctx, s.in.DeliveryID, 1)
+		switch {
+		case err == nil && out.Done:
+			return d.st.Webhooks().MarkStarted(ctx, s.in.DeliveryID, now(d.cfg))
+		case err == nil:
+			s.in.Attempted = 1
+		default:
+			d.cfg.Logger.WarnContext(ctx, "webhook direct attempt failed; its workflow retries", "delivery_id", s.in.DeliveryID.String(), "error", err.Error())
+		}
+	}
+	if err := d.cfg.Engine.StartWebhookDelivery(ctx, s.in); err != nil {
+		return err
+	}
+	return d.st.Webhooks().MarkStarted(ctx, s.in.DeliveryID, now(d.cfg))
+}
+
 // Sweep starts the workflows of pending deliveries whose start was never
 // recorded (a test ping or redelivery whose start failed after commit).
 func (d *Dispatcher) Sweep(ctx context.Context) (int, error) {
-	rows, err := d.st.Webhooks().Unstarted(ctx, now(d.cfg).Add(-sweepAfter), dispatchBatch)
+	rows, err := d.st.Webhooks().Unstarted(ctx, now(d.cfg).Add(-sweepAfter), now(d.cfg).Add(-ClaimLease), dispatchBatch)
 	if err != nil || len(rows) == 0 {
 		return 0, err
 	}
-	var in []DeliveryInput
+	var in []start
 	for _, r := range rows {
 		ev, err := d.st.Events().ByID(ctx, r.EventID)
 		if err != nil {
 			return 0, err
 		}
-		in = append(in, DeliveryInput{DeliveryID: r.ID, OrganizationID: ev.OrganizationID, Retry: d.cfg.Retry})
+		// A claim that expired may have made its attempt: the workflow
+		// takes it from there, with no second direct attempt.
+		in = append(in, start{in: DeliveryInput{DeliveryID: r.ID, OrganizationID: ev.OrganizationID, Retry: d.cfg.Retry, Attempted: r.Attempts},
+			failing: r.ClaimedAt != nil})
 	}
 	return len(in), d.startAll(ctx, in)
 }

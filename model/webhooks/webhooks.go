@@ -59,6 +59,10 @@ type DeliveryInput struct {
 	// OrganizationID is the tenant, the workflow's fairness key.
 	OrganizationID uuid.UUID   `json:"organization_id"`
 	Retry          RetryPolicy `json:"retry"`
+	// Attempted is how many attempts were made before the workflow (the
+	// dispatcher's direct first attempt): the workflow waits the retry
+	// delay of the last one, then goes on from the next.
+	Attempted int `json:"attempted,omitempty"`
 }
 
 // RetryPolicy is a delivery's retry schedule: the n-th retry waits

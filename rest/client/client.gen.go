@@ -415,19 +415,22 @@ func (e InvoiceMappingFormat) Valid() bool {
 
 // Defines values for InvoicePaymentUpdatePaymentStatus.
 const (
+	CANCELED InvoicePaymentUpdatePaymentStatus = "CANCELED"
 	PAID     InvoicePaymentUpdatePaymentStatus = "PAID"
 	PARTIAL  InvoicePaymentUpdatePaymentStatus = "PARTIAL"
-	REJECTED InvoicePaymentUpdatePaymentStatus = "REJECTED"
+	PENDING  InvoicePaymentUpdatePaymentStatus = "PENDING"
 )
 
 // Valid indicates whether the value is a known member of the InvoicePaymentUpdatePaymentStatus enum.
 func (e InvoicePaymentUpdatePaymentStatus) Valid() bool {
 	switch e {
+	case CANCELED:
+		return true
 	case PAID:
 		return true
 	case PARTIAL:
 		return true
-	case REJECTED:
+	case PENDING:
 		return true
 	default:
 		return false
@@ -746,6 +749,42 @@ func (e ReadinessStatus) Valid() bool {
 	}
 }
 
+// Defines values for ReceivedInvoiceDecision.
+const (
+	ReceivedInvoiceDecisionAccepted ReceivedInvoiceDecision = "accepted"
+	ReceivedInvoiceDecisionRejected ReceivedInvoiceDecision = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the ReceivedInvoiceDecision enum.
+func (e ReceivedInvoiceDecision) Valid() bool {
+	switch e {
+	case ReceivedInvoiceDecisionAccepted:
+		return true
+	case ReceivedInvoiceDecisionRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReceivedInvoiceDecisionRequestDecision.
+const (
+	ReceivedInvoiceDecisionRequestDecisionAccepted ReceivedInvoiceDecisionRequestDecision = "accepted"
+	ReceivedInvoiceDecisionRequestDecisionRejected ReceivedInvoiceDecisionRequestDecision = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the ReceivedInvoiceDecisionRequestDecision enum.
+func (e ReceivedInvoiceDecisionRequestDecision) Valid() bool {
+	switch e {
+	case ReceivedInvoiceDecisionRequestDecisionAccepted:
+		return true
+	case ReceivedInvoiceDecisionRequestDecisionRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RenderedInvoiceInvoiceType.
 const (
 	RenderedInvoiceInvoiceTypeB2B RenderedInvoiceInvoiceType = "B2B"
@@ -1043,6 +1082,27 @@ func (e ClearSandboxFaultsParamsKind) Valid() bool {
 	case ClearSandboxFaultsParamsKindOutage:
 		return true
 	case ClearSandboxFaultsParamsKindThrottle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReceivedInvoicesParamsDecision.
+const (
+	ListReceivedInvoicesParamsDecisionAccepted ListReceivedInvoicesParamsDecision = "accepted"
+	ListReceivedInvoicesParamsDecisionNone     ListReceivedInvoicesParamsDecision = "none"
+	ListReceivedInvoicesParamsDecisionRejected ListReceivedInvoicesParamsDecision = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the ListReceivedInvoicesParamsDecision enum.
+func (e ListReceivedInvoicesParamsDecision) Valid() bool {
+	switch e {
+	case ListReceivedInvoicesParamsDecisionAccepted:
+		return true
+	case ListReceivedInvoicesParamsDecisionNone:
+		return true
+	case ListReceivedInvoicesParamsDecisionRejected:
 		return true
 	default:
 		return false
@@ -1466,11 +1526,12 @@ type InvoiceNote struct {
 
 // InvoicePaymentUpdate defines model for InvoicePaymentUpdate.
 type InvoicePaymentUpdate struct {
+	// PaymentStatus NRS's statuses; REJECTED, a providers' word, is refused (NRS-PAYMENT-STATUS-REJECTED)
 	PaymentStatus InvoicePaymentUpdatePaymentStatus `json:"payment_status"`
 	Reference     *string                           `json:"reference,omitempty"`
 }
 
-// InvoicePaymentUpdatePaymentStatus defines model for InvoicePaymentUpdate.PaymentStatus.
+// InvoicePaymentUpdatePaymentStatus NRS's statuses; REJECTED, a providers' word, is refused (NRS-PAYMENT-STATUS-REJECTED)
 type InvoicePaymentUpdatePaymentStatus string
 
 // InvoiceQueue defines model for InvoiceQueue.
@@ -2071,6 +2132,57 @@ type ReadinessChecks string
 
 // ReadinessStatus defines model for Readiness.Status.
 type ReadinessStatus string
+
+// ReceivedInvoice defines model for ReceivedInvoice.
+type ReceivedInvoice struct {
+	Confirmed      bool                     `json:"confirmed"`
+	ConfirmedAt    *time.Time               `json:"confirmed_at"`
+	Currency       string                   `json:"currency"`
+	CustomerTin    string                   `json:"customer_tin"`
+	DecidedAt      *time.Time               `json:"decided_at"`
+	Decision       *ReceivedInvoiceDecision `json:"decision"`
+	DecisionReason *string                  `json:"decision_reason,omitempty"`
+
+	// Document The invoice as downloaded from NRS (only when one invoice is read).
+	Document        *map[string]interface{} `json:"document,omitempty"`
+	DueDate         *string                 `json:"due_date,omitempty"`
+	Id              openapi_types.UUID      `json:"id"`
+	InvoiceKind     *string                 `json:"invoice_kind,omitempty"`
+	InvoiceTypeCode string                  `json:"invoice_type_code"`
+	Irn             string                  `json:"irn"`
+	IssueDate       string                  `json:"issue_date"`
+
+	// PayableAmount As the document states it.
+	PayableAmount string             `json:"payable_amount"`
+	PaymentStatus *string            `json:"payment_status,omitempty"`
+	ProjectId     openapi_types.UUID `json:"project_id"`
+	ReceivedAt    time.Time          `json:"received_at"`
+
+	// Sealed NRS sent the invoice sealed (an envelope opened with the project's API key).
+	Sealed       bool   `json:"sealed"`
+	SupplierName string `json:"supplier_name"`
+	SupplierTin  string `json:"supplier_tin"`
+}
+
+// ReceivedInvoiceDecision defines model for ReceivedInvoice.Decision.
+type ReceivedInvoiceDecision string
+
+// ReceivedInvoiceDecisionRequest defines model for ReceivedInvoiceDecisionRequest.
+type ReceivedInvoiceDecisionRequest struct {
+	Decision ReceivedInvoiceDecisionRequestDecision `json:"decision"`
+	Reason   *string                                `json:"reason,omitempty"`
+}
+
+// ReceivedInvoiceDecisionRequestDecision defines model for ReceivedInvoiceDecisionRequest.Decision.
+type ReceivedInvoiceDecisionRequestDecision string
+
+// ReceivedInvoiceList defines model for ReceivedInvoiceList.
+type ReceivedInvoiceList struct {
+	Items []ReceivedInvoice `json:"items"`
+
+	// NextCursor Pass as `cursor` for the next page; null on the last page.
+	NextCursor *NextCursor `json:"next_cursor"`
+}
 
 // RedeliverRequest defines model for RedeliverRequest.
 type RedeliverRequest struct {
@@ -2749,6 +2861,9 @@ type Limit = int
 // ProjectID defines model for ProjectID.
 type ProjectID = openapi_types.UUID
 
+// ReceivedInvoiceID defines model for ReceivedInvoiceID.
+type ReceivedInvoiceID = openapi_types.UUID
+
 // Busy defines model for Busy.
 type Busy = Error
 
@@ -3139,6 +3254,46 @@ type TestWebhookEndpointParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListReceivedInvoicesParams defines parameters for ListReceivedInvoices.
+type ListReceivedInvoicesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor `next_cursor` of the previous page.
+	Cursor      *Cursor                             `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Irn         *string                             `form:"irn,omitempty" json:"irn,omitempty"`
+	SupplierTin *string                             `form:"supplier_tin,omitempty" json:"supplier_tin,omitempty"`
+	Decision    *ListReceivedInvoicesParamsDecision `form:"decision,omitempty" json:"decision,omitempty"`
+
+	// Confirmed true: only invoices whose receipt was confirmed to NRS; false: only those not yet.
+	Confirmed     *bool               `form:"confirmed,omitempty" json:"confirmed,omitempty"`
+	IssueDateFrom *openapi_types.Date `form:"issue_date_from,omitempty" json:"issue_date_from,omitempty"`
+	IssueDateTo   *openapi_types.Date `form:"issue_date_to,omitempty" json:"issue_date_to,omitempty"`
+	ReceivedFrom  *time.Time          `form:"received_from,omitempty" json:"received_from,omitempty"`
+	ReceivedTo    *time.Time          `form:"received_to,omitempty" json:"received_to,omitempty"`
+}
+
+// ListReceivedInvoicesParamsDecision defines parameters for ListReceivedInvoices.
+type ListReceivedInvoicesParamsDecision string
+
+// PullReceivedInvoicesParams defines parameters for PullReceivedInvoices.
+type PullReceivedInvoicesParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DecideReceivedInvoiceParams defines parameters for DecideReceivedInvoice.
+type DecideReceivedInvoiceParams struct {
+	// IdempotencyKey Makes the request safe to retry: the first response is stored (sealed) for 24 hours per
+	// credential and replayed to that credential's retries. Reuse with another method, path,
+	// query or body is a 422 `idempotency_key_reuse`; a retry while the first request runs is a
+	// 409. A response over 256 KiB is kept as its hash: a retry is a final 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UsageParams defines parameters for Usage.
 type UsageParams struct {
 	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
@@ -3213,6 +3368,9 @@ type CreateWebhookEndpointJSONRequestBody = WebhookEndpointRequest
 
 // UpdateWebhookEndpointJSONRequestBody defines body for UpdateWebhookEndpoint for application/json ContentType.
 type UpdateWebhookEndpointJSONRequestBody = WebhookEndpointPatch
+
+// DecideReceivedInvoiceJSONRequestBody defines body for DecideReceivedInvoice for application/json ContentType.
+type DecideReceivedInvoiceJSONRequestBody = ReceivedInvoiceDecisionRequest
 
 // AsIssueLoc0 returns the union data inside the Issue_Loc_Item as a IssueLoc0
 func (t Issue_Loc_Item) AsIssueLoc0() (IssueLoc0, error) {
@@ -4004,7 +4162,7 @@ type ClientInterface interface {
 
 	// UpdateInvoicePaymentWithBody Set a submitted invoice's payment status
 	//
-	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 	// `invoices:submit` scope.
 	//
@@ -4015,7 +4173,7 @@ type ClientInterface interface {
 
 	// UpdateInvoicePayment Set a submitted invoice's payment status
 	//
-	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 	// `invoices:submit` scope.
 	//
@@ -4355,6 +4513,66 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/test (the `TestWebhookEndpoint` operationId).
 	TestWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *TestWebhookEndpointParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListReceivedInvoices Search the project's inbox
+	//
+	// The invoices suppliers transmitted to the project's business through NRS, as the inbox's
+	// pull stored them (once per IRN), newest first, one page at a time (pass `next_cursor` as
+	// `cursor` until it is null), filtered by IRN, supplier TIN, decision, confirmation, issue
+	// date range (inclusive) and reception time range ([from, to)). Without documents. Needs
+	// the `invoices:read` scope.
+	//
+	// Corresponds with GET /api/v2/received-invoices (the `ListReceivedInvoices` operationId).
+	ListReceivedInvoices(ctx context.Context, params *ListReceivedInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PullReceivedInvoices Pull the project's inbox now
+	//
+	// Starts the project's pull (or joins the one running): the invoices NRS holds for the
+	// project's business and not yet confirmed are downloaded (opened when NRS sends them
+	// sealed), stored once by IRN, and their receipt confirmed to NRS once. Pulls also run on a
+	// schedule (`EINVOICE_INBOX_PULL_INTERVAL`, default 5 minutes). A project without NRS
+	// settings is a 409. Needs the `invoices:submit` scope.
+	//
+	// Corresponds with POST /api/v2/received-invoices/pull (the `PullReceivedInvoices` operationId).
+	PullReceivedInvoices(ctx context.Context, params *PullReceivedInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReceivedInvoice A received invoice, with its document
+	//
+	// The invoice as the inbox stored it, with the document downloaded from NRS.
+	//
+	// Corresponds with GET /api/v2/received-invoices/{received_invoice_id} (the `GetReceivedInvoice` operationId).
+	GetReceivedInvoice(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DecideReceivedInvoiceWithBody Accept or reject a received invoice
+	//
+	// Records the buyer's decision with a `received_invoice.accepted` or
+	// `received_invoice.rejected` event. NRS publishes no accept or reject call for a buyer, so
+	// the decision is einvoice's record and is not sent to NRS. Needs the `invoices:submit`
+	// scope.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v2/received-invoices/{received_invoice_id}/decision (the `DecideReceivedInvoice` operationId).
+	DecideReceivedInvoiceWithBody(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DecideReceivedInvoice Accept or reject a received invoice
+	//
+	// Records the buyer's decision with a `received_invoice.accepted` or
+	// `received_invoice.rejected` event. NRS publishes no accept or reject call for a buyer, so
+	// the decision is einvoice's record and is not sent to NRS. Needs the `invoices:submit`
+	// scope.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v2/received-invoices/{received_invoice_id}/decision (the `DecideReceivedInvoice` operationId).
+	DecideReceivedInvoice(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, body DecideReceivedInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReceivedInvoicePdf The PDF of a received invoice
+	//
+	// The invoice as the supplier sent it, with its IRN, rendered as submitted invoices are.
+	//
+	// Corresponds with GET /api/v2/received-invoices/{received_invoice_id}/pdf (the `ReceivedInvoicePdf` operationId).
+	ReceivedInvoicePdf(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Usage The key's project usage per operation and day
 	//
@@ -5345,7 +5563,7 @@ func (c *RawClient) GetInvoiceMapping(ctx context.Context, invoiceId InvoiceID, 
 
 // UpdateInvoicePaymentWithBody Set a submitted invoice's payment status
 //
-// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 // it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 // `invoices:submit` scope.
 //
@@ -5366,7 +5584,7 @@ func (c *RawClient) UpdateInvoicePaymentWithBody(ctx context.Context, invoiceId 
 
 // UpdateInvoicePayment Set a submitted invoice's payment status
 //
-// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 // it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 // `invoices:submit` scope.
 //
@@ -6027,6 +6245,126 @@ func (c *RawClient) RotateWebhookEndpointSecret(ctx context.Context, projectId P
 // Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/test (the `TestWebhookEndpoint` operationId).
 func (c *RawClient) TestWebhookEndpoint(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *TestWebhookEndpointParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestWebhookEndpointRequest(c.Server, projectId, endpointId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListReceivedInvoices Search the project's inbox
+//
+// The invoices suppliers transmitted to the project's business through NRS, as the inbox's
+// pull stored them (once per IRN), newest first, one page at a time (pass `next_cursor` as
+// `cursor` until it is null), filtered by IRN, supplier TIN, decision, confirmation, issue
+// date range (inclusive) and reception time range ([from, to)). Without documents. Needs
+// the `invoices:read` scope.
+//
+// Corresponds with GET /api/v2/received-invoices (the `ListReceivedInvoices` operationId).
+func (c *RawClient) ListReceivedInvoices(ctx context.Context, params *ListReceivedInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListReceivedInvoicesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PullReceivedInvoices Pull the project's inbox now
+//
+// Starts the project's pull (or joins the one running): the invoices NRS holds for the
+// project's business and not yet confirmed are downloaded (opened when NRS sends them
+// sealed), stored once by IRN, and their receipt confirmed to NRS once. Pulls also run on a
+// schedule (`EINVOICE_INBOX_PULL_INTERVAL`, default 5 minutes). A project without NRS
+// settings is a 409. Needs the `invoices:submit` scope.
+//
+// Corresponds with POST /api/v2/received-invoices/pull (the `PullReceivedInvoices` operationId).
+func (c *RawClient) PullReceivedInvoices(ctx context.Context, params *PullReceivedInvoicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPullReceivedInvoicesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReceivedInvoice A received invoice, with its document
+//
+// The invoice as the inbox stored it, with the document downloaded from NRS.
+//
+// Corresponds with GET /api/v2/received-invoices/{received_invoice_id} (the `GetReceivedInvoice` operationId).
+func (c *RawClient) GetReceivedInvoice(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReceivedInvoiceRequest(c.Server, receivedInvoiceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DecideReceivedInvoiceWithBody Accept or reject a received invoice
+//
+// Records the buyer's decision with a `received_invoice.accepted` or
+// `received_invoice.rejected` event. NRS publishes no accept or reject call for a buyer, so
+// the decision is einvoice's record and is not sent to NRS. Needs the `invoices:submit`
+// scope.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v2/received-invoices/{received_invoice_id}/decision (the `DecideReceivedInvoice` operationId).
+func (c *RawClient) DecideReceivedInvoiceWithBody(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDecideReceivedInvoiceRequestWithBody(c.Server, receivedInvoiceId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DecideReceivedInvoice Accept or reject a received invoice
+//
+// Records the buyer's decision with a `received_invoice.accepted` or
+// `received_invoice.rejected` event. NRS publishes no accept or reject call for a buyer, so
+// the decision is einvoice's record and is not sent to NRS. Needs the `invoices:submit`
+// scope.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v2/received-invoices/{received_invoice_id}/decision (the `DecideReceivedInvoice` operationId).
+func (c *RawClient) DecideReceivedInvoice(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, body DecideReceivedInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDecideReceivedInvoiceRequest(c.Server, receivedInvoiceId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReceivedInvoicePdf The PDF of a received invoice
+//
+// The invoice as the supplier sent it, with its IRN, rendered as submitted invoices are.
+//
+// Corresponds with GET /api/v2/received-invoices/{received_invoice_id}/pdf (the `ReceivedInvoicePdf` operationId).
+func (c *RawClient) ReceivedInvoicePdf(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReceivedInvoicePdfRequest(c.Server, receivedInvoiceId)
 	if err != nil {
 		return nil, err
 	}
@@ -9313,6 +9651,340 @@ func NewTestWebhookEndpointRequest(server string, projectId ProjectID, endpointI
 	return req, nil
 }
 
+// NewListReceivedInvoicesRequest constructs an http.Request for the ListReceivedInvoices method
+func NewListReceivedInvoicesRequest(server string, params *ListReceivedInvoicesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/received-invoices")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Irn != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "irn", *params.Irn, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SupplierTin != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "supplier_tin", *params.SupplierTin, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Decision != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "decision", *params.Decision, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Confirmed != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "confirmed", *params.Confirmed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IssueDateFrom != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "issue_date_from", *params.IssueDateFrom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IssueDateTo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "issue_date_to", *params.IssueDateTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ReceivedFrom != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "received_from", *params.ReceivedFrom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ReceivedTo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "received_to", *params.ReceivedTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPullReceivedInvoicesRequest constructs an http.Request for the PullReceivedInvoices method
+func NewPullReceivedInvoicesRequest(server string, params *PullReceivedInvoicesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/received-invoices/pull")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetReceivedInvoiceRequest constructs an http.Request for the GetReceivedInvoice method
+func NewGetReceivedInvoiceRequest(server string, receivedInvoiceId ReceivedInvoiceID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "received_invoice_id", receivedInvoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/received-invoices/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDecideReceivedInvoiceRequest calls the generic DecideReceivedInvoice builder with application/json body
+func NewDecideReceivedInvoiceRequest(server string, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, body DecideReceivedInvoiceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDecideReceivedInvoiceRequestWithBody(server, receivedInvoiceId, params, "application/json", bodyReader)
+}
+
+// NewDecideReceivedInvoiceRequestWithBody constructs an http.Request for the DecideReceivedInvoice method, with any body, and a specified content type
+func NewDecideReceivedInvoiceRequestWithBody(server string, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "received_invoice_id", receivedInvoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/received-invoices/%s/decision", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewReceivedInvoicePdfRequest constructs an http.Request for the ReceivedInvoicePdf method
+func NewReceivedInvoicePdfRequest(server string, receivedInvoiceId ReceivedInvoiceID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "received_invoice_id", receivedInvoiceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v2/received-invoices/%s/pdf", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewUsageRequest constructs an http.Request for the Usage method
 func NewUsageRequest(server string, params *UsageParams) (*http.Request, error) {
 	var err error
@@ -10049,7 +10721,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateInvoicePaymentWithBodyWithResponse Set a submitted invoice's payment status
 	//
-	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 	// `invoices:submit` scope.
 	//
@@ -10060,7 +10732,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateInvoicePaymentWithResponse Set a submitted invoice's payment status
 	//
-	// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+	// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 	// it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 	// `invoices:submit` scope.
 	//
@@ -10432,6 +11104,74 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v2/projects/{project_id}/webhook-endpoints/{endpoint_id}/test (the `TestWebhookEndpoint` operationId).
 	TestWebhookEndpointWithResponse(ctx context.Context, projectId ProjectID, endpointId EndpointID, params *TestWebhookEndpointParams, reqEditors ...RequestEditorFn) (*TestWebhookEndpointResponse, error)
+
+	// ListReceivedInvoicesWithResponse Search the project's inbox
+	//
+	// The invoices suppliers transmitted to the project's business through NRS, as the inbox's
+	// pull stored them (once per IRN), newest first, one page at a time (pass `next_cursor` as
+	// `cursor` until it is null), filtered by IRN, supplier TIN, decision, confirmation, issue
+	// date range (inclusive) and reception time range ([from, to)). Without documents. Needs
+	// the `invoices:read` scope.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/received-invoices (the `ListReceivedInvoices` operationId).
+	ListReceivedInvoicesWithResponse(ctx context.Context, params *ListReceivedInvoicesParams, reqEditors ...RequestEditorFn) (*ListReceivedInvoicesResponse, error)
+
+	// PullReceivedInvoicesWithResponse Pull the project's inbox now
+	//
+	// Starts the project's pull (or joins the one running): the invoices NRS holds for the
+	// project's business and not yet confirmed are downloaded (opened when NRS sends them
+	// sealed), stored once by IRN, and their receipt confirmed to NRS once. Pulls also run on a
+	// schedule (`EINVOICE_INBOX_PULL_INTERVAL`, default 5 minutes). A project without NRS
+	// settings is a 409. Needs the `invoices:submit` scope.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/received-invoices/pull (the `PullReceivedInvoices` operationId).
+	PullReceivedInvoicesWithResponse(ctx context.Context, params *PullReceivedInvoicesParams, reqEditors ...RequestEditorFn) (*PullReceivedInvoicesResponse, error)
+
+	// GetReceivedInvoiceWithResponse A received invoice, with its document
+	//
+	// The invoice as the inbox stored it, with the document downloaded from NRS.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/received-invoices/{received_invoice_id} (the `GetReceivedInvoice` operationId).
+	GetReceivedInvoiceWithResponse(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, reqEditors ...RequestEditorFn) (*GetReceivedInvoiceResponse, error)
+
+	// DecideReceivedInvoiceWithBodyWithResponse Accept or reject a received invoice
+	//
+	// Records the buyer's decision with a `received_invoice.accepted` or
+	// `received_invoice.rejected` event. NRS publishes no accept or reject call for a buyer, so
+	// the decision is einvoice's record and is not sent to NRS. Needs the `invoices:submit`
+	// scope.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/received-invoices/{received_invoice_id}/decision (the `DecideReceivedInvoice` operationId).
+	DecideReceivedInvoiceWithBodyWithResponse(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DecideReceivedInvoiceResponse, error)
+
+	// DecideReceivedInvoiceWithResponse Accept or reject a received invoice
+	//
+	// Records the buyer's decision with a `received_invoice.accepted` or
+	// `received_invoice.rejected` event. NRS publishes no accept or reject call for a buyer, so
+	// the decision is einvoice's record and is not sent to NRS. Needs the `invoices:submit`
+	// scope.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v2/received-invoices/{received_invoice_id}/decision (the `DecideReceivedInvoice` operationId).
+	DecideReceivedInvoiceWithResponse(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, body DecideReceivedInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*DecideReceivedInvoiceResponse, error)
+
+	// ReceivedInvoicePdfWithResponse The PDF of a received invoice
+	//
+	// The invoice as the supplier sent it, with its IRN, rendered as submitted invoices are.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v2/received-invoices/{received_invoice_id}/pdf (the `ReceivedInvoicePdf` operationId).
+	ReceivedInvoicePdfWithResponse(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, reqEditors ...RequestEditorFn) (*ReceivedInvoicePdfResponse, error)
 
 	// UsageWithResponse The key's project usage per operation and day
 	//
@@ -18004,6 +18744,749 @@ func (r TestWebhookEndpointResponse) ContentType() string {
 	return ""
 }
 
+// ListReceivedInvoicesResponse200Headers the declared response headers of an HTTP 200 response for ListReceivedInvoices
+type ListReceivedInvoicesResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// ListReceivedInvoicesResponse401Headers the declared response headers of an HTTP 401 response for ListReceivedInvoices
+type ListReceivedInvoicesResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListReceivedInvoicesResponse403Headers the declared response headers of an HTTP 403 response for ListReceivedInvoices
+type ListReceivedInvoicesResponse403Headers struct {
+	XRequestID *string
+}
+
+// ListReceivedInvoicesResponse422Headers the declared response headers of an HTTP 422 response for ListReceivedInvoices
+type ListReceivedInvoicesResponse422Headers struct {
+	XRequestID *string
+}
+
+// ListReceivedInvoicesResponse429Headers the declared response headers of an HTTP 429 response for ListReceivedInvoices
+type ListReceivedInvoicesResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ListReceivedInvoicesResponse500Headers the declared response headers of an HTTP 500 response for ListReceivedInvoices
+type ListReceivedInvoicesResponse500Headers struct {
+	XRequestID *string
+}
+
+type ListReceivedInvoicesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReceivedInvoiceList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListReceivedInvoicesResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListReceivedInvoicesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListReceivedInvoicesResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListReceivedInvoicesResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListReceivedInvoicesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListReceivedInvoicesResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListReceivedInvoicesResponse) GetJSON200() *ReceivedInvoiceList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListReceivedInvoicesResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListReceivedInvoicesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListReceivedInvoicesResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListReceivedInvoicesResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListReceivedInvoicesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListReceivedInvoicesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListReceivedInvoicesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListReceivedInvoicesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListReceivedInvoicesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PullReceivedInvoicesResponse202Headers the declared response headers of an HTTP 202 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse202Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// PullReceivedInvoicesResponse401Headers the declared response headers of an HTTP 401 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// PullReceivedInvoicesResponse403Headers the declared response headers of an HTTP 403 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse403Headers struct {
+	XRequestID *string
+}
+
+// PullReceivedInvoicesResponse404Headers the declared response headers of an HTTP 404 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse404Headers struct {
+	XRequestID *string
+}
+
+// PullReceivedInvoicesResponse409Headers the declared response headers of an HTTP 409 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// PullReceivedInvoicesResponse422Headers the declared response headers of an HTTP 422 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse422Headers struct {
+	XRequestID *string
+}
+
+// PullReceivedInvoicesResponse429Headers the declared response headers of an HTTP 429 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// PullReceivedInvoicesResponse500Headers the declared response headers of an HTTP 500 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse500Headers struct {
+	XRequestID *string
+}
+
+// PullReceivedInvoicesResponse503Headers the declared response headers of an HTTP 503 response for PullReceivedInvoices
+type PullReceivedInvoicesResponse503Headers struct {
+	XRequestID *string
+}
+
+type PullReceivedInvoicesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *struct {
+		WorkflowId string `json:"workflow_id"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *PullReceivedInvoicesResponse202Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PullReceivedInvoicesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PullReceivedInvoicesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PullReceivedInvoicesResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PullReceivedInvoicesResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PullReceivedInvoicesResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PullReceivedInvoicesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PullReceivedInvoicesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PullReceivedInvoicesResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON202() *struct {
+	WorkflowId string `json:"workflow_id"`
+} {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PullReceivedInvoicesResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PullReceivedInvoicesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PullReceivedInvoicesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PullReceivedInvoicesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PullReceivedInvoicesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetReceivedInvoiceResponse200Headers the declared response headers of an HTTP 200 response for GetReceivedInvoice
+type GetReceivedInvoiceResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// GetReceivedInvoiceResponse401Headers the declared response headers of an HTTP 401 response for GetReceivedInvoice
+type GetReceivedInvoiceResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetReceivedInvoiceResponse403Headers the declared response headers of an HTTP 403 response for GetReceivedInvoice
+type GetReceivedInvoiceResponse403Headers struct {
+	XRequestID *string
+}
+
+// GetReceivedInvoiceResponse404Headers the declared response headers of an HTTP 404 response for GetReceivedInvoice
+type GetReceivedInvoiceResponse404Headers struct {
+	XRequestID *string
+}
+
+// GetReceivedInvoiceResponse422Headers the declared response headers of an HTTP 422 response for GetReceivedInvoice
+type GetReceivedInvoiceResponse422Headers struct {
+	XRequestID *string
+}
+
+// GetReceivedInvoiceResponse429Headers the declared response headers of an HTTP 429 response for GetReceivedInvoice
+type GetReceivedInvoiceResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// GetReceivedInvoiceResponse500Headers the declared response headers of an HTTP 500 response for GetReceivedInvoice
+type GetReceivedInvoiceResponse500Headers struct {
+	XRequestID *string
+}
+
+type GetReceivedInvoiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReceivedInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetReceivedInvoiceResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetReceivedInvoiceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetReceivedInvoiceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetReceivedInvoiceResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetReceivedInvoiceResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetReceivedInvoiceResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetReceivedInvoiceResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetReceivedInvoiceResponse) GetJSON200() *ReceivedInvoice {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetReceivedInvoiceResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetReceivedInvoiceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetReceivedInvoiceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetReceivedInvoiceResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetReceivedInvoiceResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetReceivedInvoiceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReceivedInvoiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReceivedInvoiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReceivedInvoiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReceivedInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DecideReceivedInvoiceResponse200Headers the declared response headers of an HTTP 200 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// DecideReceivedInvoiceResponse401Headers the declared response headers of an HTTP 401 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// DecideReceivedInvoiceResponse403Headers the declared response headers of an HTTP 403 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse403Headers struct {
+	XRequestID *string
+}
+
+// DecideReceivedInvoiceResponse404Headers the declared response headers of an HTTP 404 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse404Headers struct {
+	XRequestID *string
+}
+
+// DecideReceivedInvoiceResponse409Headers the declared response headers of an HTTP 409 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse409Headers struct {
+	RetryAfter *int
+	XRequestID *string
+}
+
+// DecideReceivedInvoiceResponse415Headers the declared response headers of an HTTP 415 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse415Headers struct {
+	XRequestID *string
+}
+
+// DecideReceivedInvoiceResponse422Headers the declared response headers of an HTTP 422 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse422Headers struct {
+	XRequestID *string
+}
+
+// DecideReceivedInvoiceResponse429Headers the declared response headers of an HTTP 429 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// DecideReceivedInvoiceResponse500Headers the declared response headers of an HTTP 500 response for DecideReceivedInvoice
+type DecideReceivedInvoiceResponse500Headers struct {
+	XRequestID *string
+}
+
+type DecideReceivedInvoiceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReceivedInvoice
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DecideReceivedInvoiceResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DecideReceivedInvoiceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DecideReceivedInvoiceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DecideReceivedInvoiceResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DecideReceivedInvoiceResponse409Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *DecideReceivedInvoiceResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DecideReceivedInvoiceResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DecideReceivedInvoiceResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DecideReceivedInvoiceResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON200() *ReceivedInvoice {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DecideReceivedInvoiceResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DecideReceivedInvoiceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DecideReceivedInvoiceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DecideReceivedInvoiceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DecideReceivedInvoiceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReceivedInvoicePdfResponse200Headers the declared response headers of an HTTP 200 response for ReceivedInvoicePdf
+type ReceivedInvoicePdfResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
+// ReceivedInvoicePdfResponse401Headers the declared response headers of an HTTP 401 response for ReceivedInvoicePdf
+type ReceivedInvoicePdfResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ReceivedInvoicePdfResponse403Headers the declared response headers of an HTTP 403 response for ReceivedInvoicePdf
+type ReceivedInvoicePdfResponse403Headers struct {
+	XRequestID *string
+}
+
+// ReceivedInvoicePdfResponse404Headers the declared response headers of an HTTP 404 response for ReceivedInvoicePdf
+type ReceivedInvoicePdfResponse404Headers struct {
+	XRequestID *string
+}
+
+// ReceivedInvoicePdfResponse422Headers the declared response headers of an HTTP 422 response for ReceivedInvoicePdf
+type ReceivedInvoicePdfResponse422Headers struct {
+	XRequestID *string
+}
+
+// ReceivedInvoicePdfResponse429Headers the declared response headers of an HTTP 429 response for ReceivedInvoicePdf
+type ReceivedInvoicePdfResponse429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestID         *string
+}
+
+// ReceivedInvoicePdfResponse500Headers the declared response headers of an HTTP 500 response for ReceivedInvoicePdf
+type ReceivedInvoicePdfResponse500Headers struct {
+	XRequestID *string
+}
+
+type ReceivedInvoicePdfResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthenticated
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ReceivedInvoicePdfResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ReceivedInvoicePdfResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ReceivedInvoicePdfResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ReceivedInvoicePdfResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ReceivedInvoicePdfResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReceivedInvoicePdfResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ReceivedInvoicePdfResponse500Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ReceivedInvoicePdfResponse) GetJSON401() *Unauthenticated {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ReceivedInvoicePdfResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ReceivedInvoicePdfResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ReceivedInvoicePdfResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ReceivedInvoicePdfResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ReceivedInvoicePdfResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ReceivedInvoicePdfResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReceivedInvoicePdfResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReceivedInvoicePdfResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReceivedInvoicePdfResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UsageResponse200Headers the declared response headers of an HTTP 200 response for Usage
 type UsageResponse200Headers struct {
 	RateLimitLimit     *int
@@ -19059,7 +20542,7 @@ func (c *ClientWithResponses) GetInvoiceMappingWithResponse(ctx context.Context,
 
 // UpdateInvoicePaymentWithBodyWithResponse Set a submitted invoice's payment status
 //
-// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 // it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 // `invoices:submit` scope.
 //
@@ -19076,7 +20559,7 @@ func (c *ClientWithResponses) UpdateInvoicePaymentWithBodyWithResponse(ctx conte
 
 // UpdateInvoicePaymentWithResponse Set a submitted invoice's payment status
 //
-// Sends NRS's `update` (PAID, PARTIAL or REJECTED) for an invoice NRS has signed and records
+// Sends NRS's `update` (PENDING, PAID, PARTIAL or CANCELED; REJECTED is refused with a 422) for an invoice NRS has signed and records
 // it once NRS accepts it. An invoice not signed yet, or NRS's refusal, is a 409. Needs the
 // `invoices:submit` scope.
 //
@@ -19645,6 +21128,110 @@ func (c *ClientWithResponses) TestWebhookEndpointWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseTestWebhookEndpointResponse(rsp)
+}
+
+// ListReceivedInvoicesWithResponse Search the project's inbox
+//
+// The invoices suppliers transmitted to the project's business through NRS, as the inbox's
+// pull stored them (once per IRN), newest first, one page at a time (pass `next_cursor` as
+// `cursor` until it is null), filtered by IRN, supplier TIN, decision, confirmation, issue
+// date range (inclusive) and reception time range ([from, to)). Without documents. Needs
+// the `invoices:read` scope.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/received-invoices (the `ListReceivedInvoices` operationId).
+func (c *ClientWithResponses) ListReceivedInvoicesWithResponse(ctx context.Context, params *ListReceivedInvoicesParams, reqEditors ...RequestEditorFn) (*ListReceivedInvoicesResponse, error) {
+	rsp, err := c.ListReceivedInvoices(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListReceivedInvoicesResponse(rsp)
+}
+
+// PullReceivedInvoicesWithResponse Pull the project's inbox now
+//
+// Starts the project's pull (or joins the one running): the invoices NRS holds for the
+// project's business and not yet confirmed are downloaded (opened when NRS sends them
+// sealed), stored once by IRN, and their receipt confirmed to NRS once. Pulls also run on a
+// schedule (`EINVOICE_INBOX_PULL_INTERVAL`, default 5 minutes). A project without NRS
+// settings is a 409. Needs the `invoices:submit` scope.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/received-invoices/pull (the `PullReceivedInvoices` operationId).
+func (c *ClientWithResponses) PullReceivedInvoicesWithResponse(ctx context.Context, params *PullReceivedInvoicesParams, reqEditors ...RequestEditorFn) (*PullReceivedInvoicesResponse, error) {
+	rsp, err := c.PullReceivedInvoices(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePullReceivedInvoicesResponse(rsp)
+}
+
+// GetReceivedInvoiceWithResponse A received invoice, with its document
+//
+// The invoice as the inbox stored it, with the document downloaded from NRS.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/received-invoices/{received_invoice_id} (the `GetReceivedInvoice` operationId).
+func (c *ClientWithResponses) GetReceivedInvoiceWithResponse(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, reqEditors ...RequestEditorFn) (*GetReceivedInvoiceResponse, error) {
+	rsp, err := c.GetReceivedInvoice(ctx, receivedInvoiceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReceivedInvoiceResponse(rsp)
+}
+
+// DecideReceivedInvoiceWithBodyWithResponse Accept or reject a received invoice
+//
+// Records the buyer's decision with a `received_invoice.accepted` or
+// `received_invoice.rejected` event. NRS publishes no accept or reject call for a buyer, so
+// the decision is einvoice's record and is not sent to NRS. Needs the `invoices:submit`
+// scope.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/received-invoices/{received_invoice_id}/decision (the `DecideReceivedInvoice` operationId).
+func (c *ClientWithResponses) DecideReceivedInvoiceWithBodyWithResponse(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DecideReceivedInvoiceResponse, error) {
+	rsp, err := c.DecideReceivedInvoiceWithBody(ctx, receivedInvoiceId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDecideReceivedInvoiceResponse(rsp)
+}
+
+// DecideReceivedInvoiceWithResponse Accept or reject a received invoice
+//
+// Records the buyer's decision with a `received_invoice.accepted` or
+// `received_invoice.rejected` event. NRS publishes no accept or reject call for a buyer, so
+// the decision is einvoice's record and is not sent to NRS. Needs the `invoices:submit`
+// scope.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v2/received-invoices/{received_invoice_id}/decision (the `DecideReceivedInvoice` operationId).
+func (c *ClientWithResponses) DecideReceivedInvoiceWithResponse(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, params *DecideReceivedInvoiceParams, body DecideReceivedInvoiceJSONRequestBody, reqEditors ...RequestEditorFn) (*DecideReceivedInvoiceResponse, error) {
+	rsp, err := c.DecideReceivedInvoice(ctx, receivedInvoiceId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDecideReceivedInvoiceResponse(rsp)
+}
+
+// ReceivedInvoicePdfWithResponse The PDF of a received invoice
+//
+// The invoice as the supplier sent it, with its IRN, rendered as submitted invoices are.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v2/received-invoices/{received_invoice_id}/pdf (the `ReceivedInvoicePdf` operationId).
+func (c *ClientWithResponses) ReceivedInvoicePdfWithResponse(ctx context.Context, receivedInvoiceId ReceivedInvoiceID, reqEditors ...RequestEditorFn) (*ReceivedInvoicePdfResponse, error) {
+	rsp, err := c.ReceivedInvoicePdf(ctx, receivedInvoiceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReceivedInvoicePdfResponse(rsp)
 }
 
 // UsageWithResponse The key's project usage per operation and day
@@ -29716,6 +31303,1065 @@ func ParseTestWebhookEndpointResponse(rsp *http.Response) (*TestWebhookEndpointR
 		response.Headers422 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestWebhookEndpointResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListReceivedInvoicesResponse parses an HTTP response from a ListReceivedInvoicesWithResponse call
+func ParseListReceivedInvoicesResponse(rsp *http.Response) (*ListReceivedInvoicesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListReceivedInvoicesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReceivedInvoiceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListReceivedInvoicesResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListReceivedInvoicesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListReceivedInvoicesResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListReceivedInvoicesResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListReceivedInvoicesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListReceivedInvoicesResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePullReceivedInvoicesResponse parses an HTTP response from a PullReceivedInvoicesWithResponse call
+func ParsePullReceivedInvoicesResponse(rsp *http.Response) (*PullReceivedInvoicesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PullReceivedInvoicesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest struct {
+			WorkflowId string `json:"workflow_id"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers PullReceivedInvoicesResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 401:
+		var headers PullReceivedInvoicesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PullReceivedInvoicesResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PullReceivedInvoicesResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers PullReceivedInvoicesResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers PullReceivedInvoicesResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers PullReceivedInvoicesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PullReceivedInvoicesResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PullReceivedInvoicesResponse503Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetReceivedInvoiceResponse parses an HTTP response from a GetReceivedInvoiceWithResponse call
+func ParseGetReceivedInvoiceResponse(rsp *http.Response) (*GetReceivedInvoiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReceivedInvoiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReceivedInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetReceivedInvoiceResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetReceivedInvoiceResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetReceivedInvoiceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetReceivedInvoiceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetReceivedInvoiceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetReceivedInvoiceResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetReceivedInvoiceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDecideReceivedInvoiceResponse parses an HTTP response from a DecideReceivedInvoiceWithResponse call
+func ParseDecideReceivedInvoiceResponse(rsp *http.Response) (*DecideReceivedInvoiceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DecideReceivedInvoiceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReceivedInvoice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DecideReceivedInvoiceResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers DecideReceivedInvoiceResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DecideReceivedInvoiceResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DecideReceivedInvoiceResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers DecideReceivedInvoiceResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 415:
+		var headers DecideReceivedInvoiceResponse415Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers DecideReceivedInvoiceResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DecideReceivedInvoiceResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DecideReceivedInvoiceResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReceivedInvoicePdfResponse parses an HTTP response from a ReceivedInvoicePdfWithResponse call
+func ParseReceivedInvoicePdfResponse(rsp *http.Response) (*ReceivedInvoicePdfResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReceivedInvoicePdfResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ReceivedInvoicePdfResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ReceivedInvoicePdfResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ReceivedInvoicePdfResponse403Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ReceivedInvoicePdfResponse404Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ReceivedInvoicePdfResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReceivedInvoicePdfResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ReceivedInvoicePdfResponse500Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

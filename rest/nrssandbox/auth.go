@@ -60,9 +60,9 @@ func (h *Handler) authenticate(r *http.Request) (b *business, release func(), er
 }
 
 // businessOf finds the business of the request's x-api-key and
-// x-api-secret (MBS's 400 "unable to validate api key" otherwise).
+// x-api-secret, or api-key and api-secret (MBS's 400 "unable to validate api key" otherwise).
 func (h *Handler) businessOf(r *http.Request) (b *business, err error) {
-	key, secret := r.Header.Get("x-api-key"), r.Header.Get("x-api-secret")
+	key, secret := credentials(r)
 	if key == "" || secret == "" || len(key) > 512 || len(secret) > 512 {
 		return nil, errBadKey
 	}
@@ -80,6 +80,17 @@ func (h *Handler) businessOf(r *http.Request) (b *business, err error) {
 		return nil, errBadKey
 	}
 	return b, nil
+}
+
+// credentials reads the API key and secret: x-api-key and x-api-secret as
+// NRS documents them, or api-key and api-secret as one integration sends
+// them (integrator-evidence.md E6). A request must use one pair, not mix.
+func credentials(r *http.Request) (key, secret string) {
+	key, secret = r.Header.Get("x-api-key"), r.Header.Get("x-api-secret")
+	if key == "" && secret == "" {
+		key, secret = r.Header.Get("api-key"), r.Header.Get("api-secret")
+	}
+	return key, secret
 }
 
 // admit applies the business's rate and concurrency limits.

@@ -8,32 +8,57 @@ import (
 	"github.com/google/uuid"
 )
 
-// entityView is an entity (the taxpayer, one TIN) with its business:
-// einvoice's reading, from the fields an applicant read off the sandbox
-// (entity id, business id and name, TIN, IRN template).
+// entityView is an entity (the taxpayer, one TIN) with its business, in
+// the shape integrators read (integrator-evidence.md E4: id, reference,
+// custom_settings, created_at, updated_at, is_active, app_reference and
+// businesses[]; the integration picks the business whose id equals
+// reference), with name, tin and email kept beside them from the fields an
+// applicant read off the sandbox. Einvoice's reading: NRS publishes only the
+// error answer.
 type entityView struct {
-	ID         string             `json:"id"`
-	Reference  string             `json:"reference"`
-	Name       string             `json:"name"`
-	TIN        string             `json:"tin"`
-	Email      string             `json:"email"`
-	Businesses []entityBusinessVw `json:"businesses"`
-	CreatedAt  string             `json:"created_at"`
+	ID             string             `json:"id"`
+	Reference      string             `json:"reference"`
+	CustomSettings map[string]any     `json:"custom_settings"`
+	CreatedAt      string             `json:"created_at"`
+	UpdatedAt      string             `json:"updated_at"`
+	IsActive       bool               `json:"is_active"`
+	AppReference   string             `json:"app_reference"`
+	Name           string             `json:"name"`
+	TIN            string             `json:"tin"`
+	Email          string             `json:"email"`
+	Businesses     []entityBusinessVw `json:"businesses"`
 }
 
 type entityBusinessVw struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	TIN         string `json:"tin"`
-	ServiceID   string `json:"service_id"`
-	IRNTemplate string `json:"irn_template"`
+	ID                   string         `json:"id"`
+	Reference            string         `json:"reference"`
+	Name                 string         `json:"name"`
+	TIN                  string         `json:"tin"`
+	Sector               string         `json:"sector"`
+	AnnualTurnover       string         `json:"annual_turnover"`
+	SupportPeppol        bool           `json:"support_peppol"`
+	IsRealtimeReporting  bool           `json:"is_realtime_reporting"`
+	NotificationChannels []string       `json:"notification_channels"`
+	ERPSystem            string         `json:"erp_system"`
+	IRNTemplate          string         `json:"irn_template"`
+	IsActive             bool           `json:"is_active"`
+	CustomSettings       map[string]any `json:"custom_settings"`
+	CreatedAt            string         `json:"created_at"`
+	UpdatedAt            string         `json:"updated_at"`
+	ServiceID            string         `json:"service_id"`
 }
 
+// sandboxAppReference names the access point in app_reference.
+const sandboxAppReference = "einvoice-nrs-sandbox"
+
 func entityOf(b *business) entityView {
-	return entityView{ID: b.EntityID, Reference: b.TIN, Name: b.Name, TIN: b.TIN, Email: b.Email,
-		CreatedAt: stamp(b.CreatedAt),
-		Businesses: []entityBusinessVw{{ID: b.BusinessID, Name: b.Name, TIN: b.TIN, ServiceID: b.ServiceID,
-			IRNTemplate: irnTemplate(b.ServiceID)}}}
+	return entityView{ID: b.EntityID, Reference: b.BusinessID, CustomSettings: map[string]any{},
+		CreatedAt: stamp(b.CreatedAt), UpdatedAt: stamp(b.UpdatedAt), IsActive: true, AppReference: sandboxAppReference,
+		Name: b.Name, TIN: b.TIN, Email: b.Email,
+		Businesses: []entityBusinessVw{{ID: b.BusinessID, Reference: b.BusinessID, Name: b.Name, TIN: b.TIN,
+			NotificationChannels: []string{}, IRNTemplate: irnTemplate(b.ServiceID), IsActive: true,
+			CustomSettings: map[string]any{}, CreatedAt: stamp(b.CreatedAt), UpdatedAt: stamp(b.UpdatedAt),
+			ServiceID: b.ServiceID}}}
 }
 
 // irnTemplate is the business's IRN template as the sandbox showed one.

@@ -61,6 +61,7 @@ var Endpoints = map[string]string{
 	"POST /api/v1/utilities/verify-tin":                    "verify_tin",
 	"POST /api/v1/utilities/authenticate":                  "authenticate",
 	"POST /api/v1/invoice/qr/verify":                       "qr_verify",
+	"POST /api/v1/vat/postpayment":                         "vat_report",
 }
 
 // endpointNames are the distinct names of Endpoints.

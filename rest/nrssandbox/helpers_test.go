@@ -265,3 +265,24 @@ func (e *env) sign(biz *nrssandbox.Business, kind, ref string) (map[string]any, 
 	e.must(biz, http.StatusCreated, http.MethodPost, "/api/v1/invoice/sign", inv)
 	return inv, irn
 }
+
+// opened opens a download's sealed data with biz's API key and returns the
+// invoice it holds; it fails when the data is not an envelope.
+func opened(tb testing.TB, biz nrssandbox.Business, a answer) []byte {
+	tb.Helper()
+	var body struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(a.Raw), &body); err != nil {
+		tb.Fatalf("download: %v %s", err, a.Raw)
+	}
+	env, ok := nrs.ReadDownloadEnvelope(body.Data)
+	if !ok {
+		tb.Fatalf("the download is not sealed: %s", a.Raw)
+	}
+	plain, err := nrs.OpenDownload(env, biz.APIKey)
+	if err != nil {
+		tb.Fatalf("open: %v", err)
+	}
+	return plain
+}

@@ -362,9 +362,12 @@ func (h *Handler) qrCodeData(b *business, inv *sandboxdb.Invoice) string {
 }
 
 // downloadInvoice is GET /api/v1/invoice/download/{IRN} (DownloadInvoice):
-// the signed invoice as it was signed, byte for byte, as data (einvoice's
-// reading: MBS's answer is not published). The buyer of a transmitted
-// invoice may download it too.
+// the signed invoice as it was signed, byte for byte, sealed for the
+// caller's API key as live integrations receive it
+// ({"iv_hex","pub","data"}, integrator-evidence.md E1; the sealing is
+// einvoice's reading, model/nrs.SealDownload), or in clear as data with
+// Options.PlainDownloads. The buyer of a transmitted invoice may download
+// it too. SBXDLFAIL invoices fail their first download with a 500.
 func (h *Handler) downloadInvoice(w http.ResponseWriter, r *http.Request) error {
 	return h.authed(func(w http.ResponseWriter, r *http.Request, b *business) error {
 		irn := chi.URLParam(r, "irn")
@@ -375,7 +378,19 @@ func (h *Handler) downloadInvoice(w http.ResponseWriter, r *http.Request) error 
 		if err != nil {
 			return err
 		}
-		writeData(w, http.StatusOK, json.RawMessage(inv.Payload))
+		if err := h.failFirstDownload(r.Context(), inv, irn); err != nil {
+			return err
+		}
+		if h.opts.PlainDownloads {
+			writeData(w, http.StatusOK, json.RawMessage(inv.Payload))
+			return nil
+		}
+		key, _ := credentials(r)
+		env, err := nrs.SealDownload([]byte(inv.Payload), key, nil)
+		if err != nil {
+			return err
+		}
+		writeData(w, http.StatusOK, env)
 		return nil
 	})(w, r)
 }

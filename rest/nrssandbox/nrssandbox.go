@@ -115,6 +115,11 @@ type Options struct {
 	// MaxConcurrent bounds each business's requests in flight; default 16,
 	// negative for no bound.
 	MaxConcurrent int
+	// PlainDownloads answers DownloadInvoice with the invoice in clear as
+	// data, instead of the sealed envelope live integrations receive
+	// ({"iv_hex","pub","data"}, model/nrs.SealDownload, sealed with the
+	// caller's API key).
+	PlainDownloads bool
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives unexpected failures; default slog.Default().
@@ -252,7 +257,9 @@ func (h *Handler) routes() http.Handler {
 	r.Get("/api/v1/invoice/transmit/self-health-check", inv(h.selfHealthCheck))   // 18
 	r.Get("/api/v1/invoice/transmit/pull", inv(h.pull))                           // 19
 	// 20: POST /v1/vat/postPayment is not routed: the sandbox answered it
-	// with the "no route found" 404, and so does the stand-in.
+	// with the "no route found" 404, and so does the stand-in. The report as
+	// live integrations send it (integrator-evidence.md E2) is.
+	r.Post("/api/v1/vat/postpayment", h.route(HandlerInvoice, h.postPayment))
 	r.Post("/api/v1/utilities/verify-tin/", h.route(HandlerUtility, h.verifyTIN)) // 21
 	r.Post("/api/v1/utilities/verify-tin", h.route(HandlerUtility, h.verifyTIN))
 	r.Post("/api/v1/utilities/authenticate", h.route(HandlerUtility, h.authenticateTaxpayer)) // 22

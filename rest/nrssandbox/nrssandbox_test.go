@@ -218,13 +218,9 @@ func TestInvoiceLifecycle(t *testing.T) {
 					400, "invoice_actions", "validation failed", "payment_status must be one of PENDING, PAID, PARTIAL, CANCELED, REJECTED")
 
 				d := e.must(&e.biz, 200, "GET", "/api/v1/invoice/download/"+irn, nil)
-				var env struct {
-					Data json.RawMessage `json:"data"`
-				}
-				_ = json.Unmarshal([]byte(d.Raw), &env)
 				want, _ := json.Marshal(inv)
-				if string(env.Data) != string(want) {
-					t.Fatalf("download is not the signed invoice:\n%s\n%s", env.Data, want)
+				if got := opened(t, e.biz, d); string(got) != string(want) {
+					t.Fatalf("download is not the signed invoice:\n%s\n%s", got, want)
 				}
 			})
 		}
@@ -379,8 +375,9 @@ func TestExchangeBetweenBusinesses(t *testing.T) {
 			got[0].(map[string]any)["delivered"] != true {
 			t.Fatalf("confirmed pull: %v", got)
 		}
-		if d := e.must(&buyer, 200, "GET", "/api/v1/invoice/download/"+irn, nil).data(t); d["irn"] != irn {
-			t.Fatalf("buyer download: %v", d)
+		var d map[string]any
+		if err := json.Unmarshal(opened(t, buyer, e.must(&buyer, 200, "GET", "/api/v1/invoice/download/"+irn, nil)), &d); err != nil || d["irn"] != irn {
+			t.Fatalf("buyer download: %v %v", d, err)
 		}
 		if c := e.must(&buyer, 200, "GET", "/api/v1/invoice/confirm/"+irn, nil).data(t); c["delivered"] != true || c["qr_code_data"] != nil {
 			t.Fatalf("buyer confirm: %v", c)

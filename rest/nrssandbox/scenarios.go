@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
 
 // Reserved invoice-reference prefixes (the first part of the IRN, any
@@ -35,6 +37,13 @@ const (
 	// ScenarioLost5xx: the first sign, transmit and update call of the
 	// IRN is committed, then answered HTTP 500 as if it had failed.
 	ScenarioLost5xx = "SBXLOST5XX"
+	// ScenarioDownloadFailOnce: the first download of the IRN (by anyone)
+	// answers HTTP 500; later downloads go through.
+	ScenarioDownloadFailOnce = "SBXDLFAIL"
+	// ScenarioLostConfirm: the first ConfirmReceipt of the IRN is committed
+	// (the invoice becomes delivered, the confirmation is counted), then
+	// answered HTTP 500 as if it had failed.
+	ScenarioLostConfirm = "SBXLOSTACK"
 )
 
 type scenarioKind int
@@ -49,6 +58,8 @@ const (
 	scenarioLostReset
 	scenarioLostLate
 	scenarioLost5xx
+	scenarioDownloadFailOnce
+	scenarioLostConfirm
 )
 
 // scenario is what an IRN's reference asks for.
@@ -82,6 +93,10 @@ func scenarioOf(irn string) scenario {
 		return scenario{kind: scenarioLostLate}
 	case strings.HasPrefix(ref, ScenarioLost5xx):
 		return scenario{kind: scenarioLost5xx}
+	case strings.HasPrefix(ref, ScenarioDownloadFailOnce):
+		return scenario{kind: scenarioDownloadFailOnce}
+	case strings.HasPrefix(ref, ScenarioLostConfirm):
+		return scenario{kind: scenarioLostConfirm}
 	}
 	return scenario{}
 }
@@ -134,6 +149,9 @@ const (
 	countSignRepeat     = "count:invoice_sign_repeat"
 	countTransmit       = "count:transmit"
 	countTransmitRepeat = "count:transmit_repeat"
+	countConfirm        = "count:transmit_receipt"
+	countConfirmRepeat  = "count:transmit_receipt_repeat"
+	countDownload       = "count:invoice_download"
 )
 
 // countCommit counts one more sign or transmit of an IRN, after its
@@ -148,12 +166,19 @@ func (h *Handler) countCommit(ctx context.Context, b *business, op, irn string) 
 // signed and transmitted it, and how many sign and transmit requests came
 // again after it had (refused as duplicates, or answered as already
 // transmitted). A client that submits exactly once shows 1 sign, 1
-// transmit (0 for a B2C invoice) and no repeats.
+// transmit (0 for a B2C invoice) and no repeats. On the buyer's side,
+// Confirmations counts the ConfirmReceipt that delivered the invoice (0 or
+// 1), ConfirmRepeats the ones after it, and Downloads every download;
+// Reports counts the reports of the IRN sent to /api/v1/vat/postpayment.
 type CallCounts struct {
 	Signs           int `json:"signs"`
 	SignRepeats     int `json:"sign_repeats"`
 	Transmits       int `json:"transmits"`
 	TransmitRepeats int `json:"transmit_repeats"`
+	Confirmations   int `json:"confirmations"`
+	ConfirmRepeats  int `json:"confirm_repeats"`
+	Downloads       int `json:"downloads"`
+	Reports         int `json:"reports"`
 }
 
 // Counts reports what the stand-in did for an IRN of a business (counters
@@ -163,7 +188,8 @@ func (h *Handler) Counts(ctx context.Context, businessID, irn string) (CallCount
 	for _, f := range []struct {
 		op  string
 		dst *int
-	}{{countSign, &c.Signs}, {countSignRepeat, &c.SignRepeats}, {countTransmit, &c.Transmits}, {countTransmitRepeat, &c.TransmitRepeats}} {
+	}{{countSign, &c.Signs}, {countSignRepeat, &c.SignRepeats}, {countTransmit, &c.Transmits}, {countTransmitRepeat, &c.TransmitRepeats},
+		{countConfirm, &c.Confirmations}, {countConfirmRepeat, &c.ConfirmRepeats}, {countDownload, &c.Downloads}, {countReport, &c.Reports}} {
 		n, err := h.db.Attempts().Get(ctx, businessID, f.op, irn)
 		if err != nil {
 			return c, err
@@ -202,4 +228,19 @@ func (h *Handler) loseAnswer(w http.ResponseWriter, r *http.Request, b *business
 	writeError(w, HandlerInvoice, &apiError{status: http.StatusInternalServerError, public: MsgInternal,
 		details: "sandbox scenario " + ScenarioLost5xx + ": the request was committed, this answer says otherwise"})
 	return true, nil
+}
+
+// failFirstDownload counts a download of the IRN (under the invoice's
+// supplier, whoever downloads) and fails the first one of an SBXDLFAIL
+// invoice with a 500.
+func (h *Handler) failFirstDownload(ctx context.Context, inv *sandboxdb.Invoice, irn string) error {
+	n, err := h.db.Attempts().Count(context.WithoutCancel(ctx), inv.BusinessID, countDownload, irn, h.now())
+	if err != nil {
+		return err
+	}
+	if scenarioOf(irn).kind == scenarioDownloadFailOnce && n == 1 {
+		return &apiError{status: http.StatusInternalServerError, public: MsgInternal,
+			details: "sandbox scenario " + ScenarioDownloadFailOnce + ": the first download of this invoice fails"}
+	}
+	return nil
 }

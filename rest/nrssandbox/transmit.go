@@ -95,6 +95,13 @@ func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
 		if err := h.applyScenario(r.Context(), b, "transmit_receipt", irn); err != nil {
 			return err
 		}
+		// The body is read and bounded, not required: NRS's collection
+		// sends none, integrations send {"message":"ACKNOWLEDGED"} or the
+		// report's fields (integrator-evidence.md E3).
+		if _, err := h.readBody(r); err != nil {
+			return err
+		}
+		count, supplier := countConfirm, ""
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
 			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
 			if errors.Is(err, sandboxdb.ErrNotFound) {
@@ -107,7 +114,10 @@ func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
 				return err
 			case !inv.Transmitted():
 				return invalid("the invoice has not been transmitted")
-			case inv.Delivered():
+			}
+			supplier = inv.BusinessID
+			if inv.Delivered() {
+				count = countConfirmRepeat
 				return nil
 			}
 			now := h.now()
@@ -116,6 +126,14 @@ func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
 		})
 		if err != nil {
 			return err
+		}
+		n, err := h.db.Attempts().Count(context.WithoutCancel(r.Context()), supplier, count, irn, h.now())
+		if err != nil {
+			return err
+		}
+		if count == countConfirm && n == 1 && scenarioOf(irn).kind == scenarioLostConfirm {
+			return &apiError{status: http.StatusInternalServerError, public: MsgInternal,
+				details: "sandbox scenario " + ScenarioLostConfirm + ": the receipt was confirmed, this answer says otherwise"}
 		}
 		writeData(w, http.StatusOK, ok)
 		return nil

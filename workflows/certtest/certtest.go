@@ -19,6 +19,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/auth"
+	"github.com/einvoice-ng/einvoice/model/inbox"
 	"github.com/einvoice-ng/einvoice/model/keys"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/portal"
@@ -108,6 +109,9 @@ func New(tb testing.TB, opts Options) *Env {
 	cfg.SandboxBaseURL, cfg.SandboxRegistrar, cfg.Runs, cfg.Logger = srv.URL, sbx, opts.Runs, log
 	if s, ok := opts.Runs.(submissions.Starter); ok {
 		cfg.Submissions = s // the same engine starts invoice workflows
+	}
+	if s, ok := opts.Runs.(inbox.Starter); ok {
+		cfg.Inbox = s // and inbox pulls
 	}
 	if opts.App != nil {
 		opts.App(&cfg)

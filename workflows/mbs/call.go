@@ -46,6 +46,8 @@ type request struct {
 	path   string
 	query  string // encoded, without "?"; not recorded in Call or Error
 	body   []byte // nil: no body
+	// base overrides the client's base URL (reports on their own host).
+	base string
 	// anonymous sends no credentials (the health check).
 	anonymous bool
 }
@@ -186,6 +188,9 @@ func (c *Client) attempt(ctx context.Context, r request) (body []byte, status in
 		rd = bytes.NewReader(r.body)
 	}
 	target := c.base + r.path
+	if r.base != "" {
+		target = r.base + r.path
+	}
 	if r.query != "" {
 		target += "?" + r.query
 	}

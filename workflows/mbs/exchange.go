@@ -50,10 +50,19 @@ func (c *Client) Transmit(ctx context.Context, irn string) (Ack, Call, error) {
 	return c.ack(ctx, OpTransmit, http.MethodPost, "/api/v1/invoice/transmit/"+pathSegment(irn), nil)
 }
 
+// acknowledged is ConfirmReceipt's body as live integrations send it.
+var acknowledged = []byte(`{"message":"ACKNOWLEDGED"}`)
+
 // ConfirmReceipt calls PATCH /api/v1/invoice/transmit/{IRN}: the buyer
-// acknowledges a transmitted invoice.
+// acknowledges a transmitted invoice. The body is {"message":"ACKNOWLEDGED"}
+// (integrator-evidence.md E3), or none with Config.ConfirmReceiptEmptyBody
+// (NRS's collection).
 func (c *Client) ConfirmReceipt(ctx context.Context, irn string) (Ack, Call, error) {
-	return c.ack(ctx, OpConfirmReceipt, http.MethodPatch, "/api/v1/invoice/transmit/"+pathSegment(irn), nil)
+	var body any
+	if !c.confirmEmpty {
+		body = json.RawMessage(acknowledged)
+	}
+	return c.ack(ctx, OpConfirmReceipt, http.MethodPatch, "/api/v1/invoice/transmit/"+pathSegment(irn), body)
 }
 
 // LookupTransmission calls GET /api/v1/invoice/transmit/lookup/{IRN}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+
+	"github.com/einvoice-ng/einvoice/model/nrs"
 )
 
 // Payment statuses of UpdatePaymentStatus: FIRS's list (PENDING, PAID,
@@ -74,7 +76,10 @@ type Document struct {
 	IRN        string
 	BusinessID string
 	Invoice    json.RawMessage
-	Data       json.RawMessage
+	// Sealed says the answer was an envelope ({"iv_hex","pub","data"}),
+	// opened with the client's API key into Invoice.
+	Sealed bool
+	Data   json.RawMessage
 }
 
 // InvoiceSummary is one invoice of SearchInvoices' page (NRS does not
@@ -166,15 +171,30 @@ func (c *Client) ConfirmInvoice(ctx context.Context, irn string) (InvoiceStatus,
 	}, call, nil
 }
 
-// DownloadInvoice calls GET /api/v1/invoice/download/{IRN}.
+// DownloadInvoice calls GET /api/v1/invoice/download/{IRN}. Live
+// integrations receive the invoice sealed ({"iv_hex" or "iv_Hex","pub",
+// "data"}, integrator-evidence.md E1), which is opened with the client's
+// API key (model/nrs.OpenDownload); an invoice in clear, as data or under
+// data.invoice, is taken as it is. An envelope that does not open is a
+// malformed answer.
 func (c *Client) DownloadInvoice(ctx context.Context, irn string) (Document, Call, error) {
-	data, call, err := c.enveloped(ctx, request{op: OpDownloadInvoice, method: http.MethodGet,
-		path: "/api/v1/invoice/download/" + pathSegment(irn)})
+	r := request{op: OpDownloadInvoice, method: http.MethodGet, path: "/api/v1/invoice/download/" + pathSegment(irn)}
+	data, call, err := c.enveloped(ctx, r)
 	if err != nil {
 		return Document{}, call, err
 	}
 	doc := Document{Invoice: data, Data: data}
-	f, _ := fields(data)
+	if env, sealed := nrs.ReadDownloadEnvelope(data); sealed {
+		plain, err := nrs.OpenDownload(env, c.key)
+		if err != nil {
+			return Document{}, call, c.malformed(r, call, "the downloaded invoice's envelope does not open with this api key")
+		}
+		if !json.Valid(plain) {
+			return Document{}, call, c.malformed(r, call, "the downloaded invoice's envelope does not hold JSON")
+		}
+		doc.Invoice, doc.Sealed = plain, true
+	}
+	f, _ := fields(doc.Invoice)
 	if inner := f.raw("invoice"); len(inner) > 0 && inner[0] == '{' {
 		doc.Invoice = inner
 	}

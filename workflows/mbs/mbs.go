@@ -141,6 +141,20 @@ type Config struct {
 	// Breakers, when set, holds the process's circuit breakers and paces
 	// (breaker.go): share one across every client of a process.
 	Breakers *Breakers
+	// ConfirmReceiptEmptyBody sends ConfirmReceipt without a body, as NRS's
+	// collection shows it. By default it carries {"message":"ACKNOWLEDGED"},
+	// as live integrations send it (integrator-evidence.md E3).
+	ConfirmReceiptEmptyBody bool
+	// ReportBaseURL is the host reports go to (Report), when NRS's reports
+	// live on a host of their own (integrations name one; unconfirmed);
+	// default BaseURL.
+	ReportBaseURL string
+	// LegacyReportRoute sends Report as FIRS-MBS 1.0.0 documents it: the
+	// camelCase body to /v1/vat/postPayment (PostPayment), which NRS's
+	// sandbox answered with its no-route 404. By default Report posts the
+	// snake_case body to /api/v1/vat/postpayment, as four integrations do
+	// (integrator-evidence.md E2).
+	LegacyReportRoute bool
 	// Sleep waits between attempts; default a timer that returns early with
 	// ctx.Err() when ctx ends. Tests replace it to observe the waits.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -187,6 +201,10 @@ type Client struct {
 	env      string
 	creds    string
 	breakers *Breakers
+	// exchange settings (Config)
+	confirmEmpty bool
+	reportBase   string
+	legacyReport bool
 }
 
 // New checks the configuration and builds a Client.
@@ -215,6 +233,15 @@ func New(cfg Config) (*Client, error) {
 		sleep:    cfg.Sleep,
 		env:      cfg.Environment,
 		breakers: cfg.Breakers,
+	}
+	c.confirmEmpty, c.legacyReport = cfg.ConfirmReceiptEmptyBody, cfg.LegacyReportRoute
+	c.reportBase = c.base
+	if rb := strings.TrimSpace(cfg.ReportBaseURL); rb != "" {
+		ru, err := url.Parse(rb)
+		if err != nil || (ru.Scheme != "http" && ru.Scheme != "https") || ru.Host == "" || ru.User != nil || ru.RawQuery != "" || ru.Fragment != "" {
+			return nil, errors.New("mbs: the report base URL must be an absolute http or https URL without user info, query or fragment")
+		}
+		c.reportBase = strings.TrimRight(ru.String(), "/")
 	}
 	c.creds = credsKey(strings.TrimRight(u.String(), "/"), cfg.APIKey)
 	for op, d := range cfg.Timeouts {

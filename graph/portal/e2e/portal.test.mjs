@@ -453,6 +453,21 @@ test(CERT, { needs: [KEY] }, async () => {
   await page.getByRole('table').getByText('passed').waitFor();
 });
 
+test('the inbox: empty, filtered, and a pull started through the API', { needs: [KEY] }, async () => {
+  await page.goto(state.projectURL + '/inbox');
+  await page.getByText('No received invoice yet.').waitFor();
+  const headers = { 'X-Client-Id': state.clientId, 'X-Client-Secret': state.secret };
+  const r = await fetch(`${server.base}/api/v2/received-invoices/pull`, { method: 'POST', headers });
+  const started = await r.json();
+  assert.equal(r.status, 202, JSON.stringify(started));
+  assert.match(started.workflow_id, /^inbox-pull-/);
+  const list = await fetch(`${server.base}/api/v2/received-invoices?confirmed=maybe`, { headers });
+  assert.equal(list.status, 422);
+  await page.getByLabel('Receipt confirmed').selectOption('true');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByText('No received invoice yet.').waitFor();
+});
+
 test(ROTATE, { needs: [KEY] }, async () => {
   await page.goto(state.projectURL + '/keys');
   await page.getByRole('button', { name: 'Rotate erp' }).click();

@@ -25,6 +25,7 @@ const InvoiceDetail = lazy(() => import('./screens/invoices').then((m) => m.Invo
 const Webhooks = lazy(() => import('./screens/webhooks').then((m) => m.Webhooks));
 const WebhookDeliveries = lazy(() => import('./screens/webhooks').then((m) => m.WebhookDeliveries));
 const SandboxFaults = lazy(() => import('./screens/faults').then((m) => m.SandboxFaults));
+const Inbox = lazy(() => import('./screens/inbox').then((m) => m.Inbox));
 
 const publicPaths = ['/login', '/signup'];
 
@@ -86,6 +87,7 @@ function Shell() {
         <Route path="/projects/:projectId/webhooks" component={Webhooks} />
         <Route path="/projects/:projectId/webhooks/:endpointId" component={WebhookDeliveries} />
         <Route path="/projects/:projectId/sandbox" component={SandboxFaults} />
+        <Route path="/projects/:projectId/inbox" component={Inbox} />
         <Route default component={NotFound} />
       </Router>
     </Layout>

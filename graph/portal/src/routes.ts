@@ -13,6 +13,7 @@ export const projectSections: Section[] = [
   { path: '/usage', label: 'Usage' },
   { path: '/workbench', label: 'Workbench' },
   { path: '/invoices', label: 'Invoices' },
+  { path: '/inbox', label: 'Inbox' },
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/sandbox', label: 'Sandbox faults' },
 ];

@@ -177,3 +177,20 @@ export const InvoiceUblDoc = graphql(`
     invoice(id: $id) { id irn ubl }
   }
 `);
+
+export const ReceivedInvoicesDoc = graphql(`
+  query ReceivedInvoices($id: ID!, $first: Int, $after: String, $filter: ReceivedInvoiceFilter) {
+    project(id: $id) {
+      id name environment
+      receivedInvoices(first: $first, after: $after, filter: $filter) {
+        edges {
+          node {
+            id irn supplierTin supplierName invoiceTypeCode issueDate currency payableAmount sealed confirmed confirmedAt
+            decision decisionReason decidedAt receivedAt
+          }
+        }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);

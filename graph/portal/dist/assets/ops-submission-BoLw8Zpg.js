@@ -1,4 +1,4 @@
-import{m as e}from"./index-GRQulU7c.js";const n=e(`
+import{m as e}from"./index-BEki3Ukh.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
@@ -125,7 +125,7 @@ import{m as e}from"./index-GRQulU7c.js";const n=e(`
       items { index status invoiceId irn problems { loc msg } error { code detail } }
     }
   }
-`),h=e(`
+`),f=e(`
   mutation CreateInvoiceNote($invoiceId: ID!, $kind: InvoiceNoteKind!, $input: InvoiceNoteInput!) {
     createInvoiceNote(invoiceId: $invoiceId, kind: $kind, input: $input) { id irn status invoiceTypeCode billingReference }
   }
@@ -133,4 +133,19 @@ import{m as e}from"./index-GRQulU7c.js";const n=e(`
   query InvoiceUbl($id: ID!) {
     invoice(id: $id) { id irn ubl }
   }
-`);export{h as C,c as D,s as E,b as I,D as P,p as R,S,u as T,a as U,y as a,m as b,i as c,o as d,n as e,d as f,r as g,I as h,l as i,$ as j,v as k};
+`),h=e(`
+  query ReceivedInvoices($id: ID!, $first: Int, $after: String, $filter: ReceivedInvoiceFilter) {
+    project(id: $id) {
+      id name environment
+      receivedInvoices(first: $first, after: $after, filter: $filter) {
+        edges {
+          node {
+            id irn supplierTin supplierName invoiceTypeCode issueDate currency payableAmount sealed confirmed confirmedAt
+            decision decisionReason decidedAt receivedAt
+          }
+        }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);export{f as C,c as D,s as E,b as I,D as P,p as R,S,u as T,a as U,y as a,m as b,i as c,o as d,n as e,d as f,r as g,I as h,l as i,$ as j,v as k,h as l};
