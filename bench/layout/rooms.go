@@ -44,7 +44,7 @@ var rooms = []Room{
 	// Pure leaves.
 	{Name: "model/nrs", Packages: []string{"model/nrs", "model/nrs/codes"},
 		May: []string{"model", "github.com/santhosh-tekuri/jsonschema", "github.com/shopspring/decimal"}},
-	{Name: "model/render", Packages: []string{"model/render"},
+	{Name: "model/render", Packages: []string{"model/render", "model/render/pdfa"},
 		May: []string{"model", "model/nrs", "model/qrcode", "github.com/jung-kurt/gofpdf", "github.com/shopspring/decimal"}},
 	{Name: "model/qrcode", Packages: []string{"model/qrcode"},
 		May: []string{"github.com/skip2/go-qrcode", "rsc.io/qr"}},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -112,8 +113,33 @@ func TestRenderInvoice(t *testing.T) {
 	if err != nil || irnTS != v.IRN+"."+strconv.FormatInt(now.Unix(), 10) || cert != sk.Certificate {
 		t.Errorf("decrypted %q %q %v", irnTS, cert, err)
 	}
-	if !bytes.HasPrefix(out.PDF, []byte("%PDF-")) {
-		t.Errorf("no PDF")
+	if !bytes.HasPrefix(out.PDF, []byte("%PDF-1.7")) {
+		t.Errorf("no PDF/A PDF")
+	}
+	// The PDF is PDF/A-3b and carries the payload and its UBL document.
+	if !bytes.Contains(out.PDF, []byte("<pdfaid:part>3</pdfaid:part>")) {
+		t.Error("PDF has no PDF/A-3 identification")
+	}
+	if _, err := exec.LookPath("pdfdetach"); err == nil {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "invoice.pdf")
+		if err := os.WriteFile(path, out.PDF, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if msg, err := exec.Command("pdfdetach", "-saveall", "-o", dir, path).CombinedOutput(); err != nil {
+			t.Fatalf("pdfdetach: %v %s", err, msg)
+		}
+		js, _ := os.ReadFile(filepath.Join(dir, "invoice.json"))
+		var back map[string]any
+		if err := json.Unmarshal(js, &back); err != nil || back["irn"] != v.IRN || back["invoice_type_code"] == nil {
+			t.Errorf("embedded invoice.json: %v %.80s", err, js)
+		}
+		x, _ := os.ReadFile(filepath.Join(dir, "invoice.xml"))
+		if !bytes.Contains(x, []byte("<cbc:ID>"+v.IRN+"</cbc:ID>")) {
+			t.Errorf("embedded invoice.xml lacks the IRN: %.200s", x)
+		}
+	} else if os.Getenv("CI") != "" {
+		t.Fatal("pdfdetach not found: install poppler-utils")
 	}
 
 	// Without withPDF no PDF is drawn. The kind is read in any case and

@@ -2,6 +2,7 @@ package invoices
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
@@ -10,6 +11,8 @@ import (
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/render"
+	"github.com/einvoice-ng/einvoice/model/render/pdfa"
+	"github.com/einvoice-ng/einvoice/model/ubl"
 )
 
 // RenderInput asks for an invoice payload to be rendered in the layout of
@@ -105,9 +108,41 @@ func (s *Service) render(it *authority.Issuer, in RenderInput, withPDF bool, cle
 		IRN: irn, BusinessID: businessID, QR: qr, Warnings: warnings,
 	})}
 	if withPDF {
-		if out.PDF, err = render.RenderWith(out.View, render.Options{Now: s.cfg.Now()}); err != nil {
+		files, err := attachments(in.Payload, irn, qr.Payload)
+		if err != nil {
+			return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
+		}
+		if out.PDF, err = render.RenderWith(out.View, render.Options{Now: s.cfg.Now(), Attach: files}); err != nil {
 			return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 		}
 	}
 	return out, nil
+}
+
+// attachments are the files the invoice PDF carries, making it PDF/A-3b:
+// the NRS JSON payload (its source, AFRelationship Source) and, when the
+// invoice type has a UBL document type, the UBL 2.1 document of it
+// (AFRelationship Alternative). Both carry the IRN the document prints.
+func attachments(payload any, irn, qrPayload string) ([]pdfa.File, error) {
+	if m, ok := payload.(map[string]any); ok && irn != "" && m["irn"] != irn {
+		c := make(map[string]any, len(m))
+		for k, v := range m {
+			c[k] = v
+		}
+		c["irn"] = irn
+		payload = c
+	}
+	js, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	files := []pdfa.File{{Name: "invoice.json", MediaType: "application/json",
+		Description: "NRS invoice payload", Relation: pdfa.Source, Content: js}}
+	if m, ok := payload.(map[string]any); ok {
+		if x, err := ubl.FromNRS(m, ubl.OutOptions{QRPayload: qrPayload}); err == nil {
+			files = append(files, pdfa.File{Name: "invoice.xml", MediaType: ubl.MediaType,
+				Description: "UBL 2.1 invoice", Relation: pdfa.Alternative, Content: x})
+		}
+	}
+	return files, nil
 }

@@ -1,10 +1,13 @@
 package render_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/render"
+	"github.com/einvoice-ng/einvoice/model/render/pdfa"
+	"github.com/einvoice-ng/einvoice/model/ubl"
 )
 
 // The rendering benchmarks draw the shared B2B fixture; the goal is 50
@@ -39,7 +42,28 @@ func BenchmarkRenderPDFB2BNewQR(b *testing.B) {
 	})
 }
 
-func benchRender(b *testing.B, view func(i int) render.View) {
+// BenchmarkRenderPDFAB2B is BenchmarkRenderPDFB2B as PDF/A-3b carrying
+// the payload and its UBL document, as the invoice PDF route answers.
+func BenchmarkRenderPDFAB2B(b *testing.B) {
+	payload := loadFixture(b, "invoice-b2b-1.1.json")
+	v := viewOf(b, payload, model.InvoiceKindB2B, realQR(b))
+	js, err := json.Marshal(payload)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, err := ubl.FromNRS(payload, ubl.OutOptions{QRPayload: v.QR.Payload})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRenderWith(b, func(int) render.View { return v }, []pdfa.File{
+		{Name: "invoice.json", MediaType: "application/json", Relation: pdfa.Source, Content: js},
+		{Name: "invoice.xml", MediaType: "application/xml", Relation: pdfa.Alternative, Content: x},
+	})
+}
+
+func benchRender(b *testing.B, view func(i int) render.View) { benchRenderWith(b, view, nil) }
+
+func benchRenderWith(b *testing.B, view func(i int) render.View, attach []pdfa.File) {
 	b.Helper()
 	if _, err := render.Render(view(0)); err != nil { // cut the font face outside the loop
 		b.Fatal(err)
@@ -50,7 +74,7 @@ func benchRender(b *testing.B, view func(i int) render.View) {
 	i := 0
 	for b.Loop() {
 		i++
-		if _, err := render.RenderWith(view(i), render.Options{Now: clock}); err != nil {
+		if _, err := render.RenderWith(view(i), render.Options{Now: clock, Attach: attach}); err != nil {
 			b.Fatal(err)
 		}
 	}

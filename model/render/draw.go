@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/einvoice-ng/einvoice/model/render/pdfa"
 	"github.com/jung-kurt/gofpdf"
 )
 
@@ -58,6 +59,8 @@ type doc struct {
 	// single is whether the document draws with the single-byte font
 	// (every rune of its text is in singleByte) rather than the UTF-8 one.
 	single bool
+	// meta is what the Info dictionary says, for the XMP metadata.
+	meta pdfa.Meta
 }
 
 func newDoc(v *View, now time.Time) *doc {
@@ -93,7 +96,11 @@ func newDoc(v *View, now time.Time) *doc {
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(false, 0)
 	f.SetCellMargin(0)
-	d := &doc{f: f, v: v, single: single}
+	d := &doc{f: f, v: v, single: single, meta: pdfa.Meta{
+		Title: title, Creator: "einvoice", Producer: "einvoice", Created: now, Modified: now}}
+	if v.Supplier != nil {
+		d.meta.Author = v.Supplier.Name
+	}
 	f.SetHeaderFunc(d.header)
 	f.SetFooterFunc(d.footer)
 	return d

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/render/pdfa"
 )
 
 // Options tunes RenderWith.
@@ -13,6 +14,10 @@ type Options struct {
 	// Now is the creation date written into the PDF; zero means the time
 	// of the call. With a fixed Now the same view gives the same bytes.
 	Now time.Time
+	// Attach, when not empty, makes the document PDF/A-3b carrying these
+	// files as associated files (see package pdfa); without it the PDF is
+	// gofpdf's as is.
+	Attach []pdfa.File
 }
 
 // Render draws the view as an A4 PDF: the layout of its invoice type (B2B:
@@ -37,6 +42,7 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
+	now = now.UTC()
 	d := newDoc(&view, now)
 	switch view.InvoiceType {
 	case model.InvoiceKindB2C:
@@ -49,5 +55,12 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 	if err := d.f.Output(&buf); err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	return buf.Bytes(), nil
+	if len(opts.Attach) == 0 {
+		return buf.Bytes(), nil
+	}
+	out, err := pdfa.Convert(buf.Bytes(), d.meta, opts.Attach)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	return out, nil
 }
