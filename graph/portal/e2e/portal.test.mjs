@@ -210,9 +210,9 @@ test('the REST API with the copied secret moves the usage chart', { needs: [KEY]
   await screen('usage');
 });
 
-/** template is the repository's B2B certification template made ready to submit for a business (as workflows.SamplePayload does). */
+/** template is the repository's B2B sample invoice (model/nrs/samples) made ready to submit for a business (as workflows.SamplePayload does). */
 function template(businessId, issueDate) {
-  const doc = JSON.parse(readFileSync(join(repo, 'workflows', 'templates', 'b2b.json'), 'utf8'));
+  const doc = JSON.parse(readFileSync(join(repo, 'model', 'nrs', 'samples', 'b2b.json'), 'utf8'));
   delete doc.irn;
   doc.business_id = businessId;
   doc.issue_date = issueDate;
