@@ -1,4 +1,4 @@
-import{m as e}from"./index-Cs1oTJ22.js";const n=e(`
+import{m as e}from"./index-DZKB4naa.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
