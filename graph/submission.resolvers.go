@@ -121,6 +121,11 @@ func (r *submittedInvoiceResolver) QRPngBase64(ctx context.Context, obj *submiss
 	if obj.QRCodeData == nil || *obj.QRCodeData == "" {
 		return nil, nil
 	}
+	_, release, err := r.acquire(ctx, obj.ProjectID.String(), false)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	png, err := qrcode.PNG(*obj.QRCodeData, qrcode.DefaultSize)
 	if err != nil {
 		return nil, model.Wrap(model.CodeInternal, err, internalMessage)
