@@ -117,6 +117,7 @@ type ComplexityRoot struct {
 	AuditLog struct {
 		Action         func(childComplexity int) int
 		Actor          func(childComplexity int) int
+		ActorEmail     func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
 		Hash           func(childComplexity int) int
 		ID             func(childComplexity int) int
@@ -485,6 +486,7 @@ type ComplexityRoot struct {
 		Invoice             func(childComplexity int, id string) int
 		InvoiceBatch        func(childComplexity int, id string) int
 		InvoiceQRCode       func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
+		InvoiceSample       func(childComplexity int, projectID string, invoiceType string, issueDate *string) int
 		InvoiceSheetColumns func(childComplexity int) int
 		Me                  func(childComplexity int) int
 		Organization        func(childComplexity int, id string) int
@@ -562,11 +564,13 @@ type ComplexityRoot struct {
 		IssueDate        func(childComplexity int) int
 		MappingReport    func(childComplexity int) int
 		NRSError         func(childComplexity int) int
+		PDFBase64        func(childComplexity int) int
 		PayloadHash      func(childComplexity int) int
 		PaymentStatus    func(childComplexity int) int
 		PendingCall      func(childComplexity int) int
 		ProjectID        func(childComplexity int) int
 		QRCodeData       func(childComplexity int) int
+		QRPngBase64      func(childComplexity int) int
 		SignedAt         func(childComplexity int) int
 		Status           func(childComplexity int) int
 		TransmittedAt    func(childComplexity int) int
@@ -785,11 +789,15 @@ type QueryResolver interface {
 	ValidateInvoice(ctx context.Context, projectID string, input invoices.ValidateInput) (*model.ValidationReport, error)
 	InvoiceQRCode(ctx context.Context, projectID string, input invoices.QRInput, png *bool) (*invoices.QRResult, error)
 	RenderInvoice(ctx context.Context, projectID string, input invoices.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error)
+	InvoiceSample(ctx context.Context, projectID string, invoiceType string, issueDate *string) (any, error)
 }
 type ReceivedInvoiceResolver interface {
 	Document(ctx context.Context, obj *inbox.View) (any, error)
 }
 type SubmittedInvoiceResolver interface {
+	QRPngBase64(ctx context.Context, obj *submissions.View) (*string, error)
+	PDFBase64(ctx context.Context, obj *submissions.View) (*string, error)
+
 	Events(ctx context.Context, obj *submissions.View) ([]*submissions.EventView, error)
 	Ubl(ctx context.Context, obj *submissions.View) (*string, error)
 	MappingReport(ctx context.Context, obj *submissions.View) (any, error)
@@ -1000,6 +1008,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditLog.Actor(childComplexity), true
+	case "AuditLog.actorEmail":
+		if e.ComplexityRoot.AuditLog.ActorEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditLog.ActorEmail(childComplexity), true
 	case "AuditLog.createdAt":
 		if e.ComplexityRoot.AuditLog.CreatedAt == nil {
 			break
@@ -2634,6 +2648,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.InvoiceQRCode(childComplexity, args["projectId"].(string), args["input"].(invoices.QRInput), args["png"].(*bool)), true
+	case "Query.invoiceSample":
+		if e.ComplexityRoot.Query.InvoiceSample == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invoiceSample_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InvoiceSample(childComplexity, args["projectId"].(string), args["invoiceType"].(string), args["issueDate"].(*string)), true
 	case "Query.invoiceSheetColumns":
 		if e.ComplexityRoot.Query.InvoiceSheetColumns == nil {
 			break
@@ -3029,6 +3054,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.NRSError(childComplexity), true
+	case "SubmittedInvoice.pdfBase64":
+		if e.ComplexityRoot.SubmittedInvoice.PDFBase64 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.PDFBase64(childComplexity), true
 	case "SubmittedInvoice.payloadHash":
 		if e.ComplexityRoot.SubmittedInvoice.PayloadHash == nil {
 			break
@@ -3059,6 +3090,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.QRCodeData(childComplexity), true
+	case "SubmittedInvoice.qrPngBase64":
+		if e.ComplexityRoot.SubmittedInvoice.QRPngBase64 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.QRPngBase64(childComplexity), true
 	case "SubmittedInvoice.signedAt":
 		if e.ComplexityRoot.SubmittedInvoice.SignedAt == nil {
 			break
@@ -3735,6 +3772,8 @@ func (ec *executionContext) childFields_AuditLog(ctx context.Context, field grap
 		return ec.fieldContext_AuditLog_organizationId(ctx, field)
 	case "actor":
 		return ec.fieldContext_AuditLog_actor(ctx, field)
+	case "actorEmail":
+		return ec.fieldContext_AuditLog_actorEmail(ctx, field)
 	case "action":
 		return ec.fieldContext_AuditLog_action(ctx, field)
 	case "target":
@@ -4517,6 +4556,10 @@ func (ec *executionContext) childFields_SubmittedInvoice(ctx context.Context, fi
 		return ec.fieldContext_SubmittedInvoice_paymentStatus(ctx, field)
 	case "qrCodeData":
 		return ec.fieldContext_SubmittedInvoice_qrCodeData(ctx, field)
+	case "qrPngBase64":
+		return ec.fieldContext_SubmittedInvoice_qrPngBase64(ctx, field)
+	case "pdfBase64":
+		return ec.fieldContext_SubmittedInvoice_pdfBase64(ctx, field)
 	case "pendingCall":
 		return ec.fieldContext_SubmittedInvoice_pendingCall(ctx, field)
 	case "nrsError":
@@ -5699,6 +5742,36 @@ func (ec *executionContext) field_Query_invoiceQrCode_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_invoiceSample_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "invoiceType",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["invoiceType"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "issueDate",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["issueDate"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_invoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6686,6 +6759,29 @@ func (ec *executionContext) fieldContext_AuditLog_actor(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _AuditLog_actorEmail(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditLog_actorEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActorEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditLog_actorEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_action(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
@@ -13527,6 +13623,50 @@ func (ec *executionContext) fieldContext_Query_renderInvoice(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_invoiceSample(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoiceSample(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InvoiceSample(ctx, fc.Args["projectId"].(string), fc.Args["invoiceType"].(string), fc.Args["issueDate"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoiceSample(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invoiceSample_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14709,6 +14849,52 @@ func (ec *executionContext) _SubmittedInvoice_qrCodeData(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_SubmittedInvoice_qrCodeData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_qrPngBase64(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_qrPngBase64(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().QRPngBase64(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_qrPngBase64(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_pdfBase64(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_pdfBase64(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().PDFBase64(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_pdfBase64(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SubmittedInvoice_pendingCall(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
@@ -19195,6 +19381,11 @@ func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "actorEmail":
+			out.Values[i] = ec._AuditLog_actorEmail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "action":
 			out.Values[i] = ec._AuditLog_action(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -22970,6 +23161,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invoiceSample":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invoiceSample(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -23450,6 +23663,82 @@ func (ec *executionContext) _SubmittedInvoice(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "qrPngBase64":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_qrPngBase64(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "pdfBase64":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_pdfBase64(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "pendingCall":
 			out.Values[i] = ec._SubmittedInvoice_pendingCall(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {

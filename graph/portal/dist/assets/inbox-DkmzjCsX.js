@@ -1,4 +1,4 @@
-import{m as S,b as x,d as c,j as E,r as b,u as e,P as F,E as N,N as L,F as I,k as P,L as B,g as O,B as g,e as q,l as G,f as V,a as z,i as H}from"./index-COvYUect.js";import{l as J}from"./ops-submission-W2GKTVJr.js";const K=S(`
+import{m as S,b as x,d as c,j as E,r as b,u as e,P as F,E as N,N as L,F as I,k as P,L as B,g as O,B as g,e as q,l as G,f as V,a as z,i as H}from"./index-DZKB4naa.js";import{m as J}from"./ops-submission-D_R4conq.js";const K=S(`
   mutation PullReceivedInvoices($projectId: ID!) {
     pullReceivedInvoices(projectId: $projectId) { workflowId }
   }
