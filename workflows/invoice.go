@@ -40,6 +40,9 @@ const (
 	ActivitySignSubmitted          = "SignSubmitted"
 	ActivityTransmitSubmitted      = "TransmitSubmitted"
 	ActivityConfirmSubmitted       = "ConfirmSubmitted"
+	// ActivityClearInvoice runs all of the steps above in one local
+	// activity (WorkflowInput.OneStep).
+	ActivityClearInvoice = "ClearInvoice"
 )
 
 // InvoiceResult is how an invoice's workflow ended: confirmed or rejected.
@@ -82,6 +85,9 @@ func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (Invo
 	status := model.InvoiceQueued
 	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN}
 	release := workflow.GetSignalChannel(ctx, ReleaseSignal)
+	if in.OneStep {
+		return clearInOneStep(ctx, in, indexed, release)
+	}
 	steps := []struct {
 		name string
 		skip bool
@@ -120,6 +126,34 @@ func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (Invo
 		}
 	}
 	return InvoiceResult{Status: status, IRN: in.IRN}, nil
+}
+
+// clearInOneStep is InvoiceSubmission for an invoice started with
+// OneStep: one local activity (ClearInvoice) runs every step, so that an
+// invoice NRS answers costs one activity marker and one workflow task;
+// an invoice sent back to the queue waits for its release and runs it
+// again. The InvoiceStatus search attribute is set once, to the state
+// the invoice ends in (confirmed or rejected): the states in between are
+// in the database and the API, not in Temporal's visibility store.
+func clearInOneStep(ctx workflow.Context, in submissions.WorkflowInput, indexed bool, release workflow.ReceiveChannel) (InvoiceResult, error) {
+	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN, Transmit: in.InvoiceType.Transmitted()}
+	var out InvoiceStepResult
+	for {
+		if err := workflow.ExecuteLocalActivity(ctx, ActivityClearInvoice, step).Get(ctx, &out); err != nil {
+			return InvoiceResult{}, err
+		}
+		step.InvoiceID = out.InvoiceID
+		if !out.Waiting {
+			break
+		}
+		waitInQueue(ctx, in.ProjectID, release)
+	}
+	if indexed && out.Status != model.InvoiceQueued {
+		if err := workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeInvoiceStatus.ValueSet(string(out.Status))); err != nil {
+			return InvoiceResult{}, err
+		}
+	}
+	return InvoiceResult{Status: out.Status, IRN: in.IRN}, nil
 }
 
 // paymentActivityOptions bound a payment update: the API waits for it.

@@ -78,24 +78,24 @@ const maxBody = 64 << 10
 // moves the invoice to the state to ("" keeps its state), in one
 // transaction, and returns the invoice as written.
 func (s *Steps) Record(ctx context.Context, id uuid.UUID, ex *Exchange, to model.InvoiceStatus, d Detail) (*model.SubmittedInvoice, error) {
+	var exs []*Exchange
+	if ex != nil {
+		exs = []*Exchange{ex}
+	}
+	return s.RecordAll(ctx, id, exs, to, d)
+}
+
+// RecordAll is Record with any number of exchanges, appended in order
+// before the state change, all in one transaction.
+func (s *Steps) RecordAll(ctx context.Context, id uuid.UUID, exs []*Exchange, to model.InvoiceStatus, d Detail) (*model.SubmittedInvoice, error) {
 	var out *model.SubmittedInvoice
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		inv, err := tx.Submissions().Lock(ctx, id)
 		if err != nil {
 			return err
 		}
-		if ex != nil {
-			ev := &model.InvoiceEvent{Kind: model.EventExchange, Operation: ex.Operation, NRSErrorID: ex.NRSErrorID,
-				RequestBody: clip(ex.Request, maxBody), ResponseBody: clip(ex.Response, maxBody), Message: clip(ex.Message, maxMessage)}
-			attempt, latency := ex.Attempt, ex.LatencyMS
-			ev.Attempt, ev.LatencyMS = &attempt, &latency
-			if ex.HTTPStatus != 0 {
-				status := ex.HTTPStatus
-				ev.HTTPStatus = &status
-			}
-			if err := s.appendEvent(ctx, tx, inv, ev); err != nil {
-				return err
-			}
+		if err := s.appendExchanges(ctx, tx, inv, exs); err != nil {
+			return err
 		}
 		changed := false
 		if to != "" {
@@ -112,14 +112,37 @@ func (s *Steps) Record(ctx context.Context, id uuid.UUID, ex *Exchange, to model
 	return out, err
 }
 
+// appendExchanges appends exchanges to inv's log, in tx; the caller
+// saves inv.
+func (s *Steps) appendExchanges(ctx context.Context, tx *store.Store, inv *model.SubmittedInvoice, exs []*Exchange) error {
+	for _, ex := range exs {
+		ev := &model.InvoiceEvent{Kind: model.EventExchange, Operation: ex.Operation, NRSErrorID: ex.NRSErrorID,
+			RequestBody: clip(ex.Request, maxBody), ResponseBody: clip(ex.Response, maxBody), Message: clip(ex.Message, maxMessage)}
+		attempt, latency := ex.Attempt, ex.LatencyMS
+		ev.Attempt, ev.LatencyMS = &attempt, &latency
+		if ex.HTTPStatus != 0 {
+			status := ex.HTTPStatus
+			ev.HTTPStatus = &status
+		}
+		if err := s.appendEvent(ctx, tx, inv, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // MarkSent counts one more sign or transmit request of an invoice, before
 // it is sent: from then on, no other is sent before the authority was
-// asked whether this one went through.
-func (s *Steps) MarkSent(ctx context.Context, id uuid.UUID, call string) (*model.SubmittedInvoice, error) {
+// asked whether this one went through. Exchanges not recorded yet (exs)
+// are appended in the same transaction.
+func (s *Steps) MarkSent(ctx context.Context, id uuid.UUID, call string, exs ...*Exchange) (*model.SubmittedInvoice, error) {
 	var out *model.SubmittedInvoice
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		inv, err := tx.Submissions().Lock(ctx, id)
 		if err != nil {
+			return err
+		}
+		if err := s.appendExchanges(ctx, tx, inv, exs); err != nil {
 			return err
 		}
 		switch call {
