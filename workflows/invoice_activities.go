@@ -255,22 +255,50 @@ type call struct {
 	inv   *model.SubmittedInvoice
 	creds *authority.Credentials
 	c     *mbs.Client
-	// batch (within ClearInvoice) keeps the exchanges of validations that
-	// changed nothing in pending, for the invoice's next write; they are
-	// written at the latest when ClearInvoice returns.
+	// batch (within ClearInvoice) defers what a step that succeeded
+	// writes to the invoice's next write (pending), in the same
+	// transaction: a validation's exchange, and a sign or transmit's
+	// exchange and state (inv then shows that state ahead of the
+	// database). Nothing waits on them: the next write that must come
+	// before a call to NRS (MarkSent) carries them, and ClearInvoice
+	// writes what is left when it returns. A worker that stops before
+	// leaves the invoice as the last write did, which the next attempt
+	// settles with NRS as after any lost answer.
 	batch   bool
-	pending []*submissions.Exchange
+	pending []submissions.Change
 }
 
-// take returns the exchanges pending, followed by ex when not nil, and
-// forgets them: the caller writes them.
-func (cl *call) take(ex *submissions.Exchange) []*submissions.Exchange {
-	exs := cl.pending
+// take returns the changes pending, followed by c when it holds
+// anything, and forgets them: the caller writes them.
+func (cl *call) take(c submissions.Change) []submissions.Change {
+	out := cl.pending
 	cl.pending = nil
-	if ex != nil {
-		exs = append(exs, ex)
+	if len(c.Exchanges) > 0 || c.To != "" {
+		out = append(out, c)
 	}
-	return exs
+	return out
+}
+
+// change is the Change of an exchange (nil: none) and a state.
+func change(ex *submissions.Exchange, to model.InvoiceStatus, d submissions.Detail) submissions.Change {
+	c := submissions.Change{To: to, Detail: d}
+	if ex != nil {
+		c.Exchanges = []*submissions.Exchange{ex}
+	}
+	return c
+}
+
+// later keeps a step's successful write for the next one (batch only),
+// and shows its state in cl.inv meanwhile.
+func (cl *call) later(ex *submissions.Exchange, to model.InvoiceStatus) InvoiceStepResult {
+	cl.pending = append(cl.pending, change(ex, to, submissions.Detail{}))
+	if to != "" {
+		inv := *cl.inv
+		inv.Status = to
+		cl.inv = &inv
+		cl.a.observe(cl.inv)
+	}
+	return result(cl.inv)
 }
 
 // ClearInvoice runs an invoice's steps one after the other in one
@@ -299,8 +327,16 @@ func (a *InvoiceActivities) ClearInvoice(ctx context.Context, in InvoiceStep) (o
 		if len(cl.pending) == 0 {
 			return
 		}
-		if _, ferr := a.steps.RecordAll(ctx, cl.inv.ID, cl.take(nil), "", submissions.Detail{}); ferr != nil && err == nil {
-			out, err = InvoiceStepResult{}, a.fail(ctx, ferr)
+		inv, ferr := a.steps.Apply(ctx, cl.inv.ID, cl.take(submissions.Change{}), "")
+		if ferr != nil {
+			if err == nil {
+				out, err = InvoiceStepResult{}, a.fail(ctx, ferr)
+			}
+			return
+		}
+		a.observe(inv)
+		if err == nil {
+			out = result(inv)
 		}
 	}()
 	steps := []func(context.Context, InvoiceStep) (InvoiceStepResult, error){a.ValidateInvoiceIRN, a.ValidateInvoicePayload, a.SignSubmitted}
@@ -404,7 +440,7 @@ func (cl *call) redact(s string) string {
 
 // record writes an exchange and the state to ("" for none).
 func (cl *call) record(ctx context.Context, ex *submissions.Exchange, to model.InvoiceStatus, d submissions.Detail) (InvoiceStepResult, error) {
-	inv, err := cl.a.steps.RecordAll(ctx, cl.inv.ID, cl.take(ex), to, d)
+	inv, err := cl.a.steps.Apply(ctx, cl.inv.ID, cl.take(change(ex, to, d)), "")
 	if err != nil {
 		return InvoiceStepResult{}, cl.a.fail(ctx, err)
 	}
@@ -477,8 +513,8 @@ func (a *InvoiceActivities) validate(ctx context.Context, in InvoiceStep,
 		if c.Operation != "" {
 			ex = cl.exchange(ctx, c, req, data, err)
 		}
-		inv, rerr := a.steps.RecordAll(ctx, cl.inv.ID, cl.take(ex), model.InvoiceQueued, submissions.Detail{
-			Message: "NRS is not answering (" + authorityMessage(me) + "): back in the queue until it answers"})
+		inv, rerr := a.steps.Apply(ctx, cl.inv.ID, cl.take(change(ex, model.InvoiceQueued, submissions.Detail{
+			Message: "NRS is not answering (" + authorityMessage(me) + "): back in the queue until it answers"})), "")
 		if rerr != nil {
 			return InvoiceStepResult{}, a.fail(ctx, rerr)
 		}
@@ -491,9 +527,7 @@ func (a *InvoiceActivities) validate(ctx context.Context, in InvoiceStep,
 	ex := cl.exchange(ctx, c, req, data, err)
 	switch {
 	case err == nil && cl.batch:
-		// Nothing changes: the exchange goes with the invoice's next write.
-		cl.pending = append(cl.pending, ex)
-		return result(cl.inv), nil
+		return cl.later(ex, ""), nil
 	case err == nil:
 		return cl.record(ctx, ex, "", submissions.Detail{})
 	case refused(err):
@@ -596,7 +630,7 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 			return InvoiceStepResult{}, a.fail(ctx, err)
 		}
 	}
-	inv, err := a.steps.MarkSent(ctx, cl.inv.ID, oc.name, cl.take(nil)...)
+	inv, err := a.steps.Apply(ctx, cl.inv.ID, cl.take(submissions.Change{}), oc.name)
 	if err != nil {
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
@@ -617,6 +651,8 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 	}
 	ex := cl.exchange(ctx, c, req, data, err)
 	switch {
+	case err == nil && cl.batch:
+		return cl.later(ex, oc.to), nil
 	case err == nil:
 		return cl.record(ctx, ex, oc.to, submissions.Detail{})
 	case refused(err):
