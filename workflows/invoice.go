@@ -16,8 +16,10 @@ const (
 	PaymentWorkflowName = "InvoicePaymentUpdate"
 )
 
-// SearchAttributeInvoiceStatus is a submitted invoice's state, kept up
-// to date by its workflow (queued, submitting, ..., confirmed, rejected).
+// SearchAttributeInvoiceStatus is a submitted invoice's state as its
+// workflow shows it: queued from the start, then the state it ends in
+// (confirmed, rejected); workflows started before WorkflowInput.OneStep
+// set every state on the way.
 var SearchAttributeInvoiceStatus = temporal.NewSearchAttributeKeyKeyword("InvoiceStatus")
 
 // InvoiceSearchAttributes are the search attributes an invoice workflow
@@ -78,7 +80,9 @@ var invoiceActivityOptions = workflow.LocalActivityOptions{
 // rejection ends the workflow with the invoice rejected; an answer lost on
 // the way back is settled by the next attempt of the same activity, which
 // asks NRS before sending again. When the workflow was started with the
-// InvoiceStatus search attribute, it keeps it up to date.
+// InvoiceStatus search attribute, it keeps it up to date. An invoice
+// started with OneStep runs all of its steps in one local activity
+// (clearInOneStep).
 func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (InvoiceResult, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, invoiceActivityOptions)
 	_, indexed := workflow.GetTypedSearchAttributes(ctx).GetKeyword(SearchAttributeInvoiceStatus)
