@@ -231,6 +231,10 @@ type ComplexityRoot struct {
 		TaxAuthorityCode func(childComplexity int) int
 	}
 
+	InboxPull struct {
+		WorkflowID func(childComplexity int) int
+	}
+
 	InvoiceBatch struct {
 		Counts    func(childComplexity int) int
 		CreatedAt func(childComplexity int) int
@@ -377,11 +381,13 @@ type ComplexityRoot struct {
 		CreateOrganization          func(childComplexity int, input portal.OrganizationInput) int
 		CreateProject               func(childComplexity int, input gqlmodel.CreateProjectInput) int
 		CreateWebhookEndpoint       func(childComplexity int, input gqlmodel.CreateWebhookEndpointInput) int
+		DecideReceivedInvoice       func(childComplexity int, projectID string, id string, decision string, reason *string) int
 		DeleteWebhookEndpoint       func(childComplexity int, projectID string, endpointID string) int
 		EndSession                  func(childComplexity int) int
 		GenerateIrn                 func(childComplexity int, projectID string, input invoices.IRNInput) int
 		Login                       func(childComplexity int, input auth.LoginInput) int
 		Logout                      func(childComplexity int) int
+		PullReceivedInvoices        func(childComplexity int, projectID string) int
 		RedeliverEvent              func(childComplexity int, eventID string, endpointID *string) int
 		RefreshSession              func(childComplexity int) int
 		RevokeAPIKey                func(childComplexity int, projectID string, keyID string) int
@@ -723,6 +729,8 @@ type MutationResolver interface {
 	SubmitInvoiceBatch(ctx context.Context, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) (*submissions.BatchView, error)
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*runs.View, error)
 	CreateInvoiceNote(ctx context.Context, invoiceID string, kind gqlmodel.InvoiceNoteKind, input gqlmodel.InvoiceNoteInput) (*submissions.View, error)
+	PullReceivedInvoices(ctx context.Context, projectID string) (*inbox.PullStarted, error)
+	DecideReceivedInvoice(ctx context.Context, projectID string, id string, decision string, reason *string) (*inbox.View, error)
 	CreateOrganization(ctx context.Context, input portal.OrganizationInput) (*portal.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error)
 	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*portal.ProjectView, error)
@@ -1410,6 +1418,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GeneratedIrn.TaxAuthorityCode(childComplexity), true
 
+	case "InboxPull.workflowId":
+		if e.ComplexityRoot.InboxPull.WorkflowID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InboxPull.WorkflowID(childComplexity), true
+
 	case "InvoiceBatch.counts":
 		if e.ComplexityRoot.InvoiceBatch.Counts == nil {
 			break
@@ -2004,6 +2019,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWebhookEndpoint(childComplexity, args["input"].(gqlmodel.CreateWebhookEndpointInput)), true
+	case "Mutation.decideReceivedInvoice":
+		if e.ComplexityRoot.Mutation.DecideReceivedInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_decideReceivedInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DecideReceivedInvoice(childComplexity, args["projectId"].(string), args["id"].(string), args["decision"].(string), args["reason"].(*string)), true
 	case "Mutation.deleteWebhookEndpoint":
 		if e.ComplexityRoot.Mutation.DeleteWebhookEndpoint == nil {
 			break
@@ -2049,6 +2075,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
+	case "Mutation.pullReceivedInvoices":
+		if e.ComplexityRoot.Mutation.PullReceivedInvoices == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pullReceivedInvoices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PullReceivedInvoices(childComplexity, args["projectId"].(string)), true
 	case "Mutation.redeliverEvent":
 		if e.ComplexityRoot.Mutation.RedeliverEvent == nil {
 			break
@@ -3924,6 +3961,14 @@ func (ec *executionContext) childFields_GeneratedIrn(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type GeneratedIrn", field.Name)
 }
 
+func (ec *executionContext) childFields_InboxPull(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "workflowId":
+		return ec.fieldContext_InboxPull_workflowId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InboxPull", field.Name)
+}
+
 func (ec *executionContext) childFields_InvoiceBatch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4942,6 +4987,44 @@ func (ec *executionContext) field_Mutation_createWebhookEndpoint_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_decideReceivedInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "decision",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["decision"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteWebhookEndpoint_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4997,6 +5080,20 @@ func (ec *executionContext) field_Mutation_login_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_pullReceivedInvoices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
 	return args, nil
 }
 
@@ -8244,6 +8341,29 @@ func (ec *executionContext) fieldContext_GeneratedIrn_taxAuthorityCode(_ context
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _InboxPull_workflowId(ctx context.Context, field graphql.CollectedField, obj *inbox.PullStarted) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InboxPull_workflowId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WorkflowID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InboxPull_workflowId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InboxPull", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _InvoiceBatch_id(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10538,6 +10658,94 @@ func (ec *executionContext) fieldContext_Mutation_createInvoiceNote(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createInvoiceNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pullReceivedInvoices(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pullReceivedInvoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PullReceivedInvoices(ctx, fc.Args["projectId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *inbox.PullStarted) graphql.Marshaler {
+			return ec.marshalNInboxPull2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐPullStarted(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pullReceivedInvoices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InboxPull(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pullReceivedInvoices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_decideReceivedInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_decideReceivedInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DecideReceivedInvoice(ctx, fc.Args["projectId"].(string), fc.Args["id"].(string), fc.Args["decision"].(string), fc.Args["reason"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *inbox.View) graphql.Marshaler {
+			return ec.marshalNReceivedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_decideReceivedInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReceivedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_decideReceivedInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -19866,6 +20074,44 @@ func (ec *executionContext) _GeneratedIrn(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var inboxPullImplementors = []string{"InboxPull"}
+
+func (ec *executionContext) _InboxPull(ctx context.Context, sel ast.SelectionSet, obj *inbox.PullStarted) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inboxPullImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InboxPull")
+		case "workflowId":
+			out.Values[i] = ec._InboxPull_workflowId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var invoiceBatchImplementors = []string{"InvoiceBatch"}
 
 func (ec *executionContext) _InvoiceBatch(ctx context.Context, sel ast.SelectionSet, obj *submissions.BatchView) graphql.Marshaler {
@@ -21273,6 +21519,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createInvoiceNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createInvoiceNote(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pullReceivedInvoices":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pullReceivedInvoices(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decideReceivedInvoice":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_decideReceivedInvoice(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -25192,6 +25452,16 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNInboxPull2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐPullStarted(ctx context.Context, sel ast.SelectionSet, v *inbox.PullStarted) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InboxPull(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {

@@ -453,7 +453,7 @@ test(CERT, { needs: [KEY] }, async () => {
   await page.getByRole('table').getByText('passed').waitFor();
 });
 
-test('the inbox: empty, filtered, and a pull started through the API', { needs: [KEY] }, async () => {
+test('the inbox: empty, filtered, a pull started through the API and from the screen', { needs: [KEY] }, async () => {
   await page.goto(state.projectURL + '/inbox');
   await page.getByText('No received invoice yet.').waitFor();
   const headers = { 'X-Client-Id': state.clientId, 'X-Client-Secret': state.secret };
@@ -463,6 +463,8 @@ test('the inbox: empty, filtered, and a pull started through the API', { needs: 
   assert.match(started.workflow_id, /^inbox-pull-/);
   const list = await fetch(`${server.base}/api/v2/received-invoices?confirmed=maybe`, { headers });
   assert.equal(list.status, 422);
+  await page.getByRole('button', { name: 'Pull now' }).click();
+  await page.getByRole('status').getByText(/Pulling now \(inbox-pull-/).waitFor();
   await page.getByLabel('Receipt confirmed').selectOption('true');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.getByText('No received invoice yet.').waitFor();

@@ -1,4 +1,4 @@
-import{m as e}from"./index-BEki3Ukh.js";const n=e(`
+import{m as e}from"./index-COvYUect.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
