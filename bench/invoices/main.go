@@ -303,7 +303,11 @@ func run() error {
 	for i, p := range procs {
 		d := cpu1[i] - cpu0[i]
 		sum += d
-		fmt.Printf("cpu %s (pid %d): %.1f s, %.1f ms per cleared invoice\n", p.name, p.pid, d, d*1000/float64(want))
+		if p.pid > 0 {
+			fmt.Printf("cpu %s (pid %d): %.1f s, %.1f ms per cleared invoice\n", p.name, p.pid, d, d*1000/float64(want))
+		} else {
+			fmt.Printf("cpu %s: %.1f s, %.1f ms per cleared invoice\n", p.name, d, d*1000/float64(want))
+		}
 	}
 	if len(procs) > 1 {
 		fmt.Printf("cpu all processes: %.1f s, %.1f ms per cleared invoice\n", sum, sum*1000/float64(want))
