@@ -15,6 +15,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/app"
+	"github.com/einvoice-ng/einvoice/model/render"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
@@ -70,6 +71,20 @@ func newMetrics(svc *app.App, reg *prometheus.Registry, extra []prometheus.Colle
 			Help: "Seconds since buffered API usage was last written to the database.",
 		}, func() float64 { return svc.Usage.FlushLag().Seconds() }),
 	}
+	cs = append(cs,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "einvoice_pdf_qr_checks_total",
+			Help: "Invoice PDFs whose QR code this process read back before sending them.",
+		}, func() float64 { c, _, _ := render.QRCheckCounts(); return float64(c) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "einvoice_pdf_qr_decodes_total",
+			Help: "QR code checks that ran the decoder (the others found the samples already decoded for the same payload).",
+		}, func() float64 { _, d, _ := render.QRCheckCounts(); return float64(d) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "einvoice_pdf_qr_check_failures_total",
+			Help: "Invoice PDFs withheld because their QR code did not decode back to the QR payload (answered 500).",
+		}, func() float64 { _, _, f := render.QRCheckCounts(); return float64(f) }),
+	)
 	cs = append(cs, runsCollector{counts: svc.Runs.Counts, desc: prometheus.NewDesc("einvoice_certification_runs",
 		"Certification runs by status (queued, running, passed, failed, cancelled), counted in the database at scrape time, so every API and worker process agrees.",
 		[]string{"status"}, nil)})

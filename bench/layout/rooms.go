@@ -47,7 +47,7 @@ var rooms = []Room{
 	{Name: "model/render", Packages: []string{"model/render", "model/render/pdfa"},
 		May: []string{"model", "model/nrs", "model/qrcode", "github.com/jung-kurt/gofpdf", "github.com/shopspring/decimal"}},
 	{Name: "model/qrcode", Packages: []string{"model/qrcode"},
-		May: []string{"github.com/skip2/go-qrcode", "rsc.io/qr"}},
+		May: []string{"github.com/makiuchi-d/gozxing", "github.com/skip2/go-qrcode", "rsc.io/qr"}},
 	{Name: "model/secret", Packages: []string{"model/secret"}, May: []string{"golang.org/x/crypto"}},
 	{Name: "model/egress", Packages: []string{"model/egress"}},
 	{Name: "model/ubl", Packages: []string{"model/ubl"},

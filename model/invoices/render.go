@@ -3,6 +3,7 @@ package invoices
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -113,6 +114,10 @@ func (s *Service) render(it *authority.Issuer, in RenderInput, withPDF bool, cle
 			return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 		}
 		if out.PDF, err = render.RenderWith(out.View, render.Options{Now: s.cfg.Now(), Attach: files}); err != nil {
+			if errors.Is(err, render.ErrQRMismatch) {
+				return nil, model.Wrap(model.CodeInternal, err,
+					"The PDF's QR code did not decode back to the invoice's QR payload, so no PDF was sent; try again")
+			}
 			return nil, model.Wrap(model.CodeInternal, err, "Internal Server Error")
 		}
 	}

@@ -28,6 +28,10 @@ type Options struct {
 // thousands separators, "Page x of y" on every page, table headers repeated
 // after page breaks and, when validation failed, a "NOT VALID FOR
 // SUBMISSION" banner on every page.
+//
+// Before it returns, the QR code is read back from the finished document:
+// its module grid, as the PDF carries it, is decoded and compared with the
+// QR payload; a difference is an error wrapping ErrQRMismatch and no PDF.
 func Render(view View) ([]byte, error) { return RenderWith(view, Options{}) }
 
 // RenderWith is Render with options.
@@ -55,11 +59,14 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 	if err := d.f.Output(&buf); err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	if len(opts.Attach) == 0 {
-		return buf.Bytes(), nil
+	out := buf.Bytes()
+	if len(opts.Attach) > 0 {
+		var err error
+		if out, err = pdfa.Convert(out, d.meta, opts.Attach); err != nil {
+			return nil, fmt.Errorf("render: %w", err)
+		}
 	}
-	out, err := pdfa.Convert(buf.Bytes(), d.meta, opts.Attach)
-	if err != nil {
+	if err := checkQR(out, view.QR.Payload); err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
 	return out, nil

@@ -4006,7 +4006,10 @@ type ClientInterface interface {
 	// and stated totals, the IRN, the QR payload and the validation report. With
 	// `Accept: application/pdf` (or `?format=pdf`) the answer is the A4 PDF itself, served inline
 	// as `<irn>.pdf`. An invalid invoice still renders, flagged in `validation`, which is validated
-	// with the project's `validation_profile` and the code lists of its environment.
+	// with the project's `validation_profile` and the code lists of its environment. Before the PDF
+	// is answered its QR code is decoded back from the module grid the PDF carries; should it not
+	// read as the QR payload, no PDF is sent and the answer is a 500 (counted in
+	// `einvoice_pdf_qr_check_failures_total`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4019,7 +4022,10 @@ type ClientInterface interface {
 	// and stated totals, the IRN, the QR payload and the validation report. With
 	// `Accept: application/pdf` (or `?format=pdf`) the answer is the A4 PDF itself, served inline
 	// as `<irn>.pdf`. An invalid invoice still renders, flagged in `validation`, which is validated
-	// with the project's `validation_profile` and the code lists of its environment.
+	// with the project's `validation_profile` and the code lists of its environment. Before the PDF
+	// is answered its QR code is decoded back from the module grid the PDF carries; should it not
+	// read as the QR payload, no PDF is sent and the answer is a 500 (counted in
+	// `einvoice_pdf_qr_check_failures_total`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4189,7 +4195,11 @@ type ClientInterface interface {
 
 	// SubmittedInvoicePdf The PDF of a submitted invoice
 	//
-	// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed.
+	// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed: a PDF/A-3b
+	// document carrying the NRS JSON and the UBL 2.1 document as associated files. Before it is
+	// answered its QR code is decoded back from the module grid the PDF carries; should it not read
+	// as the QR payload, no PDF is sent and the answer is a 500 (counted in
+	// `einvoice_pdf_qr_check_failures_total`).
 	//
 	// Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
 	SubmittedInvoicePdf(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5267,7 +5277,10 @@ func (c *RawClient) GetInvoiceQueue(ctx context.Context, reqEditors ...RequestEd
 // and stated totals, the IRN, the QR payload and the validation report. With
 // `Accept: application/pdf` (or `?format=pdf`) the answer is the A4 PDF itself, served inline
 // as `<irn>.pdf`. An invalid invoice still renders, flagged in `validation`, which is validated
-// with the project's `validation_profile` and the code lists of its environment.
+// with the project's `validation_profile` and the code lists of its environment. Before the PDF
+// is answered its QR code is decoded back from the module grid the PDF carries; should it not
+// read as the QR payload, no PDF is sent and the answer is a 500 (counted in
+// `einvoice_pdf_qr_check_failures_total`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -5290,7 +5303,10 @@ func (c *RawClient) RenderInvoiceWithBody(ctx context.Context, params *RenderInv
 // and stated totals, the IRN, the QR payload and the validation report. With
 // `Accept: application/pdf` (or `?format=pdf`) the answer is the A4 PDF itself, served inline
 // as `<irn>.pdf`. An invalid invoice still renders, flagged in `validation`, which is validated
-// with the project's `validation_profile` and the code lists of its environment.
+// with the project's `validation_profile` and the code lists of its environment. Before the PDF
+// is answered its QR code is decoded back from the module grid the PDF carries; should it not
+// read as the QR payload, no PDF is sent and the answer is a 500 (counted in
+// `einvoice_pdf_qr_check_failures_total`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5610,7 +5626,11 @@ func (c *RawClient) UpdateInvoicePayment(ctx context.Context, invoiceId InvoiceI
 
 // SubmittedInvoicePdf The PDF of a submitted invoice
 //
-// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed.
+// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed: a PDF/A-3b
+// document carrying the NRS JSON and the UBL 2.1 document as associated files. Before it is
+// answered its QR code is decoded back from the module grid the PDF carries; should it not read
+// as the QR payload, no PDF is sent and the answer is a 500 (counted in
+// `einvoice_pdf_qr_check_failures_total`).
 //
 // Corresponds with GET /api/v2/invoices/{invoice_id}/pdf (the `SubmittedInvoicePdf` operationId).
 func (c *RawClient) SubmittedInvoicePdf(ctx context.Context, invoiceId InvoiceID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10555,7 +10575,10 @@ type ClientWithResponsesInterface interface {
 	// and stated totals, the IRN, the QR payload and the validation report. With
 	// `Accept: application/pdf` (or `?format=pdf`) the answer is the A4 PDF itself, served inline
 	// as `<irn>.pdf`. An invalid invoice still renders, flagged in `validation`, which is validated
-	// with the project's `validation_profile` and the code lists of its environment.
+	// with the project's `validation_profile` and the code lists of its environment. Before the PDF
+	// is answered its QR code is decoded back from the module grid the PDF carries; should it not
+	// read as the QR payload, no PDF is sent and the answer is a 500 (counted in
+	// `einvoice_pdf_qr_check_failures_total`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10568,7 +10591,10 @@ type ClientWithResponsesInterface interface {
 	// and stated totals, the IRN, the QR payload and the validation report. With
 	// `Accept: application/pdf` (or `?format=pdf`) the answer is the A4 PDF itself, served inline
 	// as `<irn>.pdf`. An invalid invoice still renders, flagged in `validation`, which is validated
-	// with the project's `validation_profile` and the code lists of its environment.
+	// with the project's `validation_profile` and the code lists of its environment. Before the PDF
+	// is answered its QR code is decoded back from the module grid the PDF carries; should it not
+	// read as the QR payload, no PDF is sent and the answer is a 500 (counted in
+	// `einvoice_pdf_qr_check_failures_total`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10748,7 +10774,11 @@ type ClientWithResponsesInterface interface {
 
 	// SubmittedInvoicePdfWithResponse The PDF of a submitted invoice
 	//
-	// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed.
+	// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed: a PDF/A-3b
+	// document carrying the NRS JSON and the UBL 2.1 document as associated files. Before it is
+	// answered its QR code is decoded back from the module grid the PDF carries; should it not read
+	// as the QR payload, no PDF is sent and the answer is a 500 (counted in
+	// `einvoice_pdf_qr_check_failures_total`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20292,7 +20322,10 @@ func (c *ClientWithResponses) GetInvoiceQueueWithResponse(ctx context.Context, r
 // and stated totals, the IRN, the QR payload and the validation report. With
 // `Accept: application/pdf` (or `?format=pdf`) the answer is the A4 PDF itself, served inline
 // as `<irn>.pdf`. An invalid invoice still renders, flagged in `validation`, which is validated
-// with the project's `validation_profile` and the code lists of its environment.
+// with the project's `validation_profile` and the code lists of its environment. Before the PDF
+// is answered its QR code is decoded back from the module grid the PDF carries; should it not
+// read as the QR payload, no PDF is sent and the answer is a 500 (counted in
+// `einvoice_pdf_qr_check_failures_total`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -20311,7 +20344,10 @@ func (c *ClientWithResponses) RenderInvoiceWithBodyWithResponse(ctx context.Cont
 // and stated totals, the IRN, the QR payload and the validation report. With
 // `Accept: application/pdf` (or `?format=pdf`) the answer is the A4 PDF itself, served inline
 // as `<irn>.pdf`. An invalid invoice still renders, flagged in `validation`, which is validated
-// with the project's `validation_profile` and the code lists of its environment.
+// with the project's `validation_profile` and the code lists of its environment. Before the PDF
+// is answered its QR code is decoded back from the module grid the PDF carries; should it not
+// read as the QR payload, no PDF is sent and the answer is a 500 (counted in
+// `einvoice_pdf_qr_check_failures_total`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -20581,7 +20617,11 @@ func (c *ClientWithResponses) UpdateInvoicePaymentWithResponse(ctx context.Conte
 
 // SubmittedInvoicePdfWithResponse The PDF of a submitted invoice
 //
-// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed.
+// The invoice as cleared, with its IRN and, once confirmed, the QR NRS confirmed: a PDF/A-3b
+// document carrying the NRS JSON and the UBL 2.1 document as associated files. Before it is
+// answered its QR code is decoded back from the module grid the PDF carries; should it not read
+// as the QR payload, no PDF is sent and the answer is a 500 (counted in
+// `einvoice_pdf_qr_check_failures_total`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
