@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/formats"
+	"github.com/einvoice-ng/einvoice/model/invoices"
 	"github.com/einvoice-ng/einvoice/model/sheets"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
@@ -116,4 +118,49 @@ func (r *Resolver) note(ctx context.Context, invoiceID string, input gqlmodel.In
 		return nil, inInput(err)
 	}
 	return out, nil
+}
+
+// clearedPDF renders a submitted invoice as GET /api/v2/invoices/{id}/pdf
+// does: found through who's project (another tenant's is not found), its
+// payload with its IRN and, once confirmed, its QR, signed when it was.
+func (r *Resolver) clearedPDF(ctx context.Context, who *model.Principal, id uuid.UUID) (*invoices.Rendering, error) {
+	cl, err := r.app.Submissions.Payload(ctx, who, id)
+	if err != nil {
+		return nil, err
+	}
+	in := invoices.RenderInput{InvoiceType: string(cl.Invoice.InvoiceType), Payload: cl.Payload}
+	qr, at := "", cl.Invoice.CreatedAt
+	if cl.Invoice.QRCodeData != nil {
+		qr = *cl.Invoice.QRCodeData
+	}
+	if cl.Invoice.SignedAt != nil {
+		at = *cl.Invoice.SignedAt
+	}
+	return r.app.Invoices.RenderCleared(ctx, who.ProjectID, in, qr, at)
+}
+
+// asArguments places the problems of a use case whose input came as a
+// REST path or query (["path", "invoice_type"]) under the field's
+// arguments (["invoiceType"]).
+func asArguments(err error) error {
+	var e *model.Error
+	if !errors.As(err, &e) || e.Code != model.CodeInvalid || len(e.Fields) == 0 {
+		return err
+	}
+	fields := make([]model.FieldError, len(e.Fields))
+	for i, f := range e.Fields {
+		loc := append([]any(nil), f.Loc...)
+		if len(loc) > 1 && (loc[0] == "path" || loc[0] == "query") {
+			loc = loc[1:]
+		}
+		if len(loc) > 0 {
+			if s, ok := loc[0].(string); ok {
+				loc[0] = camel(s)
+			}
+		}
+		fields[i] = model.FieldError{Loc: loc, Msg: f.Msg, Type: f.Type}
+	}
+	var p model.Problems
+	p.AddAll(nil, fields)
+	return p.Err()
 }

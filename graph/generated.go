@@ -117,6 +117,7 @@ type ComplexityRoot struct {
 	AuditLog struct {
 		Action         func(childComplexity int) int
 		Actor          func(childComplexity int) int
+		ActorEmail     func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
 		Hash           func(childComplexity int) int
 		ID             func(childComplexity int) int
@@ -229,6 +230,10 @@ type ComplexityRoot struct {
 		IssueDate        func(childComplexity int) int
 		ServiceID        func(childComplexity int) int
 		TaxAuthorityCode func(childComplexity int) int
+	}
+
+	InboxPull struct {
+		WorkflowID func(childComplexity int) int
 	}
 
 	InvoiceBatch struct {
@@ -377,11 +382,13 @@ type ComplexityRoot struct {
 		CreateOrganization          func(childComplexity int, input portal.OrganizationInput) int
 		CreateProject               func(childComplexity int, input gqlmodel.CreateProjectInput) int
 		CreateWebhookEndpoint       func(childComplexity int, input gqlmodel.CreateWebhookEndpointInput) int
+		DecideReceivedInvoice       func(childComplexity int, projectID string, id string, decision string, reason *string) int
 		DeleteWebhookEndpoint       func(childComplexity int, projectID string, endpointID string) int
 		EndSession                  func(childComplexity int) int
 		GenerateIrn                 func(childComplexity int, projectID string, input invoices.IRNInput) int
 		Login                       func(childComplexity int, input auth.LoginInput) int
 		Logout                      func(childComplexity int) int
+		PullReceivedInvoices        func(childComplexity int, projectID string) int
 		RedeliverEvent              func(childComplexity int, eventID string, endpointID *string) int
 		RefreshSession              func(childComplexity int) int
 		RevokeAPIKey                func(childComplexity int, projectID string, keyID string) int
@@ -479,6 +486,7 @@ type ComplexityRoot struct {
 		Invoice             func(childComplexity int, id string) int
 		InvoiceBatch        func(childComplexity int, id string) int
 		InvoiceQRCode       func(childComplexity int, projectID string, input invoices.QRInput, png *bool) int
+		InvoiceSample       func(childComplexity int, projectID string, invoiceType string, issueDate *string) int
 		InvoiceSheetColumns func(childComplexity int) int
 		Me                  func(childComplexity int) int
 		Organization        func(childComplexity int, id string) int
@@ -556,11 +564,13 @@ type ComplexityRoot struct {
 		IssueDate        func(childComplexity int) int
 		MappingReport    func(childComplexity int) int
 		NRSError         func(childComplexity int) int
+		PDFBase64        func(childComplexity int) int
 		PayloadHash      func(childComplexity int) int
 		PaymentStatus    func(childComplexity int) int
 		PendingCall      func(childComplexity int) int
 		ProjectID        func(childComplexity int) int
 		QRCodeData       func(childComplexity int) int
+		QRPngBase64      func(childComplexity int) int
 		SignedAt         func(childComplexity int) int
 		Status           func(childComplexity int) int
 		TransmittedAt    func(childComplexity int) int
@@ -723,6 +733,8 @@ type MutationResolver interface {
 	SubmitInvoiceBatch(ctx context.Context, projectID string, invoices []*gqlmodel.SubmitInvoiceInput) (*submissions.BatchView, error)
 	StartCertificationRun(ctx context.Context, input gqlmodel.StartCertificationRunInput) (*runs.View, error)
 	CreateInvoiceNote(ctx context.Context, invoiceID string, kind gqlmodel.InvoiceNoteKind, input gqlmodel.InvoiceNoteInput) (*submissions.View, error)
+	PullReceivedInvoices(ctx context.Context, projectID string) (*inbox.PullStarted, error)
+	DecideReceivedInvoice(ctx context.Context, projectID string, id string, decision string, reason *string) (*inbox.View, error)
 	CreateOrganization(ctx context.Context, input portal.OrganizationInput) (*portal.OrganizationView, error)
 	CreateProject(ctx context.Context, input gqlmodel.CreateProjectInput) (*portal.ProjectView, error)
 	UpdateProject(ctx context.Context, projectID string, input gqlmodel.UpdateProjectInput) (*portal.ProjectView, error)
@@ -777,11 +789,15 @@ type QueryResolver interface {
 	ValidateInvoice(ctx context.Context, projectID string, input invoices.ValidateInput) (*model.ValidationReport, error)
 	InvoiceQRCode(ctx context.Context, projectID string, input invoices.QRInput, png *bool) (*invoices.QRResult, error)
 	RenderInvoice(ctx context.Context, projectID string, input invoices.RenderInput, pdf *bool) (*gqlmodel.InvoiceRendering, error)
+	InvoiceSample(ctx context.Context, projectID string, invoiceType string, issueDate *string) (any, error)
 }
 type ReceivedInvoiceResolver interface {
 	Document(ctx context.Context, obj *inbox.View) (any, error)
 }
 type SubmittedInvoiceResolver interface {
+	QRPngBase64(ctx context.Context, obj *submissions.View) (*string, error)
+	PDFBase64(ctx context.Context, obj *submissions.View) (*string, error)
+
 	Events(ctx context.Context, obj *submissions.View) ([]*submissions.EventView, error)
 	Ubl(ctx context.Context, obj *submissions.View) (*string, error)
 	MappingReport(ctx context.Context, obj *submissions.View) (any, error)
@@ -992,6 +1008,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditLog.Actor(childComplexity), true
+	case "AuditLog.actorEmail":
+		if e.ComplexityRoot.AuditLog.ActorEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditLog.ActorEmail(childComplexity), true
 	case "AuditLog.createdAt":
 		if e.ComplexityRoot.AuditLog.CreatedAt == nil {
 			break
@@ -1409,6 +1431,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GeneratedIrn.TaxAuthorityCode(childComplexity), true
+
+	case "InboxPull.workflowId":
+		if e.ComplexityRoot.InboxPull.WorkflowID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InboxPull.WorkflowID(childComplexity), true
 
 	case "InvoiceBatch.counts":
 		if e.ComplexityRoot.InvoiceBatch.Counts == nil {
@@ -2004,6 +2033,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWebhookEndpoint(childComplexity, args["input"].(gqlmodel.CreateWebhookEndpointInput)), true
+	case "Mutation.decideReceivedInvoice":
+		if e.ComplexityRoot.Mutation.DecideReceivedInvoice == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_decideReceivedInvoice_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DecideReceivedInvoice(childComplexity, args["projectId"].(string), args["id"].(string), args["decision"].(string), args["reason"].(*string)), true
 	case "Mutation.deleteWebhookEndpoint":
 		if e.ComplexityRoot.Mutation.DeleteWebhookEndpoint == nil {
 			break
@@ -2049,6 +2089,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Logout(childComplexity), true
+	case "Mutation.pullReceivedInvoices":
+		if e.ComplexityRoot.Mutation.PullReceivedInvoices == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pullReceivedInvoices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PullReceivedInvoices(childComplexity, args["projectId"].(string)), true
 	case "Mutation.redeliverEvent":
 		if e.ComplexityRoot.Mutation.RedeliverEvent == nil {
 			break
@@ -2597,6 +2648,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.InvoiceQRCode(childComplexity, args["projectId"].(string), args["input"].(invoices.QRInput), args["png"].(*bool)), true
+	case "Query.invoiceSample":
+		if e.ComplexityRoot.Query.InvoiceSample == nil {
+			break
+		}
+
+		args, err := ec.field_Query_invoiceSample_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InvoiceSample(childComplexity, args["projectId"].(string), args["invoiceType"].(string), args["issueDate"].(*string)), true
 	case "Query.invoiceSheetColumns":
 		if e.ComplexityRoot.Query.InvoiceSheetColumns == nil {
 			break
@@ -2992,6 +3054,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.NRSError(childComplexity), true
+	case "SubmittedInvoice.pdfBase64":
+		if e.ComplexityRoot.SubmittedInvoice.PDFBase64 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.PDFBase64(childComplexity), true
 	case "SubmittedInvoice.payloadHash":
 		if e.ComplexityRoot.SubmittedInvoice.PayloadHash == nil {
 			break
@@ -3022,6 +3090,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SubmittedInvoice.QRCodeData(childComplexity), true
+	case "SubmittedInvoice.qrPngBase64":
+		if e.ComplexityRoot.SubmittedInvoice.QRPngBase64 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubmittedInvoice.QRPngBase64(childComplexity), true
 	case "SubmittedInvoice.signedAt":
 		if e.ComplexityRoot.SubmittedInvoice.SignedAt == nil {
 			break
@@ -3698,6 +3772,8 @@ func (ec *executionContext) childFields_AuditLog(ctx context.Context, field grap
 		return ec.fieldContext_AuditLog_organizationId(ctx, field)
 	case "actor":
 		return ec.fieldContext_AuditLog_actor(ctx, field)
+	case "actorEmail":
+		return ec.fieldContext_AuditLog_actorEmail(ctx, field)
 	case "action":
 		return ec.fieldContext_AuditLog_action(ctx, field)
 	case "target":
@@ -3922,6 +3998,14 @@ func (ec *executionContext) childFields_GeneratedIrn(ctx context.Context, field 
 		return ec.fieldContext_GeneratedIrn_taxAuthorityCode(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GeneratedIrn", field.Name)
+}
+
+func (ec *executionContext) childFields_InboxPull(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "workflowId":
+		return ec.fieldContext_InboxPull_workflowId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InboxPull", field.Name)
 }
 
 func (ec *executionContext) childFields_InvoiceBatch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4472,6 +4556,10 @@ func (ec *executionContext) childFields_SubmittedInvoice(ctx context.Context, fi
 		return ec.fieldContext_SubmittedInvoice_paymentStatus(ctx, field)
 	case "qrCodeData":
 		return ec.fieldContext_SubmittedInvoice_qrCodeData(ctx, field)
+	case "qrPngBase64":
+		return ec.fieldContext_SubmittedInvoice_qrPngBase64(ctx, field)
+	case "pdfBase64":
+		return ec.fieldContext_SubmittedInvoice_pdfBase64(ctx, field)
 	case "pendingCall":
 		return ec.fieldContext_SubmittedInvoice_pendingCall(ctx, field)
 	case "nrsError":
@@ -4942,6 +5030,44 @@ func (ec *executionContext) field_Mutation_createWebhookEndpoint_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_decideReceivedInvoice_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "decision",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["decision"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteWebhookEndpoint_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4997,6 +5123,20 @@ func (ec *executionContext) field_Mutation_login_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_pullReceivedInvoices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
 	return args, nil
 }
 
@@ -5599,6 +5739,36 @@ func (ec *executionContext) field_Query_invoiceQrCode_args(ctx context.Context, 
 		return nil, err
 	}
 	args["png"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_invoiceSample_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["projectId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "invoiceType",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["invoiceType"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "issueDate",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["issueDate"] = arg2
 	return args, nil
 }
 
@@ -6589,6 +6759,29 @@ func (ec *executionContext) fieldContext_AuditLog_actor(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _AuditLog_actorEmail(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditLog_actorEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActorEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditLog_actorEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditLog", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditLog_action(ctx context.Context, field graphql.CollectedField, obj *audit.View) (ret graphql.Marshaler) {
@@ -8242,6 +8435,29 @@ func (ec *executionContext) _GeneratedIrn_taxAuthorityCode(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_GeneratedIrn_taxAuthorityCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("GeneratedIrn", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _InboxPull_workflowId(ctx context.Context, field graphql.CollectedField, obj *inbox.PullStarted) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InboxPull_workflowId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WorkflowID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InboxPull_workflowId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InboxPull", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _InvoiceBatch_id(ctx context.Context, field graphql.CollectedField, obj *submissions.BatchView) (ret graphql.Marshaler) {
@@ -10538,6 +10754,94 @@ func (ec *executionContext) fieldContext_Mutation_createInvoiceNote(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createInvoiceNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pullReceivedInvoices(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pullReceivedInvoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PullReceivedInvoices(ctx, fc.Args["projectId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *inbox.PullStarted) graphql.Marshaler {
+			return ec.marshalNInboxPull2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐPullStarted(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pullReceivedInvoices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InboxPull(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pullReceivedInvoices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_decideReceivedInvoice(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_decideReceivedInvoice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DecideReceivedInvoice(ctx, fc.Args["projectId"].(string), fc.Args["id"].(string), fc.Args["decision"].(string), fc.Args["reason"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *inbox.View) graphql.Marshaler {
+			return ec.marshalNReceivedInvoice2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐView(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_decideReceivedInvoice(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReceivedInvoice(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_decideReceivedInvoice_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -13319,6 +13623,50 @@ func (ec *executionContext) fieldContext_Query_renderInvoice(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_invoiceSample(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_invoiceSample(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().InvoiceSample(ctx, fc.Args["projectId"].(string), fc.Args["invoiceType"].(string), fc.Args["issueDate"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_invoiceSample(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_invoiceSample_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14501,6 +14849,52 @@ func (ec *executionContext) _SubmittedInvoice_qrCodeData(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_SubmittedInvoice_qrCodeData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SubmittedInvoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_qrPngBase64(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_qrPngBase64(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().QRPngBase64(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_qrPngBase64(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubmittedInvoice_pdfBase64(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubmittedInvoice_pdfBase64(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SubmittedInvoice().PDFBase64(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubmittedInvoice_pdfBase64(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubmittedInvoice", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SubmittedInvoice_pendingCall(ctx context.Context, field graphql.CollectedField, obj *submissions.View) (ret graphql.Marshaler) {
@@ -18987,6 +19381,11 @@ func (ec *executionContext) _AuditLog(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "actorEmail":
+			out.Values[i] = ec._AuditLog_actorEmail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "action":
 			out.Values[i] = ec._AuditLog_action(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -19842,6 +20241,44 @@ func (ec *executionContext) _GeneratedIrn(ctx context.Context, sel ast.Selection
 			}
 		case "taxAuthorityCode":
 			out.Values[i] = ec._GeneratedIrn_taxAuthorityCode(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var inboxPullImplementors = []string{"InboxPull"}
+
+func (ec *executionContext) _InboxPull(ctx context.Context, sel ast.SelectionSet, obj *inbox.PullStarted) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inboxPullImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InboxPull")
+		case "workflowId":
+			out.Values[i] = ec._InboxPull_workflowId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -21273,6 +21710,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createInvoiceNote":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createInvoiceNote(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pullReceivedInvoices":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pullReceivedInvoices(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decideReceivedInvoice":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_decideReceivedInvoice(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -22710,6 +23161,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "invoiceSample":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_invoiceSample(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -23190,6 +23663,82 @@ func (ec *executionContext) _SubmittedInvoice(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "qrPngBase64":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_qrPngBase64(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "pdfBase64":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubmittedInvoice_pdfBase64(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "pendingCall":
 			out.Values[i] = ec._SubmittedInvoice_pendingCall(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -25192,6 +25741,16 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNInboxPull2ᚖgithubᚗcomᚋeinvoiceᚑngᚋeinvoiceᚋmodelᚋinboxᚐPullStarted(ctx context.Context, sel ast.SelectionSet, v *inbox.PullStarted) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InboxPull(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {

@@ -19,6 +19,32 @@ import (
 	"github.com/google/uuid"
 )
 
+func (r *mutationResolver) PullReceivedInvoices(ctx context.Context, projectID string) (*inbox.PullStarted, error) {
+	k, release, err := r.acquire(ctx, projectID, true)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return r.app.Inbox.Pull(ctx, k)
+}
+
+func (r *mutationResolver) DecideReceivedInvoice(ctx context.Context, projectID string, id string, decision string, reason *string) (*inbox.View, error) {
+	k, release, err := r.acquire(ctx, projectID, true)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	invoiceID, err := parseID(id, "id")
+	if err != nil {
+		return nil, err
+	}
+	in := inbox.DecideInput{Decision: decision}
+	if reason != nil {
+		in.Reason = *reason
+	}
+	return r.app.Inbox.Decide(ctx, k, invoiceID, in)
+}
+
 func (r *projectResolver) ReceivedInvoices(ctx context.Context, obj *portal.ProjectView, first *int, after *string, filter *gqlmodel.ReceivedInvoiceFilter) (*gqlmodel.ReceivedInvoiceConnection, error) {
 	u, err := principal(ctx)
 	if err != nil {

@@ -7,12 +7,14 @@ package graph
 
 import (
 	"context"
+	"encoding/base64"
 	"strconv"
 	"time"
 
 	"github.com/einvoice-ng/einvoice/graph/gqlmodel"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/portal"
+	"github.com/einvoice-ng/einvoice/model/qrcode"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/google/uuid"
 )
@@ -113,6 +115,37 @@ func (r *queryResolver) Invoice(ctx context.Context, id string) (*submissions.Vi
 		return nil, err
 	}
 	return r.app.Submissions.Get(ctx, u, invoiceID)
+}
+
+func (r *submittedInvoiceResolver) QRPngBase64(ctx context.Context, obj *submissions.View) (*string, error) {
+	if obj.QRCodeData == nil || *obj.QRCodeData == "" {
+		return nil, nil
+	}
+	_, release, err := r.acquire(ctx, obj.ProjectID.String(), false)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	png, err := qrcode.PNG(*obj.QRCodeData, qrcode.DefaultSize)
+	if err != nil {
+		return nil, model.Wrap(model.CodeInternal, err, internalMessage)
+	}
+	s := png.Base64()
+	return &s, nil
+}
+
+func (r *submittedInvoiceResolver) PDFBase64(ctx context.Context, obj *submissions.View) (*string, error) {
+	k, release, err := r.acquire(ctx, obj.ProjectID.String(), false)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	pdf, err := r.clearedPDF(ctx, k, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	s := base64.StdEncoding.EncodeToString(pdf.PDF)
+	return &s, nil
 }
 
 func (r *submittedInvoiceResolver) Events(ctx context.Context, obj *submissions.View) ([]*submissions.EventView, error) {

@@ -91,6 +91,19 @@ func (r *queryResolver) RenderInvoice(ctx context.Context, projectID string, inp
 	return res, nil
 }
 
+func (r *queryResolver) InvoiceSample(ctx context.Context, projectID string, invoiceType string, issueDate *string) (any, error) {
+	k, release, err := r.acquire(ctx, projectID, false)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	out, err := r.app.Invoices.Sample(ctx, k, invoices.SampleInput{InvoiceType: invoiceType, IssueDate: deref(issueDate)})
+	if err != nil {
+		return nil, asArguments(err)
+	}
+	return out, nil
+}
+
 func (r *validateInvoiceInputResolver) Profile(ctx context.Context, obj *invoices.ValidateInput, data *model.ValidationProfile) error {
 	if data != nil {
 		obj.Profile = string(*data)

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model"
@@ -187,4 +190,58 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TestInvoiceSampleAndDocuments checks the sample invoice a portal user
+// loads (the REST route's answer, its problems at the arguments) and a
+// submitted invoice's QR image and PDF as cleared.
+func TestInvoiceSampleAndDocuments(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, d storetest.Dialect) {
+		s := newServer(t, d, graph.Options{})
+		a := s.tenant("acme")
+		var sample struct{ InvoiceSample map[string]any }
+		s.must(a.Token, `query($p: ID!) { invoiceSample(projectId: $p, invoiceType: "b2c", issueDate: "2026-03-15") }`, map[string]any{"p": a.ProjectID}, &sample)
+		inv := sample.InvoiceSample
+		var p struct {
+			Project struct{ Authority struct{ BusinessID string } }
+		}
+		s.must(a.Token, `query($p: ID!) { project(id: $p) { authority { businessId } } }`, map[string]any{"p": a.ProjectID}, &p)
+		if inv["business_id"] != p.Project.Authority.BusinessID || inv["issue_date"] != "2026-03-15" || inv["invoice_kind"] != "B2C" || inv["irn"] != nil {
+			t.Fatalf("sample: business %v (project %s) date %v kind %v irn %v", inv["business_id"], p.Project.Authority.BusinessID, inv["issue_date"], inv["invoice_kind"], inv["irn"])
+		}
+		r := s.do(a.Token, `query($p: ID!) { invoiceSample(projectId: $p, invoiceType: "B2X", issueDate: "15/03/2026") }`, map[string]any{"p": a.ProjectID})
+		if got := r.locs(t); len(got) != 2 || !contains(got, "enum@invoiceType") || !contains(got, "date_from_datetime_parsing@issueDate") {
+			t.Fatalf("bad arguments: %v (%s)", got, r.Raw)
+		}
+
+		// An invoice of the project, recorded confirmed: its QR image and its PDF.
+		var irn struct{ GenerateIrn struct{ Irn string } }
+		s.must(a.Token, `mutation($p: ID!) { generateIrn(projectId: $p, input: {invoiceReference: "SAMPLE1", invoiceTypeCode: "B2C",
+			taxAuthorityCode: "NRS", issueDate: "2026-03-15"}) { irn } }`, map[string]any{"p": a.ProjectID}, &irn)
+		inv["irn"] = irn.GenerateIrn.Irn
+		payload, err := json.Marshal(inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		qr := "confirmed QR payload"
+		rec := &model.SubmittedInvoice{ID: model.NewID(), ProjectID: uuid.MustParse(a.ProjectID), OrganizationID: uuid.MustParse(a.OrgID),
+			Environment: model.EnvironmentSandbox, IRN: irn.GenerateIrn.Irn, InvoiceType: model.InvoiceKindB2C, InvoiceTypeCode: "381",
+			Payload: string(payload), PayloadHash: "x", Status: model.InvoiceConfirmed, IssueDate: "2026-03-15", WorkflowID: "w",
+			QRCodeData: qr, CreatedAt: now, UpdatedAt: now, SignedAt: &now, ConfirmedAt: &now}
+		if err := s.st.Submissions().Create(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+		var docs struct {
+			Invoice struct {
+				QrPngBase64, PdfBase64 string
+			}
+		}
+		s.must(a.Token, `query($id: ID!) { invoice(id: $id) { qrPngBase64 pdfBase64 } }`, map[string]any{"id": rec.ID.String()}, &docs)
+		png, _ := base64.StdEncoding.DecodeString(docs.Invoice.QrPngBase64)
+		pdf, _ := base64.StdEncoding.DecodeString(docs.Invoice.PdfBase64)
+		if !strings.HasPrefix(string(png), "\x89PNG") || !strings.HasPrefix(string(pdf), "%PDF-") {
+			t.Fatalf("qr image %d bytes, pdf %d bytes", len(png), len(pdf))
+		}
+	})
 }

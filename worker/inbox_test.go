@@ -219,6 +219,8 @@ func inboxExchange(t *testing.T, d storetest.Dialect) {
 		t.Fatalf("bad decision: %d %v", code, m)
 	}
 
+	inboxMutations(t, r, seller, buyer, id)
+
 	c := r.counts(seller, irn)
 	if c.Confirmations != 1 || c.ConfirmRepeats != 0 || c.Downloads != 1 || c.Transmits != 1 {
 		t.Fatalf("NRS counts %+v", c)
@@ -235,8 +237,96 @@ func inboxExchange(t *testing.T, d storetest.Dialect) {
 			waitFor(t, time.Minute, "delivery of "+ev.Type, func() bool { return rc.count(ev.ID.String()) >= 1 })
 		}
 	}
-	if strings.Join(types, ",") != "received_invoice.accepted,received_invoice.confirmed,received_invoice.received" {
+	if strings.Join(types, ",") != "received_invoice.accepted,received_invoice.rejected,received_invoice.accepted,received_invoice.confirmed,received_invoice.received" {
 		t.Fatalf("events %v", types)
+	}
+}
+
+// gqlError is the code and message of a GraphQL answer's only error.
+func gqlError(t *testing.T, data map[string]any, errs []any, field string) (code, message string) {
+	t.Helper()
+	if len(errs) != 1 || data != nil && data[field] != nil {
+		t.Fatalf("%s: want one error and no data: %v %v", field, data, errs)
+	}
+	e := errs[0].(map[string]any)
+	ext, _ := e["extensions"].(map[string]any)
+	code, _ = ext["code"].(string)
+	message, _ = e["message"].(string)
+	return code, message
+}
+
+// inboxMutations pulls and decides on the buyer's received invoice id on
+// GraphQL as on REST: the same answers, the same validation, and another
+// tenant's invoice or project not found, with the same message, on both.
+func inboxMutations(t *testing.T, r *rig, seller, buyer certtest.Tenant, id string) {
+	const pull = `mutation($p: ID!) { pullReceivedInvoices(projectId: $p) { workflowId } }`
+	const decide = `mutation($p: ID!, $id: ID!, $d: String!, $why: String) {
+		decideReceivedInvoice(projectId: $p, id: $id, decision: $d, reason: $why) { id irn decision decisionReason decidedAt }
+	}`
+	bp := buyer.Project.ID.String()
+	code, m, _ := r.call("POST", "/api/v2/received-invoices/pull", buyer, "")
+	data, errs := r.graphql(buyer, pull, map[string]any{"p": bp})
+	if len(errs) != 0 || code != 202 || data["pullReceivedInvoices"].(map[string]any)["workflowId"] != m["workflow_id"] {
+		t.Fatalf("pull: REST %d %v, GraphQL %v %v", code, m, data, errs)
+	}
+	data, errs = r.graphql(buyer, decide, map[string]any{"p": bp, "id": id, "d": "REJECTED", "why": "wrong quantity"})
+	if len(errs) != 0 {
+		t.Fatalf("decide on GraphQL: %v", errs)
+	}
+	dec := data["decideReceivedInvoice"].(map[string]any)
+	if dec["id"] != id || dec["decision"] != "rejected" || dec["decisionReason"] != "wrong quantity" || dec["decidedAt"] == nil {
+		t.Fatalf("decided on GraphQL: %v", dec)
+	}
+	code, one, _ := r.call("GET", "/api/v2/received-invoices/"+id, buyer, "")
+	if code != 200 || one["decision"] != "rejected" || one["decision_reason"] != "wrong quantity" {
+		t.Fatalf("the GraphQL decision read on REST: %d %v", code, one)
+	}
+	// The same decision again changes nothing (no event), on both.
+	if _, errs := r.graphql(buyer, decide, map[string]any{"p": bp, "id": id, "d": "rejected", "why": "wrong quantity"}); len(errs) != 0 {
+		t.Fatalf("the same decision again: %v", errs)
+	}
+	if code, m, _ := r.call("POST", "/api/v2/received-invoices/"+id+"/decision", buyer, `{"decision":"rejected","reason":"wrong quantity"}`); code != 200 {
+		t.Fatalf("the same decision again on REST: %d %v", code, m)
+	}
+	// Bad input: the same problem, under the body on REST and the argument on GraphQL.
+	code, bad, _ := r.call("POST", "/api/v2/received-invoices/"+id+"/decision", buyer, `{"decision":"maybe"}`)
+	data, errs = r.graphql(buyer, decide, map[string]any{"p": bp, "id": id, "d": "maybe"})
+	gcode, _ := gqlError(t, data, errs, "decideReceivedInvoice")
+	restLoc, _ := json.Marshal(bad["detail"].([]any)[0].(map[string]any)["loc"])
+	gqlLoc, _ := json.Marshal(errs[0].(map[string]any)["extensions"].(map[string]any)["detail"].([]any)[0].(map[string]any)["loc"])
+	if code != 422 || gcode != "invalid" || string(restLoc) != `["body","decision"]` || string(gqlLoc) != `["decision"]` {
+		t.Fatalf("bad decision: REST %d %v (%s), GraphQL %s (%s) %v", code, bad, restLoc, gcode, gqlLoc, errs)
+	}
+	long := strings.Repeat("x", 513)
+	code, _, _ = r.call("POST", "/api/v2/received-invoices/"+id+"/decision", buyer, `{"decision":"accepted","reason":"`+long+`"}`)
+	data, errs = r.graphql(buyer, decide, map[string]any{"p": bp, "id": id, "d": "accepted", "why": long})
+	if gcode, _ := gqlError(t, data, errs, "decideReceivedInvoice"); code != 422 || gcode != "invalid" {
+		t.Fatalf("a reason of 513 characters: REST %d, GraphQL %s", code, gcode)
+	}
+	// Another tenant: the buyer's invoice through the seller's own project,
+	// and the buyer's project itself, are not found, as on REST.
+	sp := seller.Project.ID.String()
+	code, rm, _ := r.call("POST", "/api/v2/received-invoices/"+id+"/decision", seller, `{"decision":"accepted"}`)
+	data, errs = r.graphql(seller, decide, map[string]any{"p": sp, "id": id, "d": "accepted"})
+	gcode, gmsg := gqlError(t, data, errs, "decideReceivedInvoice")
+	if code != 404 || gcode != "not_found" || gmsg != rm["detail"] {
+		t.Fatalf("another tenant's invoice: REST %d %v, GraphQL %s %q", code, rm, gcode, gmsg)
+	}
+	data, errs = r.graphql(seller, decide, map[string]any{"p": bp, "id": id, "d": "accepted"})
+	if gcode, _ := gqlError(t, data, errs, "decideReceivedInvoice"); gcode != "not_found" {
+		t.Fatalf("another tenant's project: %s %v", gcode, errs)
+	}
+	data, errs = r.graphql(seller, pull, map[string]any{"p": bp})
+	if gcode, _ := gqlError(t, data, errs, "pullReceivedInvoices"); gcode != "not_found" {
+		t.Fatalf("pulling another tenant's project: %s %v", gcode, errs)
+	}
+	// Nothing the refused calls sent changed the invoice.
+	if _, one, _ := r.call("GET", "/api/v2/received-invoices/"+id, buyer, ""); one["decision"] != "rejected" || one["decision_reason"] != "wrong quantity" {
+		t.Fatalf("after the refused calls: %v", one)
+	}
+	// Back to accepted on REST, for the events below.
+	if code, m, _ := r.call("POST", "/api/v2/received-invoices/"+id+"/decision", buyer, `{"decision":"accepted","reason":"goods received"}`); code != 200 {
+		t.Fatalf("accept again: %d %v", code, m)
 	}
 }
 

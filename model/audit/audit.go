@@ -61,6 +61,9 @@ type View struct {
 	CreatedAt      time.Time  `json:"created_at"`
 	Hash           string     `json:"hash"`
 	PrevHash       string     `json:"prev_hash"`
+	// ActorEmail is the e-mail of a user actor who is a member of the
+	// entry's organization; nil for any other actor.
+	ActorEmail *string `json:"actor_email,omitempty"`
 }
 
 // actions are the actions a listing may filter on.
@@ -107,13 +110,61 @@ func (s *Service) List(ctx context.Context, who *model.Principal, in Input) (*mo
 	if err != nil {
 		return nil, err
 	}
+	emails, err := s.actorEmails(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
 	return model.ListOf(rows, more, func(r *model.AuditLog) uuid.UUID { return r.ID }, func(r *model.AuditLog) View {
-		return View{
+		v := View{
 			ID: r.ID, OrganizationID: r.OrganizationID, Actor: model.Ref{Type: r.ActorType, ID: r.ActorID},
 			Action: r.Action, Target: model.Ref{Type: r.TargetType, ID: r.TargetID}, IP: r.IP, UserAgent: r.UserAgent,
 			RequestID: r.RequestID, CreatedAt: r.CreatedAt.UTC(), Hash: r.Hash, PrevHash: r.PrevHash,
 		}
+		if r.ActorType == "user" && r.OrganizationID != nil {
+			if id, err := uuid.Parse(r.ActorID); err == nil {
+				if e, ok := emails[memberKey{*r.OrganizationID, id}]; ok {
+					v.ActorEmail = &e
+				}
+			}
+		}
+		return v
 	}), nil
+}
+
+// memberKey names a user in an organization.
+type memberKey struct{ org, user uuid.UUID }
+
+// actorEmails finds the e-mails of the user actors of rows, each only
+// when the user is a member of the entry's organization (one query).
+func (s *Service) actorEmails(ctx context.Context, rows []model.AuditLog) (map[memberKey]string, error) {
+	var orgs, users []uuid.UUID
+	seenOrg, seenUser := map[uuid.UUID]bool{}, map[uuid.UUID]bool{}
+	for _, r := range rows {
+		if r.ActorType != "user" || r.OrganizationID == nil {
+			continue
+		}
+		id, err := uuid.Parse(r.ActorID)
+		if err != nil {
+			continue
+		}
+		if !seenOrg[*r.OrganizationID] {
+			seenOrg[*r.OrganizationID] = true
+			orgs = append(orgs, *r.OrganizationID)
+		}
+		if !seenUser[id] {
+			seenUser[id] = true
+			users = append(users, id)
+		}
+	}
+	found, err := s.st.Users().MemberEmails(ctx, orgs, users)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[memberKey]string, len(found))
+	for _, m := range found {
+		out[memberKey{m.OrganizationID, m.UserID}] = m.Email
+	}
+	return out, nil
 }
 
 // ChainView tells whether an organization's audit chain verifies.

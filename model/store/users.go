@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"github.com/einvoice-ng/einvoice/model"
 )
@@ -45,3 +46,29 @@ func (rp Users) ByID(ctx context.Context, id uuid.UUID) (*model.User, error) {
 
 // Lock serializes quota checks on what a user owns.
 func (rp Users) Lock(ctx context.Context, id uuid.UUID) error { return rp.s.lockRow(ctx, "users", id) }
+
+// MemberEmail is the e-mail of a user who is a member of an organization.
+type MemberEmail struct {
+	OrganizationID uuid.UUID `bun:"organization_id"`
+	UserID         uuid.UUID `bun:"user_id"`
+	Email          string    `bun:"email"`
+}
+
+// MemberEmails finds the e-mails of those of userIDs who are members of
+// one of orgIDs, one row per membership: a user of no organization in
+// orgIDs is left out.
+func (rp Users) MemberEmails(ctx context.Context, orgIDs, userIDs []uuid.UUID) ([]MemberEmail, error) {
+	out := []MemberEmail{}
+	if len(orgIDs) == 0 || len(userIDs) == 0 {
+		return out, nil
+	}
+	err := rp.s.idb.NewSelect().
+		ColumnExpr("m.organization_id, m.user_id, u.email").
+		TableExpr("memberships AS m").
+		Join("JOIN users AS u ON u.id = m.user_id").
+		Where("m.organization_id IN (?)", bun.List(orgIDs)).
+		Where("m.user_id IN (?)", bun.List(userIDs)).
+		OrderExpr("m.organization_id ASC, m.user_id ASC").
+		Scan(ctx, &out)
+	return out, rp.s.wrap(err, "user")
+}

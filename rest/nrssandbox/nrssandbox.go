@@ -47,6 +47,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 	"github.com/einvoice-ng/einvoice/model/secret"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
@@ -263,7 +264,7 @@ func (h *Handler) routes() http.Handler {
 	r.Post("/api/v1/utilities/verify-tin/", h.route(HandlerUtility, h.verifyTIN)) // 21
 	r.Post("/api/v1/utilities/verify-tin", h.route(HandlerUtility, h.verifyTIN))
 	r.Post("/api/v1/utilities/authenticate", h.route(HandlerUtility, h.authenticateTaxpayer)) // 22
-	for _, name := range Resources {                                                          // 23-33
+	for _, name := range codes.ResourceNames() {                                              // 23-33
 		r.Get("/api/v1/invoice/resources/"+name, h.resource(name))
 	}
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 )
 
@@ -37,10 +38,10 @@ var referenceEntries = map[string]int{
 
 func TestResourcesAreNRSLists(t *testing.T) {
 	e := newEnv(t, nrssandbox.Options{})
-	if len(nrssandbox.Resources) != len(referenceSHA256) {
-		t.Fatalf("%d resources, %d reference files", len(nrssandbox.Resources), len(referenceSHA256))
+	if len(codes.ResourceNames()) != len(referenceSHA256) {
+		t.Fatalf("%d resources, %d reference files", len(codes.ResourceNames()), len(referenceSHA256))
 	}
-	for _, name := range nrssandbox.Resources {
+	for _, name := range codes.ResourceNames() {
 		t.Run(name, func(t *testing.T) {
 			file, ok := nrssandbox.ReferenceList(name)
 			sum := sha256.Sum256(file)

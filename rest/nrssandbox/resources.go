@@ -7,35 +7,14 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-)
 
-// Resource names MBS serves under /api/v1/invoice/resources/{name}, in the
-// order of mbs-api.md (23-33).
-const (
-	ResourceCountries            = "countries"
-	ResourceInvoiceTypes         = "invoice-types"
-	ResourceCurrencies           = "currencies"
-	ResourceVATExemptions        = "vat-exemptions"
-	ResourceServicesCodes        = "services-codes"
-	ResourceTaxCategories        = "tax-categories"
-	ResourcePaymentMeans         = "payment-means"
-	ResourceHSCodes              = "hs-codes"
-	ResourceStates               = "states"
-	ResourceLGAs                 = "lgas"
-	ResourceInvoiceQuantityCodes = "invoice-quantity-codes"
+	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 )
-
-// Resources lists every resource.
-var Resources = []string{
-	ResourceCountries, ResourceInvoiceTypes, ResourceCurrencies, ResourceVATExemptions, ResourceServicesCodes,
-	ResourceTaxCategories, ResourcePaymentMeans, ResourceHSCodes, ResourceStates, ResourceLGAs,
-	ResourceInvoiceQuantityCodes,
-}
 
 // PartialResources are the lists without a public copy: the stand-in serves
 // only what NRS's documents print (reference/SOURCES.md) and marks the
 // answer with PartialListHeader.
-var PartialResources = []string{ResourceHSCodes, ResourceInvoiceQuantityCodes}
+var PartialResources = []string{codes.ResourceHSCodes, codes.ResourceQuantityCodes}
 
 // PartialListHeader marks the answer of a partial list ("partial").
 const PartialListHeader = "X-Einvoice-Sandbox-List"
@@ -53,8 +32,8 @@ func ReferenceList(name string) ([]byte, bool) {
 
 // resourceBodies are the whole answers, built once.
 var resourceBodies = func() map[string][]byte {
-	out := make(map[string][]byte, len(Resources))
-	for _, name := range Resources {
+	out := make(map[string][]byte, len(codes.ResourceNames()))
+	for _, name := range codes.ResourceNames() {
 		raw, ok := ReferenceList(name)
 		if !ok {
 			panic("nrssandbox: no reference list " + name)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
@@ -72,7 +73,7 @@ func TestEndpoints(t *testing.T) {
 	})
 
 	t.Run("resources", func(t *testing.T) {
-		for _, name := range mbs.Resources {
+		for _, name := range codes.ResourceNames() {
 			raw, call, err := c.Resources().ListCall(ctx, name)
 			if err != nil || len(raw) == 0 || raw[0] != '[' {
 				t.Fatalf("%s: %s %v", name, raw, err)
@@ -89,11 +90,11 @@ func TestEndpoints(t *testing.T) {
 				t.Fatalf("%s differs from the list the stand-in serves", name)
 			}
 		}
-		if raw, err := c.Resources().List(ctx, mbs.ResourceInvoiceTypes); err != nil || !bytes.Contains(raw, []byte(`"value":"Commercial Invoice"`)) {
+		if raw, err := c.Resources().List(ctx, codes.ResourceInvoiceTypes); err != nil || !bytes.Contains(raw, []byte(`"value":"Commercial Invoice"`)) {
 			t.Fatalf("raw resource: %s %v", raw, err)
 		}
 		// The stand-in's partial lists are no list to refresh from.
-		for _, name := range []string{mbs.ResourceHSCodes, mbs.ResourceInvoiceQuantityCodes} {
+		for _, name := range []string{codes.ResourceHSCodes, codes.ResourceQuantityCodes} {
 			if raw, err := c.Resources().List(ctx, name); !errors.Is(err, mbs.ErrPartialList) || raw != nil {
 				t.Fatalf("%s: %s %v", name, raw, err)
 			}

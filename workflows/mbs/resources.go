@@ -7,29 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-)
 
-// Resource names NRS serves under /api/v1/invoice/resources/{name}.
-const (
-	ResourceCountries            = "countries"
-	ResourceInvoiceTypes         = "invoice-types"
-	ResourceCurrencies           = "currencies"
-	ResourceVATExemptions        = "vat-exemptions"
-	ResourceServicesCodes        = "services-codes"
-	ResourceTaxCategories        = "tax-categories"
-	ResourcePaymentMeans         = "payment-means"
-	ResourceHSCodes              = "hs-codes"
-	ResourceStates               = "states"
-	ResourceLGAs                 = "lgas"
-	ResourceInvoiceQuantityCodes = "invoice-quantity-codes"
+	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 )
-
-// Resources lists every resource, in the order of mbs-api.md.
-var Resources = []string{
-	ResourceCountries, ResourceInvoiceTypes, ResourceCurrencies, ResourceVATExemptions, ResourceServicesCodes,
-	ResourceTaxCategories, ResourcePaymentMeans, ResourceHSCodes, ResourceStates, ResourceLGAs,
-	ResourceInvoiceQuantityCodes,
-}
 
 // Entries of the lists, with NRS's field names and value types (as served;
 // ../shared/nrs/reference).
@@ -129,7 +109,7 @@ var ErrPartialList = errors.New("mbs: the server holds only part of this list")
 
 // List calls GET /api/v1/invoice/resources/{name} and returns the list
 // as NRS sent it (the envelope's data), for code-list refreshes that keep
-// NRS's own bytes. name is one of Resources (or another list NRS adds:
+// NRS's own bytes. name is one of codes.ResourceNames() (or another list NRS adds:
 // lower-case letters, digits and hyphens). A list the server marks partial
 // (PartialListHeader) is ErrPartialList.
 func (r ResourceLists) List(ctx context.Context, name string) (json.RawMessage, error) {
@@ -176,55 +156,55 @@ func resourceList[T any](ctx context.Context, rl ResourceLists, name string) ([]
 
 // Countries fetches countries.
 func (rl ResourceLists) Countries(ctx context.Context) ([]Country, Call, error) {
-	return resourceList[Country](ctx, rl, ResourceCountries)
+	return resourceList[Country](ctx, rl, codes.ResourceCountries)
 }
 
 // InvoiceTypes fetches invoice-types.
 func (rl ResourceLists) InvoiceTypes(ctx context.Context) ([]CodeValue, Call, error) {
-	return resourceList[CodeValue](ctx, rl, ResourceInvoiceTypes)
+	return resourceList[CodeValue](ctx, rl, codes.ResourceInvoiceTypes)
 }
 
 // Currencies fetches currencies.
 func (rl ResourceLists) Currencies(ctx context.Context) ([]Currency, Call, error) {
-	return resourceList[Currency](ctx, rl, ResourceCurrencies)
+	return resourceList[Currency](ctx, rl, codes.ResourceCurrencies)
 }
 
 // VATExemptions fetches vat-exemptions.
 func (rl ResourceLists) VATExemptions(ctx context.Context) ([]VATExemption, Call, error) {
-	return resourceList[VATExemption](ctx, rl, ResourceVATExemptions)
+	return resourceList[VATExemption](ctx, rl, codes.ResourceVATExemptions)
 }
 
 // ServicesCodes fetches services-codes.
 func (rl ResourceLists) ServicesCodes(ctx context.Context) ([]ServiceCode, Call, error) {
-	return resourceList[ServiceCode](ctx, rl, ResourceServicesCodes)
+	return resourceList[ServiceCode](ctx, rl, codes.ResourceServicesCodes)
 }
 
 // TaxCategories fetches tax-categories.
 func (rl ResourceLists) TaxCategories(ctx context.Context) ([]TaxCategory, Call, error) {
-	return resourceList[TaxCategory](ctx, rl, ResourceTaxCategories)
+	return resourceList[TaxCategory](ctx, rl, codes.ResourceTaxCategories)
 }
 
 // PaymentMeans fetches payment-means.
 func (rl ResourceLists) PaymentMeans(ctx context.Context) ([]CodeValue, Call, error) {
-	return resourceList[CodeValue](ctx, rl, ResourcePaymentMeans)
+	return resourceList[CodeValue](ctx, rl, codes.ResourcePaymentMeans)
 }
 
 // HSCodes fetches hs-codes.
 func (rl ResourceLists) HSCodes(ctx context.Context) ([]HSCode, Call, error) {
-	return resourceList[HSCode](ctx, rl, ResourceHSCodes)
+	return resourceList[HSCode](ctx, rl, codes.ResourceHSCodes)
 }
 
 // States fetches states.
 func (rl ResourceLists) States(ctx context.Context) ([]State, Call, error) {
-	return resourceList[State](ctx, rl, ResourceStates)
+	return resourceList[State](ctx, rl, codes.ResourceStates)
 }
 
 // LGAs fetches lgas.
 func (rl ResourceLists) LGAs(ctx context.Context) ([]LGA, Call, error) {
-	return resourceList[LGA](ctx, rl, ResourceLGAs)
+	return resourceList[LGA](ctx, rl, codes.ResourceLGAs)
 }
 
 // InvoiceQuantityCodes fetches invoice-quantity-codes.
 func (rl ResourceLists) InvoiceQuantityCodes(ctx context.Context) ([]QuantityCode, Call, error) {
-	return resourceList[QuantityCode](ctx, rl, ResourceInvoiceQuantityCodes)
+	return resourceList[QuantityCode](ctx, rl, codes.ResourceQuantityCodes)
 }

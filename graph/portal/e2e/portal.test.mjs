@@ -207,6 +207,35 @@ test('the REST API with the copied secret moves the usage chart', { needs: [KEY]
   assert.equal(await total.textContent(), '4', 'the four calls show in the usage total within a minute');
   assert.equal(await page.getByTestId('usage-chart').locator('rect').count() >= 2, true);
   await page.getByRole('rowheader', { name: 'irn.generate' }).waitFor();
+  // It says plainly what it counts, and why the portal's own calls are not.
+  const scope = await page.getByTestId('usage-scope').textContent();
+  assert.match(scope, /calls made to the API with this project's API keys/);
+  assert.match(scope, /not counted here/);
+  // The legend's labels sit beside their swatches, on screen, and the axis
+  // labels keep a readable size, at desktop and at phone width.
+  for (const viewport of [desktop, phone]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const chart = await page.evaluate(() => {
+      const legend = [...document.querySelectorAll('.chart .legend li')].map((li) => {
+        const sw = li.querySelector('svg').getBoundingClientRect();
+        const label = li.querySelector('span').getBoundingClientRect();
+        return { text: li.textContent.trim(), gap: label.left - sw.right, dy: Math.abs(label.top + label.height / 2 - (sw.top + sw.height / 2)), swatch: sw.width, right: label.right };
+      });
+      const ticks = [...document.querySelectorAll('.chart .tick')].map((t) => ({ text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize), h: t.getBoundingClientRect().height, right: t.getBoundingClientRect().right }));
+      return { legend, ticks, width: window.innerWidth };
+    });
+    assert.ok(chart.legend.length >= 2, `legend entries: ${JSON.stringify(chart.legend)}`);
+    for (const l of chart.legend) {
+      assert.ok(l.swatch <= 14 && l.gap >= 0 && l.gap <= 12 && l.dy <= 4, `at ${viewport.width} px the legend label "${l.text}" is not beside its swatch: ${JSON.stringify(l)}`);
+      assert.ok(l.right <= chart.width, `at ${viewport.width} px the legend label "${l.text}" is off screen: ${JSON.stringify(l)}`);
+    }
+    assert.ok(chart.ticks.length >= 4, `axis labels: ${JSON.stringify(chart.ticks)}`);
+    for (const t of chart.ticks) {
+      assert.ok(t.px >= 11 && t.h >= 11 && t.right <= chart.width, `at ${viewport.width} px the axis label "${t.text}" is not readable: ${JSON.stringify(t)}`);
+    }
+  }
+  await page.setViewportSize(desktop);
   await screen('usage');
 });
 
@@ -453,7 +482,7 @@ test(CERT, { needs: [KEY] }, async () => {
   await page.getByRole('table').getByText('passed').waitFor();
 });
 
-test('the inbox: empty, filtered, and a pull started through the API', { needs: [KEY] }, async () => {
+test('the inbox: empty, filtered, a pull started through the API and from the screen', { needs: [KEY] }, async () => {
   await page.goto(state.projectURL + '/inbox');
   await page.getByText('No received invoice yet.').waitFor();
   const headers = { 'X-Client-Id': state.clientId, 'X-Client-Secret': state.secret };
@@ -463,6 +492,8 @@ test('the inbox: empty, filtered, and a pull started through the API', { needs: 
   assert.match(started.workflow_id, /^inbox-pull-/);
   const list = await fetch(`${server.base}/api/v2/received-invoices?confirmed=maybe`, { headers });
   assert.equal(list.status, 422);
+  await page.getByRole('button', { name: 'Pull now' }).click();
+  await page.getByRole('status').getByText(/Pulling now \(inbox-pull-/).waitFor();
   await page.getByLabel('Receipt confirmed').selectOption('true');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.getByText('No received invoice yet.').waitFor();
@@ -528,6 +559,67 @@ test('the invoice workbench: problems in place, IRN and QR, PDF preview', { need
   await screen('workbench');
 });
 
+const WB_SUBMIT = 'the workbench loads a sample, submits it once, and the confirmed invoice shows its QR image and PDF';
+test(WB_SUBMIT, { needs: [KEY] }, async () => {
+  await page.goto(state.projectURL + '/workbench');
+  await namesProject('Web shop');
+  const json = page.getByRole('textbox', { name: 'Invoice JSON' });
+  await page.getByLabel('Invoice kind').selectOption('B2C');
+  await page.getByRole('button', { name: 'Load a B2C sample' }).click();
+  await page.waitForFunction(() => document.querySelector('#wb-json')?.value.includes('"invoice_kind": "B2C"'));
+  const sample = JSON.parse(await json.inputValue());
+  assert.equal(sample.irn, undefined, 'the sample has no IRN yet');
+  assert.match(sample.business_id, /^[0-9a-f-]{36}$/);
+  assert.match(await page.getByLabel('Invoice reference').inputValue(), /^SAMPLE[0-9A-Z]+$/);
+  // Its IRN is issued and written into the invoice, which then validates clean.
+  await page.getByRole('button', { name: 'Generate IRN and QR' }).click();
+  const irn = (await page.getByTestId('irn').textContent()).trim();
+  await page.waitForFunction((v) => document.querySelector('#wb-json')?.value.includes(`"irn": "${v}"`), irn);
+  await page.getByRole('button', { name: 'Validate', exact: true }).click();
+  await page.getByRole('heading', { name: /valid 0 errors, 0 warnings/ }).waitFor();
+
+  // Submitted under an Idempotency-Key; the same invoice submitted again is
+  // answered with the first submission, not a second invoice.
+  const sent = [];
+  const submit = async () => {
+    const req = page.waitForRequest((r) => r.url().endsWith('/graphql') && (r.postData() ?? '').includes('mutation SubmitInvoice'));
+    const res = page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('mutation SubmitInvoice'));
+    await page.getByRole('button', { name: 'Submit to NRS' }).click();
+    const body = await (await res).json();
+    assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+    sent.push({ key: (await req).headers()['idempotency-key'], id: body.data.submitInvoice.id });
+  };
+  await submit();
+  await page.getByTestId('submitted-link').waitFor();
+  await submit();
+  assert.match(sent[0].key, /^[0-9a-f]{32}$/);
+  assert.equal(sent[1].key, sent[0].key, 'the same invoice is resubmitted under the same key');
+  assert.equal(sent[1].id, sent[0].id, 'resubmitting answers the first invoice');
+  assert.equal((await page.getByTestId('submitted-link').textContent()).trim(), irn);
+  await screen('workbench-submitted');
+
+  // Its page: followed to confirmed, the QR as an image, the PDF downloaded.
+  await page.getByTestId('submitted-link').click();
+  await page.waitForURL(new RegExp(`/invoices/${sent[0].id}$`));
+  await page.getByTestId('invoice-status').getByText('confirmed', { exact: true }).waitFor({ timeout: 240_000 });
+  const qr = page.getByRole('img', { name: `QR code of invoice ${irn}` });
+  await qr.waitFor();
+  assert.match(await qr.getAttribute('src'), /^data:image\/png;base64,/);
+  assert.ok(await qr.evaluate((img) => img.complete && img.naturalWidth >= 200), 'the QR image decodes');
+  assert.equal(await page.getByTestId('qr-data').isVisible(), false, 'the base64 payload is folded away');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download the PDF' }).click();
+  const file = await (await download).path();
+  const pdf = readFileSync(file);
+  assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+  assert.ok(pdf.length > 2000, `PDF of ${pdf.length} bytes`);
+  // The list holds it once.
+  await page.goto(state.projectURL + '/invoices');
+  const table = page.getByTestId('invoices-table');
+  await table.getByRole('link', { name: irn }).waitFor();
+  assert.equal(await table.getByRole('link', { name: irn }).count(), 1);
+});
+
 test('sandbox faults: an outage switched on and ended', { needs: [KEY] }, async () => {
   await page.goto(state.projectURL + '/sandbox');
   await page.getByText('No fault in force').waitFor();
@@ -575,6 +667,10 @@ test('the audit log shows each action, its hash chain verifies, and it filters b
   for (const a of ['signup', 'project.create', 'key.create', 'certification.start', 'key.rotate', 'key.revoke']) {
     assert.ok(text.includes(a), `audit log lacks ${a}: ${text}`);
   }
+  // Actors are named by e-mail, not by a truncated id.
+  const actors = await table.getByTestId('audit-actor').allTextContents();
+  assert.ok(actors.filter((a) => a.trim() === 'ada@example.com').length >= 6, `actors: ${JSON.stringify(actors)}`);
+  assert.ok(!actors.some((a) => /^user\s/.test(a.trim())), `a user named by id: ${JSON.stringify(actors)}`);
   // After all of the above, the organization's chain verifies, and its head
   // is the newest entry in the table.
   const chain = page.getByTestId('audit-chain');

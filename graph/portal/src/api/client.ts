@@ -17,9 +17,10 @@ interface Response<T> {
   errors?: GraphQLErrorShape[];
 }
 
-async function post<T>(query: string, variables: unknown, token?: string): Promise<Response<T>> {
+async function post<T>(query: string, variables: unknown, token?: string, idempotencyKey?: string): Promise<Response<T>> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   let res: globalThis.Response;
   try {
     res = await fetch(endpoint, {
@@ -56,10 +57,27 @@ export async function request<TResult, TVariables>(
   doc: TypedDocumentString<TResult, TVariables>,
   ...[variables]: TVariables extends Record<string, never> ? [] : [TVariables]
 ): Promise<TResult> {
+  return run(doc, variables);
+}
+
+/**
+ * requestOnce runs a mutation under an Idempotency-Key: the same key sent
+ * again (a retry after a lost answer) is answered with the first answer
+ * instead of running the mutation twice.
+ */
+export async function requestOnce<TResult, TVariables>(
+  doc: TypedDocumentString<TResult, TVariables>,
+  variables: TVariables,
+  idempotencyKey: string,
+): Promise<TResult> {
+  return run(doc, variables, idempotencyKey);
+}
+
+async function run<TResult, TVariables>(doc: TypedDocumentString<TResult, TVariables>, variables: TVariables | undefined, idempotencyKey?: string): Promise<TResult> {
   const query = doc.toString();
-  let out = await post<TResult>(query, variables ?? {}, session.get().token);
+  let out = await post<TResult>(query, variables ?? {}, session.get().token, idempotencyKey);
   if (isUnauthenticated(out.errors) && session.get().token !== undefined) {
-    if (await refresh()) out = await post<TResult>(query, variables ?? {}, session.get().token);
+    if (await refresh()) out = await post<TResult>(query, variables ?? {}, session.get().token, idempotencyKey);
     else throw new ApiError('unauthenticated', 'Your session has ended. Log in again.');
   }
   if (out.errors?.length) {

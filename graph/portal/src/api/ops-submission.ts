@@ -25,10 +25,16 @@ export const InvoiceDoc = graphql(`
   query Invoice($id: ID!) {
     invoice(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
-      paymentStatus qrCodeData pendingCall nrsError { id message }
+      paymentStatus qrCodeData qrPngBase64 pendingCall nrsError { id message }
       createdAt updatedAt signedAt transmittedAt confirmedAt deadlineAt deadlineAtRisk deadlineMissed
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }
+  }
+`);
+
+export const InvoicePdfDoc = graphql(`
+  query InvoicePdf($id: ID!) {
+    invoice(id: $id) { id irn pdfBase64 }
   }
 `);
 
@@ -36,7 +42,7 @@ export const InvoiceUpdatedDoc = graphql(`
   subscription InvoiceUpdated($id: ID!) {
     invoiceUpdated(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
-      paymentStatus qrCodeData pendingCall nrsError { id message }
+      paymentStatus qrCodeData qrPngBase64 pendingCall nrsError { id message }
       createdAt updatedAt signedAt transmittedAt confirmedAt deadlineAt deadlineAtRisk deadlineMissed
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }

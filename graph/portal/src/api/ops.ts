@@ -160,7 +160,7 @@ export const AuditDoc = graphql(`
   query Audit($org: ID, $action: String, $after: String) {
     auditActions
     auditLogs(organizationId: $org, action: $action, first: 25, after: $after) {
-      edges { node { id action createdAt ip userAgent requestId hash prevHash actor { type id } target { type id } } }
+      edges { node { id action createdAt ip userAgent requestId hash prevHash actor { type id } actorEmail target { type id } } }
       pageInfo { hasNextPage endCursor }
     }
   }
@@ -204,5 +204,17 @@ export const QrDoc = graphql(`
 export const RenderDoc = graphql(`
   query RenderInvoice($projectId: ID!, $input: RenderInvoiceInput!) {
     renderInvoice(projectId: $projectId, input: $input, pdf: true) { valid irn pdfBase64 }
+  }
+`);
+
+export const SampleDoc = graphql(`
+  query InvoiceSample($projectId: ID!, $invoiceType: String!) {
+    invoiceSample(projectId: $projectId, invoiceType: $invoiceType)
+  }
+`);
+
+export const SubmitInvoiceDoc = graphql(`
+  mutation SubmitInvoice($input: SubmitInvoiceInput!) {
+    submitInvoice(input: $input) { id irn status }
   }
 `);

@@ -78,8 +78,19 @@ export function Audit() {
                       </div>
                     )}
                   </th>
-                  <td>
-                    {a.actor.type} <code class="small">{a.actor.id.slice(0, 8)}</code>
+                  <td data-testid="audit-actor">
+                    {a.actorEmail ? (
+                      <span class="wrap" title={`${a.actor.type} ${a.actor.id}`}>
+                        {a.actorEmail}
+                      </span>
+                    ) : (
+                      <>
+                        {a.actor.type}{' '}
+                        <code class="small" title={a.actor.id}>
+                          {a.actor.id.slice(0, 8)}
+                        </code>
+                      </>
+                    )}
                   </td>
                   <td>
                     {a.target.type} <code class="small">{a.target.id.slice(0, 8)}</code>

@@ -1,13 +1,15 @@
 // The inbox: invoices suppliers transmitted to the project's business
 // through NRS, pulled on a schedule, stored once and confirmed to NRS once,
-// filtered here; pulling now and decisions are the API's (REST).
+// filtered here; owners and admins pull now and accept or reject an invoice
+// (recorded in einvoice: NRS has no such call).
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { request } from '../api/client';
 import { useLoad } from '../api/hooks';
+import { DecideReceivedInvoiceDoc, PullReceivedInvoicesDoc } from '../api/ops-inbox';
 import { ReceivedInvoicesDoc } from '../api/ops-submission';
 import type { ReceivedInvoiceFilter } from '../gql/graphql';
-import { Badge, Empty, ErrorBox, Field, Loading, Page, SelectField, formatTime } from '../ui/kit';
+import { Badge, Confirm, Empty, ErrorBox, Field, FormError, Loading, Notice, Page, SelectField, fieldErrors, formatTime } from '../ui/kit';
 import { ProjectTabs } from './frame';
 
 const PAGE = 25;
@@ -26,6 +28,12 @@ function filterFrom(form: HTMLFormElement): ReceivedInvoiceFilter {
   };
 }
 
+interface Deciding {
+  id: string;
+  irn: string;
+  decision: 'accepted' | 'rejected';
+}
+
 export function Inbox() {
   const { params } = useRoute();
   const id = params.projectId;
@@ -35,18 +43,64 @@ export function Inbox() {
   const data = useLoad(() => request(ReceivedInvoicesDoc, { id, first: PAGE, after: cursor ?? null, filter }), [id, cursor, filter]);
   const p = data.data?.project;
   const rows = p?.receivedInvoices.edges.map((e) => e.node) ?? [];
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState<string>();
+  const [deciding, setDeciding] = useState<Deciding>();
+  const [reason, setReason] = useState('');
+  const [decideError, setDecideError] = useState<unknown>();
+
+  const pull = async () => {
+    setBusy(true);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const out = await request(PullReceivedInvoicesDoc, { projectId: id });
+      setDone(`Pulling now (${out.pullReceivedInvoices.workflowId}); new invoices appear here once stored.`);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const decide = async () => {
+    if (!deciding) return;
+    setBusy(true);
+    setDecideError(undefined);
+    setDone(undefined);
+    try {
+      await request(DecideReceivedInvoiceDoc, { projectId: id, id: deciding.id, decision: deciding.decision, reason: reason.trim() === '' ? null : reason });
+      setDone(`Recorded ${deciding.decision} for ${deciding.irn}.`);
+      setDeciding(undefined);
+      setReason('');
+      data.reload();
+    } catch (err) {
+      setDecideError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
-    <Page title={p ? `${p.name}: inbox` : 'Inbox'}>
+    <Page
+      title={p ? `${p.name}: inbox` : 'Inbox'}
+      actions={
+        <button type="button" disabled={busy} onClick={pull}>
+          Pull now
+        </button>
+      }
+    >
       <ProjectTabs projectId={id} project={p?.name} />
       <p class="lead">
         Invoices your suppliers sent to this project's business through NRS. einvoice pulls them on a schedule, opens and stores each once, and confirms its
         receipt to NRS once.
       </p>
       <p class="small">
-        To pull now: <code>POST /api/v2/received-invoices/pull</code>. To accept or reject an invoice (recorded in einvoice: NRS has no such call):{' '}
-        <code>POST /api/v2/received-invoices/&#123;id&#125;/decision</code>.
+        Accepting or rejecting an invoice is recorded in einvoice (with its event and webhooks): NRS has no such call. The API's routes:{' '}
+        <code>POST /api/v2/received-invoices/pull</code> and <code>POST /api/v2/received-invoices/&#123;id&#125;/decision</code>.
       </p>
+      <ErrorBox error={error} />
+      {done && <Notice>{done}</Notice>}
       <form
         class="panel"
         onSubmit={(e) => {
@@ -91,6 +145,9 @@ export function Inbox() {
                 <th scope="col">Receipt</th>
                 <th scope="col">Decision</th>
                 <th scope="col">Received</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -112,6 +169,18 @@ export function Inbox() {
                     {r.decision ? <Badge tone={r.decision === 'accepted' ? 'ok' : 'bad'}>{r.decision}</Badge> : <span class="small">none yet</span>}
                   </td>
                   <td>{formatTime(r.receivedAt)}</td>
+                  <td class="row-actions">
+                    {r.decision !== 'accepted' && (
+                      <button type="button" class="secondary" onClick={() => setDeciding({ id: r.id, irn: r.irn, decision: 'accepted' })} aria-label={`Accept ${r.irn}`}>
+                        Accept
+                      </button>
+                    )}
+                    {r.decision !== 'rejected' && (
+                      <button type="button" class="secondary" onClick={() => setDeciding({ id: r.id, irn: r.irn, decision: 'rejected' })} aria-label={`Reject ${r.irn}`}>
+                        Reject
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -123,6 +192,31 @@ export function Inbox() {
           Older
         </button>
       )}
+      <Confirm
+        open={!!deciding}
+        title={deciding?.decision === 'rejected' ? 'Reject this invoice?' : 'Accept this invoice?'}
+        confirm={deciding?.decision === 'rejected' ? 'Reject' : 'Accept'}
+        danger={deciding?.decision === 'rejected'}
+        busy={busy}
+        onConfirm={decide}
+        onClose={() => {
+          setDeciding(undefined);
+          setDecideError(undefined);
+        }}
+      >
+        <p>
+          <code>{deciding?.irn}</code>: recorded in einvoice and sent to your webhooks; NRS is not told.
+        </p>
+        <Field
+          label="Reason (optional)"
+          name="reason"
+          maxLength={512}
+          value={reason}
+          error={fieldErrors(decideError).reason}
+          onInput={(e) => setReason((e.currentTarget as HTMLInputElement).value)}
+        />
+        <FormError error={decideError} fields={['reason']} />
+      </Confirm>
     </Page>
   );
 }

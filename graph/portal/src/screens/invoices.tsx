@@ -6,7 +6,7 @@ import { useRoute } from 'preact-iso';
 import { request, subscribe } from '../api/client';
 import { ApiError } from '../api/errors';
 import { useLoad } from '../api/hooks';
-import { InvoiceDoc, InvoiceUpdatedDoc, InvoicesDoc } from '../api/ops-submission';
+import { InvoiceDoc, InvoicePdfDoc, InvoiceUpdatedDoc, InvoicesDoc } from '../api/ops-submission';
 import type { InvoiceFilter, InvoiceQuery, InvoiceStatus } from '../gql/graphql';
 import { Badge, CopyButton, Empty, ErrorBox, Field, Loading, Page, SelectField, formatTime } from '../ui/kit';
 import { ProjectTabs, useProjectName } from './frame';
@@ -65,7 +65,9 @@ export function Invoices() {
     <Page title={p ? `${p.name}: invoices` : 'Invoices'}>
       <ProjectTabs projectId={id} project={p?.name} />
       <p class="lead">
-        Invoices submitted to NRS with <code>POST /api/v2/invoices</code>, newest first. Open one to follow its states and exchanges with NRS.
+        Invoices submitted to NRS with <code>POST /api/v2/invoices</code> or from this portal, newest first. Open one to follow its states and
+        exchanges with NRS. To submit one here, paste or upload it (or load a sample) in the <a href={`/projects/${id}/workbench`}>workbench</a>, or
+        upload a spreadsheet below.
       </p>
       {p && <QueuePanel q={p.invoiceQueue} />}
       {p && <SheetUpload projectId={id} onSubmitted={data.reload} />}
@@ -189,6 +191,58 @@ function fieldErrorsOf(e: unknown): Record<string, string> {
 
 type Invoice = InvoiceQuery['invoice'];
 
+/**
+ * PdfPanel downloads the invoice's PDF as cleared (the document GET
+ * /api/v2/invoices/{id}/pdf answers), fetched over GraphQL with the
+ * session, not a key.
+ */
+function PdfPanel(props: { invoiceId: string; irn: string; confirmed: boolean }) {
+  const [url, setUrl] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
+  const name = `${props.irn.replaceAll('/', '_')}.pdf`;
+  const download = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const out = await request(InvoicePdfDoc, { id: props.invoiceId });
+      if (!out.invoice.pdfBase64) throw new Error('The server answered no PDF.');
+      const bytes = Uint8Array.from(atob(out.invoice.pdfBase64), (c) => c.charCodeAt(0));
+      const u = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
+      setUrl(u);
+      const a = document.createElement('a');
+      a.href = u;
+      a.download = name;
+      a.click();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="panel" aria-labelledby="inv-pdf">
+      <h2 id="inv-pdf">PDF</h2>
+      <p class="small">
+        The invoice as cleared: its IRN{props.confirmed ? ' and the QR code NRS confirmed' : ', and its QR code once NRS confirms it'}. API keys with
+        the <code>invoices:read</code> scope get the same document from <code class="wrap">GET /api/v2/invoices/{props.invoiceId}/pdf</code>.
+      </p>
+      <div class="buttons">
+        <button type="button" onClick={download} disabled={busy} data-testid="pdf-download">
+          {busy ? 'Preparing the PDF…' : 'Download the PDF'}
+        </button>
+        {url && (
+          <a href={url} download={name}>
+            Save {name} again
+          </a>
+        )}
+      </div>
+      <ErrorBox error={error} retry={download} />
+    </section>
+  );
+}
+
 export function InvoiceDetail() {
   const { params } = useRoute();
   const { projectId, invoiceId } = params;
@@ -294,21 +348,24 @@ export function InvoiceDetail() {
           </dl>
           {inv.qrCodeData && (
             <section class="panel" aria-labelledby="inv-qr">
-              <h2 id="inv-qr">QR code data</h2>
-              <p class="small">The payload NRS confirmed, to print as the invoice's QR code.</p>
-              <code class="wrap small" data-testid="qr-data">
-                {inv.qrCodeData}
-              </code>{' '}
+              <h2 id="inv-qr">QR code</h2>
+              <p class="small">The QR code of the payload NRS confirmed, to print on the invoice (the PDF carries it).</p>
+              {inv.qrPngBase64 && (
+                <img class="qr-image" src={`data:image/png;base64,${inv.qrPngBase64}`} alt={`QR code of invoice ${inv.irn}`} width={200} height={200} data-testid="qr-image" />
+              )}
+              <details>
+                <summary>The QR payload (base64)</summary>
+                <code class="wrap small" data-testid="qr-data">
+                  {inv.qrCodeData}
+                </code>
+              </details>
               <CopyButton text={inv.qrCodeData} label="Copy QR data" />
             </section>
           )}
+          <PdfPanel invoiceId={inv.id} irn={inv.irn} confirmed={inv.status === 'CONFIRMED'} />
           {inv.status === 'CONFIRMED' && !['380', '384', '393', '395'].includes(inv.invoiceTypeCode) && (
             <NotePanel invoiceId={inv.id} projectId={projectId} irn={inv.irn} />
           )}
-          <p class="hint">
-            The PDF as cleared (with its IRN and confirmed QR code) is served to API keys with the <code>invoices:read</code> scope:{' '}
-            <code class="wrap">GET /api/v2/invoices/{inv.id}/pdf</code>.
-          </p>
           <h2>Timeline</h2>
           {inv.events.length === 0 && <Empty>Nothing has happened to this invoice yet.</Empty>}
           <ol class="steps timeline" aria-live="polite" data-testid="timeline">

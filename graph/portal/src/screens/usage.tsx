@@ -40,6 +40,10 @@ export function Usage() {
           Refresh
         </button>
       </form>
+      <p class="lead" data-testid="usage-scope">
+        Usage counts the calls made to the API with this project's API keys: your integration's traffic. What you do in this portal (the workbench, invoices submitted or downloaded here) runs as your signed-in
+        account, not as a key, so it is not counted here; it is limited at the same rate as a key.
+      </p>
       {data.loading && !u && <Loading label="Loading usage…" />}
       <ErrorBox error={data.error} retry={data.reload} />
       {u && (
@@ -84,7 +88,11 @@ export function Usage() {
   );
 }
 
-/** Chart draws calls per day as bars stacked by operation (SVG, no script libraries). */
+/**
+ * Chart draws calls per day as bars stacked by operation. The bars are an
+ * SVG stretched to the figure's width; the axis labels and the legend are
+ * text beside it, so they keep their size on a phone.
+ */
 function Chart(props: { from: string; to: string; daily: { date: string; operation: string; count: number }[]; operations: string[] }) {
   const days: string[] = [];
   for (let d = new Date(`${props.from}T00:00:00Z`); isoDay(d) <= props.to && days.length < 400; d = new Date(d.getTime() + 86400_000)) days.push(isoDay(d));
@@ -96,58 +104,60 @@ function Chart(props: { from: string; to: string; daily: { date: string; operati
   }
   const totals = days.map((d) => [...(byDay.get(d)?.values() ?? [])].reduce((a, b) => a + b, 0));
   const max = Math.max(1, ...totals);
-  const W = 720;
-  const H = 220;
-  const pad = 28;
-  const bw = (W - pad) / days.length;
+  const W = days.length * 10;
+  const H = 200;
   const summary = days
     .map((d, i) => (totals[i] ? `${d}: ${totals[i]}` : ''))
     .filter(Boolean)
     .join('; ');
+  const labels = days.length > 2 ? [days[0], days[Math.floor((days.length - 1) / 2)], days[days.length - 1]] : days;
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${W} ${H + 20}`} role="img" aria-label={`Calls per day. ${summary}`} data-testid="usage-chart">
-        <line x1={pad} y1={H} x2={W} y2={H} class="axis" />
-        <text x={pad - 4} y={12} class="tick" text-anchor="end">
-          {max}
-        </text>
-        <text x={pad - 4} y={H} class="tick" text-anchor="end">
-          0
-        </text>
-        {days.map((d, i) => {
-          let y = H;
-          return (
-            <g key={d}>
-              {ops.map((op, j) => {
-                const c = byDay.get(d)?.get(op) ?? 0;
-                if (!c) return null;
-                const h = (c / max) * (H - 16);
-                y -= h;
-                return (
-                  <rect key={op} x={pad + i * bw + 1} y={y} width={Math.max(1, bw - 2)} height={h} fill={palette[j % palette.length]}>
-                    <title>
-                      {d} {op}: {c}
-                    </title>
-                  </rect>
-                );
-              })}
-              {(i === 0 || i === days.length - 1 || (days.length <= 14 && i % 2 === 0)) && (
-                <text x={pad + i * bw + bw / 2} y={H + 14} class="tick" text-anchor="middle">
-                  {d.slice(5)}
-                </text>
-              )}
-            </g>
-          );
-        })}
-      </svg>
+      <div class="plot">
+        <div class="yaxis" aria-hidden="true">
+          <span class="tick" data-testid="usage-max">
+            {max}
+          </span>
+          <span class="tick">0</span>
+        </div>
+        <svg class="bars" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label={`Calls per day. ${summary}`} data-testid="usage-chart">
+          {days.map((d, i) => {
+            let y = H;
+            return (
+              <g key={d}>
+                {ops.map((op, j) => {
+                  const c = byDay.get(d)?.get(op) ?? 0;
+                  if (!c) return null;
+                  const h = (c / max) * (H - 4);
+                  y -= h;
+                  return (
+                    <rect key={op} x={i * 10 + 1} y={y} width={8} height={h} fill={palette[j % palette.length]}>
+                      <title>
+                        {d} {op}: {c}
+                      </title>
+                    </rect>
+                  );
+                })}
+              </g>
+            );
+          })}
+        </svg>
+        <div class="xaxis" aria-hidden="true">
+          {labels.map((d) => (
+            <span key={d} class="tick">
+              {d.slice(5)}
+            </span>
+          ))}
+        </div>
+      </div>
       <figcaption>
-        <ul class="legend">
+        <ul class="legend" aria-label="Operations">
           {ops.map((op, j) => (
             <li key={op}>
-              <svg width="12" height="12" aria-hidden="true">
+              <svg class="swatch" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
                 <rect width="12" height="12" fill={palette[j % palette.length]} />
-              </svg>{' '}
-              {op}
+              </svg>
+              <span>{op}</span>
             </li>
           ))}
         </ul>

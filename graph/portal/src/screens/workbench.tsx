@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { request } from '../api/client';
-import { IrnDoc, QrDoc, RenderDoc, ValidateDoc } from '../api/ops';
-import type { GenerateIrnMutation, InvoiceQrQuery, ValidateInvoiceQuery } from '../gql/graphql';
+import { request, requestOnce } from '../api/client';
+import { IrnDoc, QrDoc, RenderDoc, SampleDoc, SubmitInvoiceDoc, ValidateDoc } from '../api/ops';
+import type { GenerateIrnMutation, InvoiceQrQuery, SubmitInvoiceMutation, ValidateInvoiceQuery } from '../gql/graphql';
 import { Badge, Field, FormError, Notice, Page, SelectField, fieldErrors } from '../ui/kit';
 import { JsonView, type Path } from '../ui/jsonview';
 import { ProjectTabs, useProjectName } from './frame';
@@ -18,6 +18,12 @@ function parse(text: string): { value?: Record<string, unknown>; error?: string 
   } catch (e) {
     return { error: `Not valid JSON: ${(e as Error).message}` };
   }
+}
+
+/** newKey makes an Idempotency-Key: 128 random bits, hex. */
+function newKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
 /** The part of a problem's loc inside the payload (after "input", "payload"). */
@@ -42,6 +48,11 @@ export function Workbench() {
   const [error, setError] = useState<unknown>();
   const [reference, setReference] = useState('');
   const [issueDate, setIssueDate] = useState('');
+  const [submitted, setSubmitted] = useState<SubmitInvoiceMutation['submitInvoice']>();
+  // One Idempotency-Key per invoice as it stands: submitting it again (a
+  // retry after a lost answer, a second click) is answered with the first
+  // submission, while an edited invoice is a new one.
+  const submitKey = useMemo(newKey, [text, kind, reference]);
 
   useEffect(() => () => void (pdf && URL.revokeObjectURL(pdf)), [pdf]);
 
@@ -83,6 +94,10 @@ export function Workbench() {
       setIrn(out.generateIrn);
       const q = await request(QrDoc, { projectId, input: { irn: out.generateIrn.irn } });
       setQr(q.invoiceQrCode);
+      // The invoice carries its IRN: write it into the JSON when it has none
+      // or another one.
+      const { value } = parse(text);
+      if (value && value.irn !== out.generateIrn.irn) setText(JSON.stringify({ ...value, irn: out.generateIrn.irn }, null, 2));
     });
   };
   const render = () => {
@@ -94,6 +109,28 @@ export function Workbench() {
       if (!out.renderInvoice.pdfBase64) throw new Error('The server answered no PDF.');
       const bytes = Uint8Array.from(atob(out.renderInvoice.pdfBase64), (c) => c.charCodeAt(0));
       setPdf(URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' })));
+    });
+  };
+  const loadSample = () =>
+    void run('sample', async () => {
+      const out = await request(SampleDoc, { projectId, invoiceType: kind });
+      const v = out.invoiceSample as Record<string, unknown>;
+      setParseError(undefined);
+      setValidated(undefined);
+      setIrn(undefined);
+      setQr(undefined);
+      setSubmitted(undefined);
+      onText(JSON.stringify(v, null, 2));
+      setReference(`SAMPLE${Date.now().toString(36).toUpperCase()}`);
+    });
+  const submit = () => {
+    const { value, error } = parse(text);
+    setParseError(error);
+    if (!value) return;
+    void run('submit', async () => {
+      const input = { projectId, invoiceType: kind, payload: value, invoiceReference: typeof value.irn === 'string' ? null : reference || null };
+      const out = await requestOnce(SubmitInvoiceDoc, { input }, submitKey);
+      setSubmitted(out.submitInvoice);
     });
   };
   const upload = async (e: Event) => {
@@ -119,6 +156,11 @@ export function Workbench() {
               <option value="B2C">B2C</option>
               <option value="B2G">B2G</option>
             </SelectField>
+            <div class="field field-button">
+              <button type="button" class="secondary" onClick={loadSample} disabled={!!busy} data-testid="load-sample">
+                {busy === 'sample' ? 'Loading…' : `Load a ${kind} sample`}
+              </button>
+            </div>
             <SelectField label="Validation profile" name="profile" value={profile} onChange={(e) => setProfile((e.currentTarget as HTMLSelectElement).value)}>
               <option value="">The project's profile</option>
               <option value="NRS">NRS: what NRS refuses is an error</option>
@@ -153,7 +195,23 @@ export function Workbench() {
             <button type="button" class="secondary" onClick={render} disabled={!!busy}>
               {busy === 'render' ? 'Rendering…' : 'Preview PDF'}
             </button>
+            <button type="button" class="secondary" onClick={submit} disabled={!!busy} data-testid="submit-invoice">
+              {busy === 'submit' ? 'Submitting…' : 'Submit to NRS'}
+            </button>
           </div>
+          <p class="hint">
+            Submitting sends the invoice through the same checks and queue as <code>POST /api/v2/invoices</code> (owners and admins); without an
+            IRN in the JSON, one is generated from the invoice reference below.
+          </p>
+          {submitted && (
+            <Notice>
+              Submitted:{' '}
+              <a href={`/projects/${projectId}/invoices/${submitted.id}`} data-testid="submitted-link">
+                {submitted.irn}
+              </a>{' '}
+              ({submitted.status.toLowerCase()}). Follow it on its page.
+            </Notice>
+          )}
           <FormError error={error} fields={['invoiceReference', 'issueDate']} />
         </div>
 

@@ -1,4 +1,4 @@
-import{m as e}from"./index-BEki3Ukh.js";const n=e(`
+import{m as e}from"./index-DZKB4naa.js";const n=e(`
   query Invoices($id: ID!, $first: Int, $after: String, $filter: InvoiceFilter) {
     project(id: $id) {
       id name environment
@@ -18,21 +18,25 @@ import{m as e}from"./index-BEki3Ukh.js";const n=e(`
   query Invoice($id: ID!) {
     invoice(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
-      paymentStatus qrCodeData pendingCall nrsError { id message }
+      paymentStatus qrCodeData qrPngBase64 pendingCall nrsError { id message }
       createdAt updatedAt signedAt transmittedAt confirmedAt deadlineAt deadlineAtRisk deadlineMissed
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }
   }
 `),o=e(`
+  query InvoicePdf($id: ID!) {
+    invoice(id: $id) { id irn pdfBase64 }
+  }
+`),d=e(`
   subscription InvoiceUpdated($id: ID!) {
     invoiceUpdated(id: $id) {
       id projectId irn status invoiceType invoiceTypeCode payloadHash issueDate customerTin billingReference
-      paymentStatus qrCodeData pendingCall nrsError { id message }
+      paymentStatus qrCodeData qrPngBase64 pendingCall nrsError { id message }
       createdAt updatedAt signedAt transmittedAt confirmedAt deadlineAt deadlineAtRisk deadlineMissed
       events { seq kind fromStatus toStatus operation attempt latencyMs httpStatus nrsErrorId requestBody responseBody message createdAt }
     }
   }
-`),d=e(`
+`),s=e(`
   query WebhookEndpoints($id: ID!) {
     project(id: $id) {
       id name environment
@@ -43,7 +47,7 @@ import{m as e}from"./index-BEki3Ukh.js";const n=e(`
       }
     }
   }
-`),s=e(`
+`),r=e(`
   query WebhookDeliveries($id: ID!, $first: Int) {
     project(id: $id) {
       id name
@@ -60,50 +64,50 @@ import{m as e}from"./index-BEki3Ukh.js";const n=e(`
       }
     }
   }
-`),r=e(`
+`),a=e(`
   mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
     createWebhookEndpoint(input: $input) { secret endpoint { id url secretLast4 } }
   }
-`),a=e(`
+`),c=e(`
   mutation UpdateWebhookEndpoint($input: UpdateWebhookEndpointInput!) {
     updateWebhookEndpoint(input: $input) { id enabled disabledReason }
   }
-`),c=e(`
+`),p=e(`
   mutation DeleteWebhookEndpoint($projectId: ID!, $endpointId: ID!) {
     deleteWebhookEndpoint(projectId: $projectId, endpointId: $endpointId) { id deleted }
   }
-`),p=e(`
+`),u=e(`
   mutation RotateWebhookEndpointSecret($projectId: ID!, $endpointId: ID!, $graceSeconds: Int) {
     rotateWebhookEndpointSecret(projectId: $projectId, endpointId: $endpointId, graceSeconds: $graceSeconds) {
       secret endpoint { id url secretLast4 previousSecretExpiresAt }
     }
   }
-`),u=e(`
+`),I=e(`
   mutation TestWebhookEndpoint($projectId: ID!, $endpointId: ID!) {
     testWebhookEndpoint(projectId: $projectId, endpointId: $endpointId) { eventId deliveries { deliveryId endpointId } }
   }
-`),I=e(`
+`),l=e(`
   mutation RedeliverEvent($eventId: ID!, $endpointId: ID) {
     redeliverEvent(eventId: $eventId, endpointId: $endpointId) { eventId deliveries { deliveryId endpointId } }
   }
-`),l=e(`
+`),v=e(`
   query SandboxFaults($id: ID!) {
     project(id: $id) { id name environment }
     sandboxFaults(projectId: $id) { kind endpoint status rate retryAfter startsAt endsAt }
   }
-`),v=e(`
+`),$=e(`
   mutation SetSandboxFault($projectId: ID!, $input: SandboxFaultInput!) {
     setSandboxFault(projectId: $projectId, input: $input) { kind endpoint status rate retryAfter startsAt endsAt }
   }
-`),$=e(`
+`),m=e(`
   mutation ClearSandboxFaults($projectId: ID!, $kind: String, $endpoint: String) {
     clearSandboxFaults(projectId: $projectId, kind: $kind, endpoint: $endpoint)
   }
-`),m=e(`
+`),D=e(`
   query InvoiceSheetColumns {
     invoiceSheetColumns { name level required description }
   }
-`),D=e(`
+`),S=e(`
   query PreviewInvoiceSheet($projectId: ID!, $fileName: String!, $content: String!) {
     previewInvoiceSheet(projectId: $projectId, fileName: $fileName, contentBase64: $content) {
       rowCount counts
@@ -111,7 +115,7 @@ import{m as e}from"./index-BEki3Ukh.js";const n=e(`
       invoices { invoiceReference invoiceType rows valid payload }
     }
   }
-`),S=e(`
+`),f=e(`
   mutation SubmitSheetBatch($projectId: ID!, $invoices: [SubmitInvoiceInput!]!) {
     submitInvoiceBatch(projectId: $projectId, invoices: $invoices) {
       id itemCount counts { status count }
@@ -125,11 +129,11 @@ import{m as e}from"./index-BEki3Ukh.js";const n=e(`
       items { index status invoiceId irn problems { loc msg } error { code detail } }
     }
   }
-`),f=e(`
+`),y=e(`
   mutation CreateInvoiceNote($invoiceId: ID!, $kind: InvoiceNoteKind!, $input: InvoiceNoteInput!) {
     createInvoiceNote(invoiceId: $invoiceId, kind: $kind, input: $input) { id irn status invoiceTypeCode billingReference }
   }
-`),y=e(`
+`),g=e(`
   query InvoiceUbl($id: ID!) {
     invoice(id: $id) { id irn ubl }
   }
@@ -148,4 +152,4 @@ import{m as e}from"./index-BEki3Ukh.js";const n=e(`
       }
     }
   }
-`);export{f as C,c as D,s as E,b as I,D as P,p as R,S,u as T,a as U,y as a,m as b,i as c,o as d,n as e,d as f,r as g,I as h,l as i,$ as j,v as k,h as l};
+`);export{y as C,p as D,r as E,b as I,S as P,u as R,f as S,I as T,c as U,g as a,D as b,i as c,d,n as e,o as f,s as g,a as h,l as i,v as j,m as k,$ as l,h as m};
