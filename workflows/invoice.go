@@ -143,6 +143,9 @@ func clearInOneStep(ctx workflow.Context, in submissions.WorkflowInput, indexed 
 	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN, Transmit: in.InvoiceType.Transmitted()}
 	var out InvoiceStepResult
 	for {
+		// A fresh result each time: decoding into the last one would keep
+		// its waiting flag, which the answer leaves out when false.
+		out = InvoiceStepResult{}
 		if err := workflow.ExecuteLocalActivity(ctx, ActivityClearInvoice, step).Get(ctx, &out); err != nil {
 			return InvoiceResult{}, err
 		}
