@@ -168,9 +168,10 @@ func result(inv *model.SubmittedInvoice) InvoiceStepResult {
 	return InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status, Waiting: inv.Status == model.InvoiceQueued}
 }
 
-// BeginInvoice moves the queued invoice to submitting. It waits (by
-// failing retryably) for the invoice's row, which Submit commits after
-// starting the workflow.
+// BeginInvoice moves the queued invoice to submitting. It waits for the
+// invoice's row, which Submit commits after starting the workflow: first
+// within the attempt (rowWait), then by failing retryably, up to
+// maxRowWaitAttempts attempts.
 func (a *InvoiceActivities) BeginInvoice(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
 	_, out, err := a.begin(ctx, in)
 	return out, err
@@ -179,6 +180,16 @@ func (a *InvoiceActivities) BeginInvoice(ctx context.Context, in InvoiceStep) (I
 // begin is BeginInvoice, which also answers the invoice as it left it.
 func (a *InvoiceActivities) begin(ctx context.Context, in InvoiceStep) (*model.SubmittedInvoice, InvoiceStepResult, error) {
 	inv, err := a.steps.Begin(ctx, in.ProjectID, in.IRN, a.hold)
+	for wait := rowWaitFirst; model.ErrorCodeOf(err) == model.CodeNotFound && wait <= rowWaitLast; wait *= 2 {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, InvoiceStepResult{}, temporal.NewApplicationError("the invoice's row is not committed yet", ErrNotYet)
+		case <-t.C:
+		}
+		inv, err = a.steps.Begin(ctx, in.ProjectID, in.IRN, a.hold)
+	}
 	if model.ErrorCodeOf(err) == model.CodeNotFound {
 		if activity.GetInfo(ctx).Attempt >= maxRowWaitAttempts {
 			return nil, InvoiceStepResult{}, temporal.NewNonRetryableApplicationError("the invoice "+in.IRN+" was never recorded", ErrRunMissing, nil)
@@ -194,6 +205,19 @@ func (a *InvoiceActivities) begin(ctx context.Context, in InvoiceStep) (*model.S
 	}
 	return inv, result(inv), nil
 }
+
+// rowWait: an attempt of BeginInvoice that finds no row for its invoice
+// looks again after rowWaitFirst, then after waits that double up to
+// rowWaitLast (about 0.5 s in all, well under the activity's timeout),
+// before it fails and is retried with the retry policy's backoff. The
+// workflow starts (eagerly, on this process's worker) before Submit
+// commits the row, so the first look usually misses it by milliseconds; a
+// failed attempt costs a round trip through the SDK and at least the
+// policy's first backoff (200 ms).
+const (
+	rowWaitFirst = 4 * time.Millisecond
+	rowWaitLast  = 256 * time.Millisecond
+)
 
 // beginOps are the endpoints an invoice calls before it is signed: while
 // one of their breakers is not closed, a queued invoice stays queued.
