@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -162,16 +163,17 @@ func paymentReport(inv *model.SubmittedInvoice, serviceID string, paidAt time.Ti
 		_ = json.Unmarshal(doc.TaxTotal, &one)
 		totals = append(totals, one)
 	}
-	tax, vat := decimal.Zero, decimal.Zero
+	tax, vat := new(big.Rat), new(big.Rat)
 	status, rate := "", ""
 	for _, tt := range totals {
-		tax = tax.Add(amount(tt.TaxAmount))
+		tax.Add(tax, amount(tt.TaxAmount))
 		for _, st := range tt.TaxSubtotal {
 			switch id := strings.ToUpper(st.TaxCategory.ID); id {
 			case mbs.VATStandard, mbs.VATReduced, mbs.VATZero:
-				vat = vat.Add(amount(st.TaxAmount))
+				vat.Add(vat, amount(st.TaxAmount))
 				if status == "" {
-					status, rate = id, amount(st.TaxCategory.Percent).String()
+					f, _ := amount(st.TaxCategory.Percent).Float64()
+					status, rate = id, strconv.FormatFloat(f, 'f', -1, 64)
 				}
 			}
 		}
@@ -179,9 +181,9 @@ func paymentReport(inv *model.SubmittedInvoice, serviceID string, paidAt time.Ti
 	if status == "" {
 		status, rate = mbs.VATZero, "0"
 	}
-	other := tax.Sub(vat)
-	if other.IsNegative() {
-		other = decimal.Zero
+	other := new(big.Rat).Sub(tax, vat)
+	if other.Sign() < 0 {
+		other.SetInt64(0)
 	}
 	names := make([]string, 0, len(doc.InvoiceLine))
 	for _, l := range doc.InvoiceLine {
@@ -197,17 +199,18 @@ func paymentReport(inv *model.SubmittedInvoice, serviceID string, paidAt time.Ti
 	}
 	return mbs.Report{
 		AgentTIN: doc.Supplier.TIN, BeneficiaryTIN: doc.Customer.TIN, Currency: doc.DocumentCurrencyCode,
-		BaseAmount: amount(doc.LegalMonetaryTotal.LineExtensionAmount).StringFixed(2), VATCalculated: vat.StringFixed(2),
-		OtherTaxes: other.StringFixed(2), TotalAmount: amount(doc.LegalMonetaryTotal.PayableAmount).StringFixed(2),
+		BaseAmount: amount(doc.LegalMonetaryTotal.LineExtensionAmount).FloatString(2), VATCalculated: vat.FloatString(2),
+		OtherTaxes: other.FloatString(2), TotalAmount: amount(doc.LegalMonetaryTotal.PayableAmount).FloatString(2),
 		VATRate: rate, VATStatus: status, ItemDescription: desc, IRN: inv.IRN, IntegratorServiceID: serviceID,
 		TransactionDate: paidAt.In(lagos).Format(time.DateOnly),
 	}, nil
 }
 
-func amount(n json.Number) decimal.Decimal {
-	d, err := decimal.NewFromString(string(n))
-	if err != nil {
-		return decimal.Zero
+// amount reads a JSON number exactly (zero when it is none).
+func amount(n json.Number) *big.Rat {
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok {
+		return new(big.Rat)
 	}
-	return d
+	return r
 }
