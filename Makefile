@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: sdk-test readme-walk build dev test test-race test-norace outage-test security vet lint cluster-test bench bench-middleware bench-invoices fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
+.PHONY: sdk-test readme-walk build dev test test-race test-norace outage-test security vet lint cluster-test bench bench-middleware bench-invoices bench-cluster-invoices fmt tidy generate clients portal portal-deps portal-check portal-test portal-screenshots bench-portal
 
 build: ## build ./einvoice for production (-tags prod: without the embedded Temporal server and UI that only dev uses)
 	CGO_ENABLED=0 $(GO) build -tags prod -trimpath -ldflags '$(LDFLAGS)' -o einvoice ./cmd/einvoice
@@ -90,6 +90,9 @@ cluster-test: ## the deployed topology (PostgreSQL via a cuttable proxy, Redis, 
 
 bench-invoices: ## invoice pipeline cost: einvoice dev on a fresh data directory, bench/invoices against it (N=, RATE=, ARGS=)
 	bench/invoices/run.sh
+
+bench-cluster-invoices: ## invoice pipeline cost of the deployed topology (make cluster-test's processes, no faults): bench/invoices over both APIs, CPU per invoice of every process (N=, RATE=; ports 19500-19599)
+	bench/cluster/run.sh -bench-invoices -bench-n $(or $(N),600) -bench-rate $(or $(RATE),50)
 
 bench: ## hot-path benchmarks on one core
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./model/...

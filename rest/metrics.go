@@ -45,8 +45,9 @@ type series struct {
 
 // newMetrics builds the router's registry: process and Go runtime
 // metrics, request counts and latencies, the usage flush lag, certification
-// runs by status and opts.Collectors.
-func newMetrics(svc *app.App, extra []prometheus.Collector) (*prometheus.Registry, *httpMetrics, error) {
+// runs by status and opts.Collectors, registered into reg (a new registry
+// when nil).
+func newMetrics(svc *app.App, reg *prometheus.Registry, extra []prometheus.Collector) (*prometheus.Registry, *httpMetrics, error) {
 	m := &httpMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "einvoice_http_requests_total",
@@ -58,7 +59,9 @@ func newMetrics(svc *app.App, extra []prometheus.Collector) (*prometheus.Registr
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "method", "status"}),
 	}
-	reg := prometheus.NewRegistry()
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
 	cs := []prometheus.Collector{
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

@@ -52,6 +52,11 @@ type Options struct {
 	// Collectors are extra Prometheus collectors served at /metrics beside
 	// the request metrics.
 	Collectors []prometheus.Collector
+	// Registry, when set, is the registry /metrics serves and the router
+	// registers its metrics and Collectors into; the caller may register
+	// more into it at any time (the Temporal SDK's metrics are registered
+	// as they are first reported). Nil: a registry of the router's own.
+	Registry *prometheus.Registry
 	// MetricsToken, when set, is the bearer token /metrics requires.
 	MetricsToken string
 	// ExportMetrics, when set, takes the metrics handler instead of the
@@ -100,7 +105,7 @@ func New(svc *app.App, opts Options) http.Handler {
 	if a.limits == nil {
 		a.limits = NewMemoryLimitStore(nil)
 	}
-	reg, m, err := newMetrics(svc, opts.Collectors)
+	reg, m, err := newMetrics(svc, opts.Registry, opts.Collectors)
 	if err != nil {
 		panic("rest: register metrics: " + err.Error())
 	}

@@ -163,6 +163,13 @@ func TestInvoiceQueueHistories(t *testing.T) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
+	// The invoice's workflow ends once its invoice is confirmed: a
+	// workflow that went back to the queue after the confirmation would
+	// wait there until its fallback timer, and again after it.
+	var res workflows.InvoiceResult
+	if err := r.c.GetWorkflow(wctx, submissions.WorkflowID(app.WorkflowKey(apptest.AuditKey), tn.Project.ID, irn), "").Get(wctx, &res); err != nil || res.Status != model.InvoiceConfirmed {
+		t.Fatalf("the invoice's workflow did not end confirmed within a minute of the confirmation: %+v %v", res, err)
+	}
 	if err := r.c.GetWorkflow(wctx, drainID, "").Get(wctx, nil); err != nil {
 		t.Fatalf("the drain did not end once its queue was empty: %v", err)
 	}

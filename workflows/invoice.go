@@ -16,8 +16,10 @@ const (
 	PaymentWorkflowName = "InvoicePaymentUpdate"
 )
 
-// SearchAttributeInvoiceStatus is a submitted invoice's state, kept up
-// to date by its workflow (queued, submitting, ..., confirmed, rejected).
+// SearchAttributeInvoiceStatus is a submitted invoice's state as its
+// workflow shows it: queued from the start, then the state it ends in
+// (confirmed, rejected); workflows started before WorkflowInput.OneStep
+// set every state on the way.
 var SearchAttributeInvoiceStatus = temporal.NewSearchAttributeKeyKeyword("InvoiceStatus")
 
 // InvoiceSearchAttributes are the search attributes an invoice workflow
@@ -40,6 +42,9 @@ const (
 	ActivitySignSubmitted          = "SignSubmitted"
 	ActivityTransmitSubmitted      = "TransmitSubmitted"
 	ActivityConfirmSubmitted       = "ConfirmSubmitted"
+	// ActivityClearInvoice runs all of the steps above in one local
+	// activity (WorkflowInput.OneStep).
+	ActivityClearInvoice = "ClearInvoice"
 )
 
 // InvoiceResult is how an invoice's workflow ended: confirmed or rejected.
@@ -75,13 +80,18 @@ var invoiceActivityOptions = workflow.LocalActivityOptions{
 // rejection ends the workflow with the invoice rejected; an answer lost on
 // the way back is settled by the next attempt of the same activity, which
 // asks NRS before sending again. When the workflow was started with the
-// InvoiceStatus search attribute, it keeps it up to date.
+// InvoiceStatus search attribute, it keeps it up to date. An invoice
+// started with OneStep runs all of its steps in one local activity
+// (clearInOneStep).
 func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (InvoiceResult, error) {
 	ctx = workflow.WithLocalActivityOptions(ctx, invoiceActivityOptions)
 	_, indexed := workflow.GetTypedSearchAttributes(ctx).GetKeyword(SearchAttributeInvoiceStatus)
 	status := model.InvoiceQueued
 	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN}
 	release := workflow.GetSignalChannel(ctx, ReleaseSignal)
+	if in.OneStep {
+		return clearInOneStep(ctx, in, indexed, release)
+	}
 	steps := []struct {
 		name string
 		skip bool
@@ -120,6 +130,37 @@ func InvoiceSubmission(ctx workflow.Context, in submissions.WorkflowInput) (Invo
 		}
 	}
 	return InvoiceResult{Status: status, IRN: in.IRN}, nil
+}
+
+// clearInOneStep is InvoiceSubmission for an invoice started with
+// OneStep: one local activity (ClearInvoice) runs every step, so that an
+// invoice NRS answers costs one activity marker and one workflow task;
+// an invoice sent back to the queue waits for its release and runs it
+// again. The InvoiceStatus search attribute is set once, to the state
+// the invoice ends in (confirmed or rejected): the states in between are
+// in the database and the API, not in Temporal's visibility store.
+func clearInOneStep(ctx workflow.Context, in submissions.WorkflowInput, indexed bool, release workflow.ReceiveChannel) (InvoiceResult, error) {
+	step := InvoiceStep{ProjectID: in.ProjectID, IRN: in.IRN, Transmit: in.InvoiceType.Transmitted()}
+	var out InvoiceStepResult
+	for {
+		// A fresh result each time: decoding into the last one would keep
+		// its waiting flag, which the answer leaves out when false.
+		out = InvoiceStepResult{}
+		if err := workflow.ExecuteLocalActivity(ctx, ActivityClearInvoice, step).Get(ctx, &out); err != nil {
+			return InvoiceResult{}, err
+		}
+		step.InvoiceID = out.InvoiceID
+		if !out.Waiting {
+			break
+		}
+		waitInQueue(ctx, in.ProjectID, release)
+	}
+	if indexed && out.Status != model.InvoiceQueued {
+		if err := workflow.UpsertTypedSearchAttributes(ctx, SearchAttributeInvoiceStatus.ValueSet(string(out.Status))); err != nil {
+			return InvoiceResult{}, err
+		}
+	}
+	return InvoiceResult{Status: out.Status, IRN: in.IRN}, nil
 }
 
 // paymentActivityOptions bound a payment update: the API waits for it.

@@ -145,6 +145,9 @@ type InvoiceStep struct {
 	ProjectID uuid.UUID `json:"project_id"`
 	IRN       string    `json:"irn"`
 	InvoiceID uuid.UUID `json:"invoice_id"`
+	// Transmit says that the invoice is transmitted to its buyer (B2B,
+	// B2G): ClearInvoice runs TransmitSubmitted.
+	Transmit bool `json:"transmit,omitempty"`
 }
 
 // InvoiceStepResult is the invoice's state after an activity. Waiting
@@ -170,21 +173,27 @@ func result(inv *model.SubmittedInvoice) InvoiceStepResult {
 // failing retryably) for the invoice's row, which Submit commits after
 // starting the workflow.
 func (a *InvoiceActivities) BeginInvoice(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
+	_, out, err := a.begin(ctx, in)
+	return out, err
+}
+
+// begin is BeginInvoice, which also answers the invoice as it left it.
+func (a *InvoiceActivities) begin(ctx context.Context, in InvoiceStep) (*model.SubmittedInvoice, InvoiceStepResult, error) {
 	inv, err := a.steps.Begin(ctx, in.ProjectID, in.IRN, a.hold)
 	if model.ErrorCodeOf(err) == model.CodeNotFound {
 		if activity.GetInfo(ctx).Attempt >= maxRowWaitAttempts {
-			return InvoiceStepResult{}, temporal.NewNonRetryableApplicationError("the invoice "+in.IRN+" was never recorded", ErrRunMissing, nil)
+			return nil, InvoiceStepResult{}, temporal.NewNonRetryableApplicationError("the invoice "+in.IRN+" was never recorded", ErrRunMissing, nil)
 		}
-		return InvoiceStepResult{}, temporal.NewApplicationError("the invoice's row is not committed yet", ErrNotYet)
+		return nil, InvoiceStepResult{}, temporal.NewApplicationError("the invoice's row is not committed yet", ErrNotYet)
 	}
 	if err != nil {
-		return InvoiceStepResult{}, a.fail(ctx, err)
+		return nil, InvoiceStepResult{}, a.fail(ctx, err)
 	}
 	a.observe(inv)
 	if inv.Status == model.InvoiceQueued {
-		return InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status, Waiting: true, Wait: a.holdFor(inv.Environment)}, nil
+		return inv, InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status, Waiting: true, Wait: a.holdFor(inv.Environment)}, nil
 	}
-	return result(inv), nil
+	return inv, result(inv), nil
 }
 
 // beginOps are the endpoints an invoice calls before it is signed: while
@@ -247,14 +256,129 @@ type call struct {
 	inv   *model.SubmittedInvoice
 	creds *authority.Credentials
 	c     *mbs.Client
+	// batch (within ClearInvoice) defers what a step that succeeded
+	// writes to the invoice's next write (pending), in the same
+	// transaction: a validation's exchange, and a sign or transmit's
+	// exchange and state (inv then shows that state ahead of the
+	// database). Nothing waits on them: the next write that must come
+	// before a call to NRS (MarkSent) carries them, and ClearInvoice
+	// writes what is left when it returns. A worker that stops before
+	// leaves the invoice as the last write did, which the next attempt
+	// settles with NRS as after any lost answer.
+	batch   bool
+	pending []submissions.Change
 }
 
-// open loads the invoice and its project's client.
+// take returns the changes pending, followed by c when it holds
+// anything, and forgets them: the caller writes them.
+func (cl *call) take(c submissions.Change) []submissions.Change {
+	out := cl.pending
+	cl.pending = nil
+	if len(c.Exchanges) > 0 || c.To != "" {
+		out = append(out, c)
+	}
+	return out
+}
+
+// change is the Change of an exchange (nil: none) and a state.
+func change(ex *submissions.Exchange, to model.InvoiceStatus, d submissions.Detail) submissions.Change {
+	c := submissions.Change{To: to, Detail: d}
+	if ex != nil {
+		c.Exchanges = []*submissions.Exchange{ex}
+	}
+	return c
+}
+
+// later keeps a step's successful write for the next one (batch only),
+// and shows its state in cl.inv meanwhile.
+func (cl *call) later(ex *submissions.Exchange, to model.InvoiceStatus) InvoiceStepResult {
+	cl.pending = append(cl.pending, change(ex, to, submissions.Detail{}))
+	if to != "" {
+		inv := *cl.inv
+		inv.Status = to
+		cl.inv = &inv
+		cl.a.observe(cl.inv)
+	}
+	return result(cl.inv)
+}
+
+// ClearInvoice runs an invoice's steps one after the other in one
+// activity: BeginInvoice, ValidateInvoiceIRN, ValidateInvoicePayload,
+// SignSubmitted, TransmitSubmitted (when in.Transmit) and
+// ConfirmSubmitted, each exactly as on its own, and answers the state the
+// invoice stopped in: rejected, waiting in the queue, or confirmed. The
+// invoice is read once, when it begins, and the steps go on from the row
+// each write returns (the steps are its only writers). A failure is the
+// failing step's, and the next attempt begins again from the database:
+// every step is safe to repeat, and the sign and transmit requests are
+// settled with NRS before they are sent again, as on their own.
+func (a *InvoiceActivities) ClearInvoice(ctx context.Context, in InvoiceStep) (out InvoiceStepResult, err error) {
+	inv, out, err := a.begin(ctx, in)
+	if err != nil || out.Waiting || out.Status == model.InvoiceRejected || out.Status == model.InvoiceConfirmed {
+		return out, err
+	}
+	in.InvoiceID = out.InvoiceID
+	cl, err := a.openWith(ctx, inv)
+	if err != nil {
+		return InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	cl.batch = true
+	ctx = context.WithValue(ctx, keptCallKey{}, &keptCall{cl: cl})
+	defer func() {
+		if len(cl.pending) == 0 {
+			return
+		}
+		inv, ferr := a.steps.Apply(ctx, cl.inv.ID, cl.take(submissions.Change{}), "")
+		if ferr != nil {
+			if err == nil {
+				out, err = InvoiceStepResult{}, a.fail(ctx, ferr)
+			}
+			return
+		}
+		a.observe(inv)
+		if err == nil {
+			out = result(inv)
+		}
+	}()
+	steps := []func(context.Context, InvoiceStep) (InvoiceStepResult, error){a.ValidateInvoiceIRN, a.ValidateInvoicePayload, a.SignSubmitted}
+	if in.Transmit {
+		steps = append(steps, a.TransmitSubmitted)
+	}
+	steps = append(steps, a.ConfirmSubmitted)
+	for _, step := range steps {
+		if out, err = step(ctx, in); err != nil || out.Waiting || out.Status == model.InvoiceRejected {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// keptCall holds the call of ClearInvoice's steps, opened by the first
+// and used by the next ones, with the invoice as the last write left it.
+type keptCall struct{ cl *call }
+
+type keptCallKey struct{}
+
+// open loads the invoice and its project's client; within ClearInvoice,
+// once.
 func (a *InvoiceActivities) open(ctx context.Context, in InvoiceStep) (*call, error) {
+	kept, _ := ctx.Value(keptCallKey{}).(*keptCall)
+	if kept != nil && kept.cl != nil && kept.cl.inv.ID == in.InvoiceID {
+		return kept.cl, nil
+	}
 	inv, err := a.steps.Invoice(ctx, in.InvoiceID)
 	if err != nil {
 		return nil, err
 	}
+	cl, err := a.openWith(ctx, inv)
+	if err == nil && kept != nil {
+		kept.cl = cl
+	}
+	return cl, err
+}
+
+// openWith builds the call of inv.
+func (a *InvoiceActivities) openWith(ctx context.Context, inv *model.SubmittedInvoice) (*call, error) {
 	creds, err := a.steps.Credentials(ctx, inv.ProjectID)
 	if err != nil {
 		return nil, err
@@ -317,7 +441,7 @@ func (cl *call) redact(s string) string {
 
 // record writes an exchange and the state to ("" for none).
 func (cl *call) record(ctx context.Context, ex *submissions.Exchange, to model.InvoiceStatus, d submissions.Detail) (InvoiceStepResult, error) {
-	inv, err := cl.a.steps.Record(ctx, cl.inv.ID, ex, to, d)
+	inv, err := cl.a.steps.Apply(ctx, cl.inv.ID, cl.take(change(ex, to, d)), "")
 	if err != nil {
 		return InvoiceStepResult{}, cl.a.fail(ctx, err)
 	}
@@ -390,8 +514,8 @@ func (a *InvoiceActivities) validate(ctx context.Context, in InvoiceStep,
 		if c.Operation != "" {
 			ex = cl.exchange(ctx, c, req, data, err)
 		}
-		inv, rerr := a.steps.Record(ctx, cl.inv.ID, ex, model.InvoiceQueued, submissions.Detail{
-			Message: "NRS is not answering (" + authorityMessage(me) + "): back in the queue until it answers"})
+		inv, rerr := a.steps.Apply(ctx, cl.inv.ID, cl.take(change(ex, model.InvoiceQueued, submissions.Detail{
+			Message: "NRS is not answering (" + authorityMessage(me) + "): back in the queue until it answers"})), "")
 		if rerr != nil {
 			return InvoiceStepResult{}, a.fail(ctx, rerr)
 		}
@@ -403,6 +527,8 @@ func (a *InvoiceActivities) validate(ctx context.Context, in InvoiceStep,
 	}
 	ex := cl.exchange(ctx, c, req, data, err)
 	switch {
+	case err == nil && cl.batch:
+		return cl.later(ex, ""), nil
 	case err == nil:
 		return cl.record(ctx, ex, "", submissions.Detail{})
 	case refused(err):
@@ -505,7 +631,7 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 			return InvoiceStepResult{}, a.fail(ctx, err)
 		}
 	}
-	inv, err := a.steps.MarkSent(ctx, cl.inv.ID, oc.name)
+	inv, err := a.steps.Apply(ctx, cl.inv.ID, cl.take(submissions.Change{}), oc.name)
 	if err != nil {
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
@@ -526,6 +652,8 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 	}
 	ex := cl.exchange(ctx, c, req, data, err)
 	switch {
+	case err == nil && cl.batch:
+		return cl.later(ex, oc.to), nil
 	case err == nil:
 		return cl.record(ctx, ex, oc.to, submissions.Detail{})
 	case refused(err):

@@ -30,6 +30,7 @@ const paymentTimeout = 30 * time.Second
 func (s *Starter) StartSubmission(ctx context.Context, in submissions.WorkflowInput) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
+	in.OneStep = true
 	opts := client.StartWorkflowOptions{
 		ID:                       invoiceWorkflowID(in),
 		TaskQueue:                s.taskQueue,

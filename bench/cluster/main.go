@@ -55,6 +55,11 @@ type options struct {
 	projects int
 	outage   time.Duration
 	deadline time.Duration
+	// bench, when set, runs bench/invoices against the cluster instead of
+	// the fault scenarios, benchN invoices at benchRate a second.
+	bench     bool
+	benchN    int
+	benchRate float64
 }
 
 // Ports, as offsets from options.port.
@@ -81,6 +86,9 @@ func main() {
 	flag.IntVar(&o.projects, "projects", 10, "sandbox projects the runs are spread over")
 	flag.DurationVar(&o.outage, "outage", 60*time.Second, "how long the database is cut")
 	flag.DurationVar(&o.deadline, "deadline", 5*time.Minute, "how long the runs may take to end after the outage")
+	flag.BoolVar(&o.bench, "bench-invoices", false, "measure instead of break: run bench/invoices (bench-invoices in -bin) against the cluster; arguments after the flags go to it")
+	flag.IntVar(&o.benchN, "bench-n", 600, "with -bench-invoices, invoices to submit")
+	flag.Float64Var(&o.benchRate, "bench-rate", 50, "with -bench-invoices, submissions per second")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "cluster:", err)
@@ -127,6 +135,9 @@ func run(o options) error {
 	}
 	fmt.Printf("cluster up in %.1fs: postgres (via proxy %s), redis, temporal, stand-in, 2 api, 2 worker\n",
 		time.Since(began).Seconds(), proxy.Addr())
+	if o.bench {
+		return c.benchInvoices(ctx, flag.Args())
+	}
 
 	d := newDriver(o, c)
 	if err := d.setup(ctx); err != nil {
@@ -207,6 +218,11 @@ func newCluster(o options, dsn string) *cluster {
 			"--admin-token", adminToken, "--rate-limit", "off", "--ip-rate-limit", "off"},
 		env: []string{"EINVOICE_LOG_LEVEL=warn"}}
 	journal := filepath.Join(o.work, "usage-journal")
+	if o.bench {
+		// bench/invoices' webhook receiver listens on loopback, over
+		// plain http.
+		c.env = append(c.env, "EINVOICE_WEBHOOK_ALLOW_PRIVATE=true", "EINVOICE_WEBHOOK_ALLOW_HTTP=true")
+	}
 	for i := range 2 {
 		c.apis = append(c.apis, &proc{name: fmt.Sprintf("api%d", i+1), bin: filepath.Join(o.bin, "einvoice"), logs: logs(fmt.Sprintf("api%d", i+1)),
 			args: []string{"api"}, env: append(append([]string{}, c.env...),

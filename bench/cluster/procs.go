@@ -165,3 +165,13 @@ func hasMetric(ctx context.Context, url, prefix string) error {
 	}
 	return fmt.Errorf("%s has no %s", url, prefix)
 }
+
+// pid is the process's id (0 before its start).
+func (p *proc) pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}

@@ -6,6 +6,8 @@
 # CLUSTER_PORT+99 (default 19500) and two databases on the PostgreSQL
 # server at CLUSTER_PG (default postgres://postgres@127.0.0.1:5432), created
 # here and dropped at the end: einvoice_cluster and einvoice_cluster_nrs.
+# With -bench-invoices (make bench-cluster-invoices) the same cluster is
+# measured with bench/invoices instead of broken.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -36,6 +38,7 @@ mkdir -p "$WORK/bin"
 CGO_ENABLED=0 go build -tags prod -ldflags '-s -w' -o "$WORK/bin/einvoice" ./cmd/einvoice
 CGO_ENABLED=0 go build -ldflags '-s -w' -o "$WORK/bin/einvoice-temporal" ./cmd/einvoice-temporal
 go build -o "$WORK/bin/cluster" ./bench/cluster
+go build -o "$WORK/bin/bench-invoices" ./bench/invoices
 
 log "databases $DB and $NRSDB"
 drop

@@ -29,6 +29,16 @@
 // after the last confirmation; the bench prints each one's CPU per cleared
 // invoice, the sum, and the load average at the start and the end.
 //
+// Several APIs over one database: -base takes a comma-separated list; the
+// submissions go to each in turn, everything else to the first.
+//
+// PostgreSQL: with -postgres DSN, the CPU of the PostgreSQL backends
+// serving the databases named by -postgres-dbs (default: the DSN's) is
+// read the same way, from /proc, for the backends pg_stat_activity lists
+// at the start and at the end (a backend that ended meanwhile is missed;
+// the processes' pools keep theirs), and printed as a process of its own.
+// Run the bench on the database's host.
+//
 // Census: with -metrics (default base/metrics), the Prometheus counters
 // of the server (einvoice's own and the Temporal SDK's) are read before
 // and after; every counter that moved is printed per cleared invoice:
@@ -78,7 +88,10 @@ func main() {
 
 type bench struct {
 	base string
-	http *http.Client
+	// bases are the APIs the submissions go to in turn (base is the
+	// first).
+	bases []string
+	http  *http.Client
 }
 
 type key struct{ id, secret string }
@@ -107,7 +120,7 @@ func (p *pids) Set(v string) error {
 }
 
 func run() error {
-	base := flag.String("base", "http://127.0.0.1:8080", "einvoice base URL")
+	base := flag.String("base", "http://127.0.0.1:8080", "einvoice base URL; a comma-separated list spreads the submissions over several APIs")
 	n := flag.Int("n", 2000, "invoices to submit")
 	rate := flag.Float64("rate", 200, "submissions per second (open loop)")
 	nkeys := flag.Int("keys", 4, "API keys the submissions are spread over")
@@ -119,6 +132,8 @@ func run() error {
 	flag.Var(&procs, "pid", "a process whose CPU per cleared invoice to report, name=pid or pid (repeatable)")
 	metricsURL := flag.String("metrics", "", "Prometheus endpoint of the server for the census (default base/metrics; \"off\" for none)")
 	metricsToken := flag.String("metrics-token", "", "bearer token of -metrics")
+	pgDSN := flag.String("postgres", "", "PostgreSQL URL: also report the CPU of its backends serving -postgres-dbs (read from /proc: run on the database's host)")
+	pgDBs := flag.String("postgres-dbs", "", "comma-separated databases whose backends -postgres counts (default: the URL's database)")
 	hooks := flag.Bool("webhooks", false, "subscribe a loopback receiver to the invoices' events and report event-to-delivery latency")
 	hookEvents := flag.String("webhook-events", model.EventInvoiceConfirmed, "comma-separated event types the receiver subscribes to")
 	hookListen := flag.String("webhook-listen", "127.0.0.1:0", "address of the webhook receiver")
@@ -128,7 +143,9 @@ func run() error {
 	if *metricsURL == "" {
 		*metricsURL = *base + "/metrics"
 	}
-	b := &bench{base: *base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 512}, Timeout: time.Minute}}
+	bases := strings.Split(*base, ",")
+	*base = bases[0]
+	b := &bench{base: *base, bases: bases, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 512}, Timeout: time.Minute}}
 	keys, business, project, token, err := b.setup(ctx, *nkeys)
 	if err != nil {
 		return err
@@ -175,10 +192,23 @@ func run() error {
 			*metricsURL = "off"
 		}
 	}
+	var pg *pgBackends
+	if *pgDSN != "" {
+		if pg, err = openPGBackends(*pgDSN, *pgDBs); err != nil {
+			return err
+		}
+		defer pg.close()
+	}
 	load0 := loadAverage()
 	cpu0 := make([]float64, len(procs))
 	for i, p := range procs {
 		cpu0[i] = cpuSeconds(p.pid)
+	}
+	var pg0 map[int]float64
+	if pg != nil {
+		if pg0, err = pg.cpu(ctx); err != nil {
+			return err
+		}
 	}
 
 	lat := make([]time.Duration, *n)
@@ -196,7 +226,7 @@ func run() error {
 		go func(i int) {
 			defer wg.Done()
 			t := time.Now()
-			status, body, ra, err := b.post(ctx, keys[i%len(keys)], bodies[i])
+			status, body, ra, err := b.post(ctx, b.bases[i%len(b.bases)], keys[i%len(keys)], bodies[i])
 			lat[i] = time.Since(t)
 			switch {
 			case err == nil && status == http.StatusAccepted:
@@ -258,13 +288,26 @@ func run() error {
 	for i, p := range procs {
 		cpu1[i] = cpuSeconds(p.pid)
 	}
+	if pg != nil {
+		pg1, err := pg.cpu(ctx)
+		if err != nil {
+			return err
+		}
+		used, n := pgUsed(pg0, pg1)
+		procs = append(procs, proc{name: fmt.Sprintf("postgres (%d backends)", n), pid: 0})
+		cpu0, cpu1 = append(cpu0, 0), append(cpu1, used)
+	}
 	load1 := loadAverage()
 	fmt.Printf("cleared %d invoices (confirmed by the stand-in) in %s: %.1f invoices/s end to end\n", want, all.Round(time.Millisecond), float64(want)/all.Seconds())
 	var sum float64
 	for i, p := range procs {
 		d := cpu1[i] - cpu0[i]
 		sum += d
-		fmt.Printf("cpu %s (pid %d): %.1f s, %.1f ms per cleared invoice\n", p.name, p.pid, d, d*1000/float64(want))
+		if p.pid > 0 {
+			fmt.Printf("cpu %s (pid %d): %.1f s, %.1f ms per cleared invoice\n", p.name, p.pid, d, d*1000/float64(want))
+		} else {
+			fmt.Printf("cpu %s: %.1f s, %.1f ms per cleared invoice\n", p.name, d, d*1000/float64(want))
+		}
 	}
 	if len(procs) > 1 {
 		fmt.Printf("cpu all processes: %.1f s, %.1f ms per cleared invoice\n", sum, sum*1000/float64(want))
@@ -326,8 +369,8 @@ func (b *bench) count(ctx context.Context, k key) (confirmed, rejected int, err 
 	return confirmed, rejected, nil
 }
 
-func (b *bench) post(ctx context.Context, k key, body []byte) (int, []byte, string, error) {
-	req, err := http.NewRequestWithContext(ctx, "POST", b.base+"/api/v2/invoices", bytes.NewReader(body))
+func (b *bench) post(ctx context.Context, base string, k key, body []byte) (int, []byte, string, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", base+"/api/v2/invoices", bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, "", err
 	}

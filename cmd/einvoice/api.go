@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
+	"github.com/einvoice-ng/einvoice/worker"
 	"github.com/einvoice-ng/einvoice/workflows"
 )
 
@@ -34,7 +36,16 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	defer ln.Close()
-	tc, starter, err := temporalStarter(c.temporalOptions(stderr))
+	// /metrics serves the Temporal SDK client's metrics (requests, their
+	// latencies and failures: the workflow starts) beside einvoice's own.
+	reg := prometheus.NewRegistry()
+	sdkMetrics, closeSDKMetrics := worker.TemporalMetrics(reg, func(err error) {
+		log.Warn("a Temporal SDK metric is not exported", "error", err.Error())
+	})
+	defer closeSDKMetrics.Close() //nolint:errcheck // only stops the reporting
+	topts := c.temporalOptions(stderr)
+	topts.MetricsHandler = sdkMetrics
+	tc, starter, err := temporalStarter(topts)
 	if err != nil {
 		return err
 	}
@@ -47,6 +58,7 @@ func runAPI(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	// /health shows Temporal; /ready requires it (its namespace answers).
 	opts := rest.Options{
+		Registry:        reg,
 		HealthChecks:    map[string]func(context.Context) error{"temporal": temporalCheck(starter)},
 		ReadinessChecks: map[string]func(context.Context) error{"temporal": temporalCheck(starter)},
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
 
 	"github.com/einvoice-ng/einvoice/rest"
@@ -109,7 +110,16 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	defer ts.Stop() //nolint:errcheck // logged by Stop
 	c.TemporalAddress, c.TemporalNamespace = ts.FrontendAddr(), ts.Namespace()
-	tc, err := client.DialContext(ctx, c.temporalOptions(stderr))
+	// /metrics serves the Temporal SDK's metrics (workflow tasks,
+	// activities, local activities, polls) beside einvoice's own.
+	reg := prometheus.NewRegistry()
+	sdkMetrics, closeSDKMetrics := worker.TemporalMetrics(reg, func(err error) {
+		log.Warn("a Temporal SDK metric is not exported", "error", err.Error())
+	})
+	defer closeSDKMetrics.Close() //nolint:errcheck // only stops the reporting
+	topts := c.temporalOptions(stderr)
+	topts.MetricsHandler = sdkMetrics
+	tc, err := client.DialContext(ctx, topts)
 	if err != nil {
 		return fmt.Errorf("connect to the dev Temporal server: %w", err)
 	}
@@ -144,6 +154,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	invoiceMetrics := worker.NewMetrics()
 	a, err := buildApp(ctx, c, log, rest.Options{
+		Registry:        reg,
 		Collectors:      invoiceMetrics.Collectors(),
 		HealthChecks:    map[string]func(context.Context) error{"temporal": starter.Check},
 		ReadinessChecks: map[string]func(context.Context) error{"temporal": starter.Check},

@@ -39,21 +39,22 @@ func TestDecodeRowsReadsBackWhatModulesEncoded(t *testing.T) {
 }
 
 func TestDecodeRowsRefusesDamagedGrids(t *testing.T) {
-	m, err := qrcode.Modules(strings.Repeat("payload ", 30))
+	payload := strings.Repeat("payload ", 30)
+	m, err := qrcode.Modules(payload)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows := rowsOf(&m)
 	stride := (m.Size + 7) / 8
-	// A third of the rows inverted: past what level H corrects.
+	// A third of the rows inverted: it no longer reads as the payload.
 	bad := bytes.Clone(rows)
 	for y := m.Size / 3; y < 2*m.Size/3; y++ {
 		for i := y * stride; i < (y+1)*stride; i++ {
 			bad[i] ^= 0xFF
 		}
 	}
-	if got, err := qrcode.DecodeRows(m.Size, bad); err == nil {
-		t.Errorf("a grid with a third of its rows inverted decoded to %q", got)
+	if got, err := qrcode.DecodeRows(m.Size, bad); err == nil && got == payload {
+		t.Error("a grid with a third of its rows inverted decoded to the payload")
 	}
 	if _, err := qrcode.DecodeRows(m.Size, make([]byte, len(rows))); err == nil {
 		t.Error("an empty grid decoded")
@@ -77,5 +78,25 @@ func BenchmarkDecodeRows(b *testing.B) {
 		if _, err := qrcode.DecodeRows(m.Size, rows); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestDecodeRowsForgivesNoModule(t *testing.T) {
+	m, err := qrcode.Modules(strings.Repeat("payload ", 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := rowsOf(&m)
+	// Every module of a data region row flipped one at a time would take
+	// long; a module in the lower right corner is the first data
+	// codeword's (ISO/IEC 18004 §7.7.3), which a scanner's error
+	// correction would repair.
+	bad := bytes.Clone(rows)
+	stride := (m.Size + 7) / 8
+	last := m.Size - 1
+	bad[last*stride+last/8] ^= 0x80 >> uint(last%8)
+	got, err := qrcode.DecodeRows(m.Size, bad)
+	if err == nil && got == strings.Repeat("payload ", 30) {
+		t.Error("a grid with a wrong data module decoded to the payload")
 	}
 }

@@ -56,6 +56,11 @@ type doc struct {
 	// bold and textColor are the text rendering state (see font).
 	bold      bool
 	textColor rgb
+	// set is what was last given to gofpdf (it writes a font, a colour or a
+	// line width into the page again even when it has not changed, and
+	// formats colours anew each time); gofpdf carries them over to a new
+	// page itself.
+	set drawState
 	// single is whether the document draws with the single-byte font
 	// (every rune of its text is in singleByte) rather than the UTF-8 one.
 	single bool
@@ -112,10 +117,13 @@ func newDoc(v *View, now time.Time) *doc {
 // stroked with a hairline of the text colour: a second face would double
 // the font bytes every document embeds.
 func (d *doc) font(style string, size float64) {
-	d.f.SetFont(fontFamily, "", size)
+	if !d.set.font || d.set.fontSize != size {
+		d.f.SetFont(fontFamily, "", size)
+		d.set.font, d.set.fontSize = true, size
+	}
 	bold := style == "B"
 	if bold {
-		d.f.SetLineWidth(size * 0.02)
+		d.lineWidth(size * 0.02)
 		d.stroke(d.textColor)
 	}
 	if bold != d.bold {
@@ -131,19 +139,48 @@ func (d *doc) font(style string, size float64) {
 // color sets the text colour (and the outline of bold text).
 func (d *doc) color(c rgb) {
 	d.textColor = c
-	d.f.SetTextColor(c.r, c.g, c.b)
+	if !d.set.text || d.set.textColor != c {
+		d.f.SetTextColor(c.r, c.g, c.b)
+		d.set.text, d.set.textColor = true, c
+	}
 	if d.bold {
 		d.stroke(c)
 	}
 }
-func (d *doc) fill(c rgb)   { d.f.SetFillColor(c.r, c.g, c.b) }
-func (d *doc) stroke(c rgb) { d.f.SetDrawColor(c.r, c.g, c.b) }
+
+func (d *doc) fill(c rgb) {
+	if !d.set.fill || d.set.fillColor != c {
+		d.f.SetFillColor(c.r, c.g, c.b)
+		d.set.fill, d.set.fillColor = true, c
+	}
+}
+
+func (d *doc) stroke(c rgb) {
+	if !d.set.draw || d.set.drawColor != c {
+		d.f.SetDrawColor(c.r, c.g, c.b)
+		d.set.draw, d.set.drawColor = true, c
+	}
+}
+
+func (d *doc) lineWidth(w float64) {
+	if !d.set.width || d.set.lineWidth != w {
+		d.f.SetLineWidth(w)
+		d.set.width, d.set.lineWidth = true, w
+	}
+}
+
+// drawState is the font size, colours and line width last set.
+type drawState struct {
+	font, text, fill, draw, width   bool
+	fontSize, lineWidth             float64
+	textColor, fillColor, drawColor rgb
+}
 
 // pen sets the colour and width of lines; bold text changes both, so every
 // line drawn sets its pen first.
 func (d *doc) pen(c rgb, w float64) {
 	d.stroke(c)
-	d.f.SetLineWidth(w)
+	d.lineWidth(w)
 }
 
 // lh is the line height of a font size.

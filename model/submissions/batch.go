@@ -3,7 +3,6 @@ package submissions
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 	"time"
 
@@ -214,15 +213,7 @@ func (s *Service) prepareItem(ctx context.Context, it *authority.Issuer, in Batc
 		refuse(b, model.Invalid(model.ProblemValueError, "payload cannot be encoded as JSON", "payload"))
 		return b, nil
 	}
-	b.inv = &model.SubmittedInvoice{
-		ID: model.NewID(), ProjectID: pr.ID, OrganizationID: pr.OrganizationID, Environment: pr.Environment,
-		IRN: irn, InvoiceType: kind, InvoiceTypeCode: str(payload["invoice_type_code"]), Payload: string(doc),
-		PayloadHash: sha(string(doc)), Status: model.InvoiceQueued, IssueDate: str(payload["issue_date"]),
-		CustomerTIN: customerTIN(payload), PaymentStatus: strings.ToUpper(str(payload["payment_status"])),
-		WorkflowID: WorkflowID(s.cfg.WorkflowKey, pr.ID, irn), CreatedAt: s.now(),
-	}
-	b.inv.UpdatedAt = b.inv.CreatedAt
-	b.inv.DeadlineAt = DeadlineOf(kind, b.inv.IssueDate, str(payload["issue_time"]), b.inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
+	b.inv = s.newInvoice(pr, irn, kind, payload, doc)
 	b.outcome, b.fresh = model.BatchAccepted, true
 	return b, nil
 }
@@ -310,8 +301,7 @@ func (s *Service) startAll(ctx context.Context, items []*batchItem) ([]*model.Su
 			if failed {
 				return
 			}
-			err := s.cfg.Engine.StartSubmission(ctx, WorkflowInput{ProjectID: inv.ProjectID, OrganizationID: inv.OrganizationID,
-				IRN: inv.IRN, InvoiceType: inv.InvoiceType, Environment: inv.Environment, WorkflowID: inv.WorkflowID})
+			err := s.cfg.Engine.StartSubmission(ctx, workflowInput(inv))
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {

@@ -78,62 +78,94 @@ const maxBody = 64 << 10
 // moves the invoice to the state to ("" keeps its state), in one
 // transaction, and returns the invoice as written.
 func (s *Steps) Record(ctx context.Context, id uuid.UUID, ex *Exchange, to model.InvoiceStatus, d Detail) (*model.SubmittedInvoice, error) {
-	var out *model.SubmittedInvoice
-	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		inv, err := tx.Submissions().Lock(ctx, id)
-		if err != nil {
-			return err
-		}
-		if ex != nil {
-			ev := &model.InvoiceEvent{Kind: model.EventExchange, Operation: ex.Operation, NRSErrorID: ex.NRSErrorID,
-				RequestBody: clip(ex.Request, maxBody), ResponseBody: clip(ex.Response, maxBody), Message: clip(ex.Message, maxMessage)}
-			attempt, latency := ex.Attempt, ex.LatencyMS
-			ev.Attempt, ev.LatencyMS = &attempt, &latency
-			if ex.HTTPStatus != 0 {
-				status := ex.HTTPStatus
-				ev.HTTPStatus = &status
-			}
-			if err := s.appendEvent(ctx, tx, inv, ev); err != nil {
-				return err
-			}
-		}
-		changed := false
-		if to != "" {
-			if changed, err = s.transition(ctx, tx, inv, to, d); err != nil {
-				return err
-			}
-		}
-		out = inv
-		if changed {
-			return nil // transition saved it
-		}
-		return tx.Submissions().Save(ctx, inv)
-	})
-	return out, err
+	c := Change{To: to, Detail: d}
+	if ex != nil {
+		c.Exchanges = []*Exchange{ex}
+	}
+	return s.Apply(ctx, id, []Change{c}, "")
 }
 
 // MarkSent counts one more sign or transmit request of an invoice, before
 // it is sent: from then on, no other is sent before the authority was
 // asked whether this one went through.
 func (s *Steps) MarkSent(ctx context.Context, id uuid.UUID, call string) (*model.SubmittedInvoice, error) {
+	return s.Apply(ctx, id, nil, call)
+}
+
+// Change is one write of an invoice's steps: exchanges appended to its
+// log, then a move to the state To ("" keeps its state).
+type Change struct {
+	Exchanges []*Exchange
+	To        model.InvoiceStatus
+	Detail    Detail
+}
+
+// Apply writes changes in order, each as Record would, then, when call is
+// not "", counts one more request of call as MarkSent does, all in one
+// transaction, and returns the invoice as written.
+func (s *Steps) Apply(ctx context.Context, id uuid.UUID, changes []Change, call string) (*model.SubmittedInvoice, error) {
 	var out *model.SubmittedInvoice
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		inv, err := tx.Submissions().Lock(ctx, id)
 		if err != nil {
 			return err
 		}
-		switch call {
-		case model.CallSign:
-			inv.SignSent++
-		case model.CallTransmit:
-			inv.TransmitSent++
+		saved := false
+		for _, c := range changes {
+			if len(c.Exchanges) > 0 {
+				if err := s.appendExchanges(ctx, tx, inv, c.Exchanges); err != nil {
+					return err
+				}
+				saved = false
+			}
+			if c.To != "" {
+				changed, err := s.transition(ctx, tx, inv, c.To, c.Detail)
+				if err != nil {
+					return err
+				}
+				saved = saved || changed // transition saved it
+			}
 		}
-		now := s.now()
-		inv.UpdatedAt, inv.LastSentAt = now, &now
+		switch call {
+		case "":
+		case model.CallSign, model.CallTransmit:
+			if call == model.CallSign {
+				inv.SignSent++
+			} else {
+				inv.TransmitSent++
+			}
+			now := s.now()
+			inv.UpdatedAt, inv.LastSentAt = now, &now
+			saved = false
+		default:
+			return model.Errorf(model.CodeInternal, "unknown call %q", call)
+		}
 		out = inv
+		if saved {
+			return nil
+		}
 		return tx.Submissions().Save(ctx, inv)
 	})
 	return out, err
+}
+
+// appendExchanges appends exchanges to inv's log, in tx; the caller
+// saves inv.
+func (s *Steps) appendExchanges(ctx context.Context, tx *store.Store, inv *model.SubmittedInvoice, exs []*Exchange) error {
+	for _, ex := range exs {
+		ev := &model.InvoiceEvent{Kind: model.EventExchange, Operation: ex.Operation, NRSErrorID: ex.NRSErrorID,
+			RequestBody: clip(ex.Request, maxBody), ResponseBody: clip(ex.Response, maxBody), Message: clip(ex.Message, maxMessage)}
+		attempt, latency := ex.Attempt, ex.LatencyMS
+		ev.Attempt, ev.LatencyMS = &attempt, &latency
+		if ex.HTTPStatus != 0 {
+			status := ex.HTTPStatus
+			ev.HTTPStatus = &status
+		}
+		if err := s.appendEvent(ctx, tx, inv, ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SetPaymentStatus records the payment status the authority accepted, with
@@ -145,15 +177,7 @@ func (s *Steps) SetPaymentStatus(ctx context.Context, id uuid.UUID, ex *Exchange
 			return err
 		}
 		if ex != nil {
-			attempt, latency := ex.Attempt, ex.LatencyMS
-			ev := &model.InvoiceEvent{Kind: model.EventExchange, Operation: ex.Operation, NRSErrorID: ex.NRSErrorID,
-				Attempt: &attempt, LatencyMS: &latency, RequestBody: clip(ex.Request, maxBody),
-				ResponseBody: clip(ex.Response, maxBody), Message: clip(ex.Message, maxMessage)}
-			if ex.HTTPStatus != 0 {
-				st := ex.HTTPStatus
-				ev.HTTPStatus = &st
-			}
-			if err := s.appendEvent(ctx, tx, inv, ev); err != nil {
+			if err := s.appendExchanges(ctx, tx, inv, []*Exchange{ex}); err != nil {
 				return err
 			}
 		}

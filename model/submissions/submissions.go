@@ -100,6 +100,10 @@ type WorkflowInput struct {
 	// WorkflowID is the workflow's id (WorkflowID); empty means
 	// LegacyWorkflowID.
 	WorkflowID string `json:"workflow_id,omitempty"`
+	// OneStep has the workflow clear the invoice in one local activity
+	// (all its steps, its database writes batched) instead of one per
+	// step; executions started without it keep the step-by-step shape.
+	OneStep bool `json:"one_step,omitempty"`
 }
 
 // PaymentInput asks for an invoice's payment status to be sent to the

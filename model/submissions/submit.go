@@ -93,15 +93,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	if err != nil {
 		return nil, model.Invalid(model.ProblemValueError, "payload cannot be encoded as JSON", "payload")
 	}
-	inv := &model.SubmittedInvoice{
-		ID: model.NewID(), ProjectID: pr.ID, OrganizationID: pr.OrganizationID, Environment: pr.Environment,
-		IRN: irn, InvoiceType: kind, InvoiceTypeCode: str(payload["invoice_type_code"]), Payload: string(doc),
-		PayloadHash: sha(string(doc)), Status: model.InvoiceQueued, IssueDate: str(payload["issue_date"]),
-		CustomerTIN: customerTIN(payload), PaymentStatus: strings.ToUpper(str(payload["payment_status"])),
-		WorkflowID: WorkflowID(s.cfg.WorkflowKey, pr.ID, irn), CreatedAt: s.now(),
-	}
-	inv.UpdatedAt = inv.CreatedAt
-	inv.DeadlineAt = DeadlineOf(kind, inv.IssueDate, str(payload["issue_time"]), inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
+	inv := s.newInvoice(pr, irn, kind, payload, doc)
 	if prev, err := s.st.Submissions().ByIRN(ctx, pr.ID, irn); err == nil {
 		return same(prev, inv)
 	} else if model.ErrorCodeOf(err) != model.CodeNotFound {
@@ -115,10 +107,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	if s.cfg.Engine == nil {
 		return nil, errNoWorkflowEngine
 	}
-	if err := s.cfg.Engine.StartSubmission(ctx, WorkflowInput{
-		ProjectID: pr.ID, OrganizationID: pr.OrganizationID, IRN: irn, InvoiceType: kind, Environment: pr.Environment,
-		WorkflowID: inv.WorkflowID,
-	}); err != nil {
+	if err := s.cfg.Engine.StartSubmission(ctx, workflowInput(inv)); err != nil {
 		s.cfg.Logger.WarnContext(ctx, "invoice workflow not started", "irn", irn, "error", err.Error())
 		return nil, model.Wrap(model.CodeUnavailable, err,
 			"cannot submit the invoice: the workflow engine (Temporal) is unreachable; nothing was stored, try again later")
@@ -269,4 +258,25 @@ func jsonUnmarshal(s string, v any) error {
 	d := json.NewDecoder(strings.NewReader(s))
 	d.UseNumber()
 	return d.Decode(v)
+}
+
+// newInvoice is the queued invoice a submission records, for Submit and
+// SubmitBatch alike: doc is the payload as stored.
+func (s *Service) newInvoice(pr *model.Project, irn string, kind model.InvoiceKind, payload map[string]any, doc []byte) *model.SubmittedInvoice {
+	inv := &model.SubmittedInvoice{
+		ID: model.NewID(), ProjectID: pr.ID, OrganizationID: pr.OrganizationID, Environment: pr.Environment,
+		IRN: irn, InvoiceType: kind, InvoiceTypeCode: str(payload["invoice_type_code"]), Payload: string(doc),
+		PayloadHash: sha(string(doc)), Status: model.InvoiceQueued, IssueDate: str(payload["issue_date"]),
+		CustomerTIN: customerTIN(payload), PaymentStatus: strings.ToUpper(str(payload["payment_status"])),
+		WorkflowID: WorkflowID(s.cfg.WorkflowKey, pr.ID, irn), CreatedAt: s.now(),
+	}
+	inv.UpdatedAt = inv.CreatedAt
+	inv.DeadlineAt = DeadlineOf(kind, inv.IssueDate, str(payload["issue_time"]), inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
+	return inv
+}
+
+// workflowInput is the input of inv's workflow.
+func workflowInput(inv *model.SubmittedInvoice) WorkflowInput {
+	return WorkflowInput{ProjectID: inv.ProjectID, OrganizationID: inv.OrganizationID, IRN: inv.IRN,
+		InvoiceType: inv.InvoiceType, Environment: inv.Environment, WorkflowID: inv.WorkflowID}
 }

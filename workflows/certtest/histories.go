@@ -44,11 +44,13 @@ func CancelledHistoryFile() string {
 
 // QueueHistoryFiles are where the recorded histories of an invoice that
 // waited in its project's outage queue, and of the drain that released
-// it, live: testdata/histories/invoice-queued.json and
-// invoice-queue-drain.json.
+// it, live: testdata/histories/invoice-queued-one-step.json (its steps in
+// one local activity, as invoices are started now) and
+// invoice-queue-drain.json. invoice-queued.json, recorded when each step
+// was a local activity of its own, stays in the folder and replays too.
 func QueueHistoryFiles() (invoice, drain string) {
 	dir := filepath.Dir(HistoryFile(model.InvoiceKindB2B))
-	return filepath.Join(dir, "invoice-queued.json"), filepath.Join(dir, "invoice-queue-drain.json")
+	return filepath.Join(dir, "invoice-queued-one-step.json"), filepath.Join(dir, "invoice-queue-drain.json")
 }
 
 // ReadHistory reads a history written by WriteHistory (the JSON the
