@@ -449,6 +449,7 @@ type ComplexityRoot struct {
 		Name                     func(childComplexity int) int
 		Organization             func(childComplexity int) int
 		OrganizationID           func(childComplexity int) int
+		PostPaymentReport        func(childComplexity int) int
 		QueueRatePerMinute       func(childComplexity int) int
 		ReceivedInvoices         func(childComplexity int, first *int, after *string, filter *gqlmodel.ReceivedInvoiceFilter) int
 		Usage                    func(childComplexity int, from *string, to *string, keyID *string) int
@@ -2448,6 +2449,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Project.OrganizationID(childComplexity), true
+	case "Project.postPaymentReport":
+		if e.ComplexityRoot.Project.PostPaymentReport == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Project.PostPaymentReport(childComplexity), true
 	case "Project.queueRatePerMinute":
 		if e.ComplexityRoot.Project.QueueRatePerMinute == nil {
 			break
@@ -4364,6 +4371,8 @@ func (ec *executionContext) childFields_Project(ctx context.Context, field graph
 		return ec.fieldContext_Project_clearanceDeadlineMinutes(ctx, field)
 	case "queueRatePerMinute":
 		return ec.fieldContext_Project_queueRatePerMinute(ctx, field)
+	case "postPaymentReport":
+		return ec.fieldContext_Project_postPaymentReport(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Project_createdAt(ctx, field)
 	case "authority":
@@ -12243,6 +12252,29 @@ func (ec *executionContext) fieldContext_Project_queueRatePerMinute(_ context.Co
 	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Project_postPaymentReport(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Project_postPaymentReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostPaymentReport, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Project_postPaymentReport(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Project", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Project_createdAt(ctx context.Context, field graphql.CollectedField, obj *portal.ProjectView) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18865,7 +18897,7 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"validationProfile", "clearanceDeadlineMinutes", "queueRatePerMinute"}
+	fieldsInOrder := [...]string{"validationProfile", "clearanceDeadlineMinutes", "queueRatePerMinute", "postPaymentReport"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -18893,6 +18925,13 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.QueueRatePerMinute = graphql.OmittableOf(data)
+		case "postPaymentReport":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("postPaymentReport"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PostPaymentReport = data
 		}
 	}
 	return it, nil
@@ -22271,6 +22310,11 @@ func (ec *executionContext) _Project(ctx context.Context, sel ast.SelectionSet, 
 		case "queueRatePerMinute":
 			out.Values[i] = ec._Project_queueRatePerMinute(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "postPaymentReport":
+			out.Values[i] = ec._Project_postPaymentReport(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":

@@ -44,6 +44,7 @@ func (r *mutationResolver) UpdateProject(ctx context.Context, projectID string, 
 		in.ValidationProfile = &p
 	}
 	in.ClearanceDeadlineMinutes = input.ClearanceDeadlineMinutes
+	in.PostPaymentReport = input.PostPaymentReport
 	if input.QueueRatePerMinute.IsSet() {
 		in.QueueRatePerMinute = model.NullableInt{Set: true, Value: input.QueueRatePerMinute.Value()}
 	}

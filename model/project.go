@@ -28,6 +28,9 @@ type Project struct {
 	// sent a minute once NRS answers again (bounded by QueueRatePerMinute);
 	// nil: the operator's default.
 	QueueRatePerMinute *int `bun:"queue_rate_per_minute"`
+	// PostPaymentReport says whether and how an invoice set PAID is
+	// reported to NRS's VAT report endpoint (PostPaymentReports).
+	PostPaymentReport string `bun:"post_payment_report,default:'off'"`
 
 	// Authority settings. Secret material is sealed (AES-256-GCM) and only
 	// ever opened by model/authority.
@@ -43,3 +46,19 @@ type Project struct {
 	QREncryption     QREncryption `bun:"qr_encryption"`
 	Configured       bool         `bun:"configured"`
 }
+
+// Post-payment VAT report settings of a project (Project.PostPaymentReport).
+const (
+	// PostPaymentReportOff sends no report (the default).
+	PostPaymentReportOff = "off"
+	// PostPaymentReportPostpayment posts the snake_case report to
+	// /api/v1/vat/postpayment, as live integrations send it.
+	PostPaymentReportPostpayment = "postpayment"
+	// PostPaymentReportLegacy posts FIRS-MBS 1.0.0's camelCase report to
+	// /v1/vat/postPayment.
+	PostPaymentReportLegacy = "legacy"
+)
+
+// PostPaymentReports lists the accepted values of post_payment_report, the
+// default first.
+var PostPaymentReports = []string{PostPaymentReportOff, PostPaymentReportPostpayment, PostPaymentReportLegacy}

@@ -224,6 +224,7 @@ func New(c client.Client, opts Options) (*Worker, error) {
 		}
 		w.RegisterWorkflowWithOptions(workflows.InvoiceSubmission, workflow.RegisterOptions{Name: workflows.InvoiceWorkflowName})
 		w.RegisterWorkflowWithOptions(workflows.InvoicePaymentUpdate, workflow.RegisterOptions{Name: workflows.PaymentWorkflowName})
+		w.RegisterWorkflowWithOptions(workflows.PaymentReport, workflow.RegisterOptions{Name: workflows.PaymentReportWorkflowName})
 		w.RegisterWorkflowWithOptions(workflows.InvoiceQueueDrain, workflow.RegisterOptions{Name: workflows.QueueDrainWorkflowName})
 		w.RegisterActivity(inv)
 	}

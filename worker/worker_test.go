@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"slices"
@@ -76,6 +77,7 @@ type rig struct {
 	e     *certtest.Env
 	c     client.Client
 	queue string
+	gql   http.Handler // REST and GraphQL, built on first use
 }
 
 func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -179,8 +179,17 @@ var paymentActivityOptions = workflow.ActivityOptions{
 // InvoicePaymentUpdate sends one payment status update of an invoice to
 // its tax authority and records it. Setting a payment status is
 // idempotent at NRS, so a retry after a lost answer simply sends it again.
+// Once NRS recorded an invoice PAID, the post-payment VAT report follows
+// in a workflow of its own (PaymentReport), which outlives this one.
 func InvoicePaymentUpdate(ctx workflow.Context, in submissions.PaymentInput) error {
 	ctx = workflow.WithActivityOptions(ctx, paymentActivityOptions)
 	var a *InvoiceActivities
-	return workflow.ExecuteActivity(ctx, a.UpdatePaymentStatus, in).Get(ctx, nil)
+	if err := workflow.ExecuteActivity(ctx, a.UpdatePaymentStatus, in).Get(ctx, nil); err != nil {
+		return err
+	}
+	if workflow.GetVersion(ctx, "post-payment-report", workflow.DefaultVersion, 1) == workflow.DefaultVersion ||
+		in.PaymentStatus != reportedStatus {
+		return nil
+	}
+	return startPaymentReport(ctx, in)
 }

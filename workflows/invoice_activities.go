@@ -117,6 +117,7 @@ func SubmissionClientsWith(policy egress.Policy, timeout time.Duration, breakers
 			BaseURL: c.BaseURL, APIKey: c.APIKey, APISecret: c.APISecret, HTTPClient: hc,
 			Timeout: timeout, UserAgent: "einvoice-submission", Retry: mbs.RetryPolicy{MaxAttempts: 1},
 			Environment: string(c.Environment), Breakers: breakers,
+			ReportBaseURL: c.ReportBaseURL, LegacyReportRoute: c.PostPaymentReport == model.PostPaymentReportLegacy,
 		})
 	}
 }

@@ -48,6 +48,9 @@ type config struct {
 	// ProductionBaseURL is NRS's production host, the only one production
 	// code lists are refreshed from ("" means authority.DefaultProductionBaseURL).
 	ProductionBaseURL string
+	// ReportBaseURL is the host production projects send post-payment VAT
+	// reports to ("" means their NRS host).
+	ReportBaseURL string
 	// TemporalAddress and TemporalNamespace locate Temporal, which runs
 	// certification workflows; an empty address leaves runs unavailable.
 	TemporalAddress   string
@@ -280,6 +283,10 @@ func envConfig(getenv func(string) string) (*config, error) {
 	c.ProductionBaseURL = getenv("EINVOICE_NRS_PRODUCTION_URL")
 	if u, err := url.Parse(c.ProductionBaseURL); c.ProductionBaseURL != "" && (err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
 		return nil, errors.New("EINVOICE_NRS_PRODUCTION_URL must be an http or https URL")
+	}
+	c.ReportBaseURL = getenv("EINVOICE_NRS_REPORT_URL")
+	if u, err := url.Parse(c.ReportBaseURL); c.ReportBaseURL != "" && (err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "") {
+		return nil, errors.New("EINVOICE_NRS_REPORT_URL must be an http or https URL without user info, query or fragment")
 	}
 	if c.Ops, err = opsFromEnv(getenv, modeAPI); err != nil {
 		return nil, err

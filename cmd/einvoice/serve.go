@@ -99,7 +99,7 @@ func appConfig(c *config, log *slog.Logger) (application.Config, error) {
 	}
 	return application.Config{
 		JWTSecret: c.JWTSecret, TokenTTL: c.TokenTTL, Box: box, Hasher: secret.NewHasher(c.APIKeyPepper), AuditKey: c.AuditKey,
-		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL,
+		Authorities: reg, Logger: log, SandboxBaseURL: c.SandboxBaseURL, ProductionBaseURL: c.ProductionBaseURL, ReportBaseURL: c.ReportBaseURL,
 		SandboxRegistrar: c.SandboxRegistrar, Runs: c.Runs, Submissions: c.Submissions, Inbox: c.Inbox, Quotas: c.Quotas, Idempotency: c.Idempotency, Egress: c.Egress,
 		UsageJournalDir: c.UsageJournalDir,
 		NRSHealth:       nrsLocal(c), SandboxFaults: sandboxFaults(c),

@@ -300,11 +300,15 @@ type UpdateProjectInput struct {
 	ValidationProfile *model.ValidationProfile `json:"validationProfile,omitempty"`
 	// How long after it was accepted a B2B or B2G invoice must be cleared, in minutes: 1..4320 (72
 	// hours). Applies to invoices submitted after the change. An input without this field,
-	// validationProfile and queueRatePerMinute is invalid (missing).
+	// validationProfile, queueRatePerMinute and postPaymentReport is invalid (missing).
 	ClearanceDeadlineMinutes *int `json:"clearanceDeadlineMinutes,omitempty"`
 	// How many of the project's waiting invoices are sent a minute once NRS answers again: 1..6000
 	// (100 a second). Null goes back to the operator's default; left out keeps the value.
 	QueueRatePerMinute graphql.Omittable[*int] `json:"queueRatePerMinute,omitempty"`
+	// off, postpayment or legacy: whether and how an invoice set PAID is reported to NRS's VAT report
+	// endpoint (sent once per invoice, after NRS recorded the payment status). Any other value is
+	// invalid (enum).
+	PostPaymentReport *string `json:"postPaymentReport,omitempty"`
 }
 
 // Changes a webhook endpoint; omitted fields stay as they are.

@@ -86,6 +86,9 @@ type Config struct {
 	// production code lists are stored from; default
 	// authority.DefaultProductionBaseURL.
 	ProductionBaseURL string
+	// ReportBaseURL is the host production projects send post-payment VAT
+	// reports to (authority.Config.ReportBaseURL); "" for their NRS host.
+	ReportBaseURL string
 	// CodeListPollInterval bounds how late a process sees code lists
 	// another process refreshed; default 30 s.
 	CodeListPollInterval time.Duration
@@ -389,7 +392,7 @@ func NewWorker(st *store.Store, cfg Config) (*Worker, error) {
 func newWorker(st *store.Store, cfg Config) (*Worker, error) {
 	dir, err := authority.New(st, authority.Config{
 		Box: cfg.Box, Authorities: cfg.Authorities, SandboxBaseURL: cfg.SandboxBaseURL,
-		ProductionBaseURL: cfg.ProductionBaseURL, Egress: cfg.Egress, SandboxKeys: cfg.SandboxKeys,
+		ProductionBaseURL: cfg.ProductionBaseURL, ReportBaseURL: cfg.ReportBaseURL, Egress: cfg.Egress, SandboxKeys: cfg.SandboxKeys,
 		CacheTTL: cfg.KeyCacheTTL, Now: cfg.Now,
 	})
 	if err != nil {

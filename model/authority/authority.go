@@ -51,6 +51,10 @@ type Config struct {
 	// production code lists are stored from; default
 	// DefaultProductionBaseURL.
 	ProductionBaseURL string
+	// ReportBaseURL is the host production projects send post-payment VAT
+	// reports to; "" for the project's own host. Sandbox projects report
+	// to their sandbox host.
+	ReportBaseURL string
 	// Egress judges where production projects may send their calls: its
 	// Origins are the tax authority hosts this server calls (the first is
 	// the default of a project without base_url; default

@@ -36,6 +36,11 @@ type Credentials struct {
 	// PrivateKeyPEM is set for sandbox projects only.
 	PrivateKeyPEM string
 	QREncryption  model.QREncryption
+	// PostPaymentReport is the project's post-payment report setting
+	// (model.PostPaymentReports); ReportBaseURL is the deployment's report
+	// host for production projects ("" for the project's BaseURL).
+	PostPaymentReport string
+	ReportBaseURL     string
 }
 
 // String describes the credentials without their secrets.
@@ -91,7 +96,10 @@ func (d *Directory) Credentials(ctx context.Context, projectID uuid.UUID) (*Cred
 	c := &Credentials{
 		ProjectID: pr.ID, Environment: pr.Environment, TaxAuthorityCode: pr.TaxAuthorityCode,
 		BaseURL: base, BusinessID: pr.BusinessID, ServiceID: pr.ServiceID,
-		PublicKeyPEM: pr.PublicKey, QREncryption: pr.QREncryption,
+		PublicKeyPEM: pr.PublicKey, QREncryption: pr.QREncryption, PostPaymentReport: pr.PostPaymentReport,
+	}
+	if pr.Environment == model.EnvironmentProduction {
+		c.ReportBaseURL = d.cfg.ReportBaseURL
 	}
 	if pr.PublicKey != "" {
 		pub, _, err := ParsePublicKey(pr.PublicKey)

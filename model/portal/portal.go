@@ -107,9 +107,12 @@ type ProjectView struct {
 	// QueueRatePerMinute is the project's own pace for its queue (how many
 	// waiting invoices are sent a minute once NRS answers again); nil: the
 	// operator's default.
-	QueueRatePerMinute *int          `json:"queue_rate_per_minute"`
-	CreatedAt          time.Time     `json:"created_at"`
-	Authority          AuthorityView `json:"authority"`
+	QueueRatePerMinute *int `json:"queue_rate_per_minute"`
+	// PostPaymentReport is off (default), postpayment or legacy: whether
+	// and how an invoice set PAID is reported to NRS.
+	PostPaymentReport string        `json:"post_payment_report"`
+	CreatedAt         time.Time     `json:"created_at"`
+	Authority         AuthorityView `json:"authority"`
 }
 
 func (s *Service) projectView(pr *model.Project) *ProjectView {
@@ -135,7 +138,11 @@ func (s *Service) projectView(pr *model.Project) *ProjectView {
 	if profile == "" {
 		profile = model.ProfileNRS
 	}
-	return &ProjectView{ID: pr.ID, OrganizationID: pr.OrganizationID, Name: pr.Name, Environment: pr.Environment,
+	report := pr.PostPaymentReport
+	if report == "" {
+		report = model.PostPaymentReportOff
+	}
+	return &ProjectView{PostPaymentReport: report, ID: pr.ID, OrganizationID: pr.OrganizationID, Name: pr.Name, Environment: pr.Environment,
 		ValidationProfile: profile, ClearanceDeadlineMinutes: clearanceMinutes(pr), QueueRatePerMinute: pr.QueueRatePerMinute, CreatedAt: pr.CreatedAt.UTC(), Authority: a}
 }
 

@@ -255,16 +255,22 @@ type ProjectUpdate struct {
 	// sent a minute once NRS answers again (model.QueueRatePerMinute bounds
 	// it); null: back to the operator's default.
 	QueueRatePerMinute model.NullableInt `json:"queue_rate_per_minute"`
+	// PostPaymentReport is off, postpayment or legacy: whether and how an
+	// invoice set PAID is reported to NRS's VAT report endpoint.
+	PostPaymentReport *string `json:"post_payment_report"`
 }
 
 // Validate records every problem of the update.
 func (in *ProjectUpdate) Validate(p *model.Problems) {
-	if in.ValidationProfile == nil && in.ClearanceDeadlineMinutes == nil && !in.QueueRatePerMinute.Set {
+	if in.ValidationProfile == nil && in.ClearanceDeadlineMinutes == nil && !in.QueueRatePerMinute.Set && in.PostPaymentReport == nil {
 		p.Add(model.ProblemMissing, "Field required", "validation_profile")
 		return
 	}
 	if in.ValidationProfile != nil {
 		p.CheckEnum(*in.ValidationProfile, model.ValidationProfiles, "validation_profile")
+	}
+	if in.PostPaymentReport != nil {
+		p.CheckEnum(*in.PostPaymentReport, model.PostPaymentReports, "post_payment_report")
 	}
 	if m := in.ClearanceDeadlineMinutes; m != nil {
 		b := model.ClearanceDeadlineMinutes
@@ -304,6 +310,9 @@ func (s *Service) UpdateProject(ctx context.Context, who *model.Principal, proje
 		}
 		if in.QueueRatePerMinute.Set {
 			pr.QueueRatePerMinute = in.QueueRatePerMinute.Value
+		}
+		if in.PostPaymentReport != nil {
+			pr.PostPaymentReport = *in.PostPaymentReport
 		}
 		return tx.Projects().UpdateSettings(ctx, pr)
 	})

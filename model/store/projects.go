@@ -86,9 +86,9 @@ func (rp Projects) QueueRate(ctx context.Context, id uuid.UUID) (*int, error) {
 }
 
 // UpdateSettings saves a project's settings: its validation profile and
-// clearance deadline and queue rate.
+// clearance deadline, queue rate and post-payment report setting.
 func (rp Projects) UpdateSettings(ctx context.Context, p *model.Project) error {
-	res, err := rp.s.idb.NewUpdate().Model(p).Column("updated_at", "validation_profile", "clearance_deadline_minutes", "queue_rate_per_minute").WherePK().Exec(ctx)
+	res, err := rp.s.idb.NewUpdate().Model(p).Column("updated_at", "validation_profile", "clearance_deadline_minutes", "queue_rate_per_minute", "post_payment_report").WherePK().Exec(ctx)
 	if err != nil {
 		return rp.s.wrap(err, "project")
 	}

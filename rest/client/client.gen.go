@@ -635,6 +635,27 @@ func (e OrganizationRole) Valid() bool {
 	}
 }
 
+// Defines values for PostPaymentReport.
+const (
+	Legacy      PostPaymentReport = "legacy"
+	Off         PostPaymentReport = "off"
+	Postpayment PostPaymentReport = "postpayment"
+)
+
+// Valid indicates whether the value is a known member of the PostPaymentReport enum.
+func (e PostPaymentReport) Valid() bool {
+	switch e {
+	case Legacy:
+		return true
+	case Off:
+		return true
+	case Postpayment:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ProblemType.
 const (
 	BoolType                ProblemType = "bool_type"
@@ -2043,6 +2064,12 @@ type OrganizationRequest struct {
 	Slug Slug `json:"slug"`
 }
 
+// PostPaymentReport Whether and how an invoice recorded `PAID` is reported to NRS's VAT report endpoint: `off`
+// (default, no report), `postpayment` (`POST /api/v1/vat/postpayment` with the snake_case
+// body live integrations send) or `legacy` (`POST /v1/vat/postPayment` with FIRS-MBS 1.0.0's
+// camelCase body).
+type PostPaymentReport string
+
 // ProblemType The closed set of validation problem types (Pydantic v2's names).
 type ProblemType string
 
@@ -2058,6 +2085,12 @@ type Project struct {
 	Id                       openapi_types.UUID `json:"id"`
 	Name                     string             `json:"name"`
 	OrganizationId           openapi_types.UUID `json:"organization_id"`
+
+	// PostPaymentReport Whether and how an invoice recorded `PAID` is reported to NRS's VAT report endpoint: `off`
+	// (default, no report), `postpayment` (`POST /api/v1/vat/postpayment` with the snake_case
+	// body live integrations send) or `legacy` (`POST /v1/vat/postPayment` with FIRS-MBS 1.0.0's
+	// camelCase body).
+	PostPaymentReport PostPaymentReport `json:"post_payment_report"`
 
 	// QueueRatePerMinute How many of the project's waiting invoices are sent a minute once NRS answers again; null when the project keeps the operator's default.
 	QueueRatePerMinute *int `json:"queue_rate_per_minute"`
@@ -2090,6 +2123,12 @@ type ProjectRequest struct {
 type ProjectUpdateRequest struct {
 	// ClearanceDeadlineMinutes How long after it was accepted a B2B or B2G invoice must be cleared, in minutes (72 hours at most).
 	ClearanceDeadlineMinutes *int `json:"clearance_deadline_minutes,omitempty"`
+
+	// PostPaymentReport Whether and how an invoice recorded `PAID` is reported to NRS's VAT report endpoint: `off`
+	// (default, no report), `postpayment` (`POST /api/v1/vat/postpayment` with the snake_case
+	// body live integrations send) or `legacy` (`POST /v1/vat/postPayment` with FIRS-MBS 1.0.0's
+	// camelCase body).
+	PostPaymentReport *PostPaymentReport `json:"post_payment_report,omitempty"`
 
 	// QueueRatePerMinute How many of the project's waiting invoices are sent a minute once NRS answers again (100 a second at most); null goes back to the operator's default.
 	QueueRatePerMinute *int `json:"queue_rate_per_minute,omitempty"`
@@ -4299,7 +4338,11 @@ type ClientInterface interface {
 	// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
 	// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
 	// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
-	// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+	// takes it on its next pass. Sets `post_payment_report` (`off`, the default, `postpayment` or
+	// `legacy`): once NRS recorded an invoice `PAID` through `PATCH /invoices/{id}/payment`, a
+	// project with the setting on sends NRS's post-payment VAT report once per invoice
+	// (docs/invoices.md, "Payment status"); any other value is 422.
+	// Owners and admins; written to the audit log as `project.update`.
 	// The new profile applies at once in the process that answered and within one second in the
 	// others.
 	//
@@ -4319,7 +4362,11 @@ type ClientInterface interface {
 	// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
 	// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
 	// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
-	// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+	// takes it on its next pass. Sets `post_payment_report` (`off`, the default, `postpayment` or
+	// `legacy`): once NRS recorded an invoice `PAID` through `PATCH /invoices/{id}/payment`, a
+	// project with the setting on sends NRS's post-payment VAT report once per invoice
+	// (docs/invoices.md, "Payment status"); any other value is 422.
+	// Owners and admins; written to the audit log as `project.update`.
 	// The new profile applies at once in the process that answered and within one second in the
 	// others.
 	//
@@ -5820,7 +5867,11 @@ func (c *RawClient) CreateProject(ctx context.Context, params *CreateProjectPara
 // `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
 // `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
 // sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
-// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+// takes it on its next pass. Sets `post_payment_report` (`off`, the default, `postpayment` or
+// `legacy`): once NRS recorded an invoice `PAID` through `PATCH /invoices/{id}/payment`, a
+// project with the setting on sends NRS's post-payment VAT report once per invoice
+// (docs/invoices.md, "Payment status"); any other value is 422.
+// Owners and admins; written to the audit log as `project.update`.
 // The new profile applies at once in the process that answered and within one second in the
 // others.
 //
@@ -5850,7 +5901,11 @@ func (c *RawClient) UpdateProjectWithBody(ctx context.Context, projectId Project
 // `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
 // `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
 // sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
-// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+// takes it on its next pass. Sets `post_payment_report` (`off`, the default, `postpayment` or
+// `legacy`): once NRS recorded an invoice `PAID` through `PATCH /invoices/{id}/payment`, a
+// project with the setting on sends NRS's post-payment VAT report once per invoice
+// (docs/invoices.md, "Payment status"); any other value is 422.
+// Owners and admins; written to the audit log as `project.update`.
 // The new profile applies at once in the process that answered and within one second in the
 // others.
 //
@@ -10888,7 +10943,11 @@ type ClientWithResponsesInterface interface {
 	// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
 	// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
 	// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
-	// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+	// takes it on its next pass. Sets `post_payment_report` (`off`, the default, `postpayment` or
+	// `legacy`): once NRS recorded an invoice `PAID` through `PATCH /invoices/{id}/payment`, a
+	// project with the setting on sends NRS's post-payment VAT report once per invoice
+	// (docs/invoices.md, "Payment status"); any other value is 422.
+	// Owners and admins; written to the audit log as `project.update`.
 	// The new profile applies at once in the process that answered and within one second in the
 	// others.
 	//
@@ -10908,7 +10967,11 @@ type ClientWithResponsesInterface interface {
 	// `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
 	// `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
 	// sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
-	// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+	// takes it on its next pass. Sets `post_payment_report` (`off`, the default, `postpayment` or
+	// `legacy`): once NRS recorded an invoice `PAID` through `PATCH /invoices/{id}/payment`, a
+	// project with the setting on sends NRS's post-payment VAT report once per invoice
+	// (docs/invoices.md, "Payment status"); any other value is 422.
+	// Owners and admins; written to the audit log as `project.update`.
 	// The new profile applies at once in the process that answered and within one second in the
 	// others.
 	//
@@ -20785,7 +20848,11 @@ func (c *ClientWithResponses) CreateProjectWithResponse(ctx context.Context, par
 // `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
 // `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
 // sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
-// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+// takes it on its next pass. Sets `post_payment_report` (`off`, the default, `postpayment` or
+// `legacy`): once NRS recorded an invoice `PAID` through `PATCH /invoices/{id}/payment`, a
+// project with the setting on sends NRS's post-payment VAT report once per invoice
+// (docs/invoices.md, "Payment status"); any other value is 422.
+// Owners and admins; written to the audit log as `project.update`.
 // The new profile applies at once in the process that answered and within one second in the
 // others.
 //
@@ -20811,7 +20878,11 @@ func (c *ClientWithResponses) UpdateProjectWithBodyWithResponse(ctx context.Cont
 // `deadline_at`. Sets `queue_rate_per_minute` (1..6000, or null for the operator's default,
 // `EINVOICE_INVOICE_QUEUE_RATE`, 600 unless set): how many of the project's waiting invoices are
 // sent a minute once NRS answers again (docs/invoices.md, "The queue"); the project's drain
-// takes it on its next pass. Owners and admins; written to the audit log as `project.update`.
+// takes it on its next pass. Sets `post_payment_report` (`off`, the default, `postpayment` or
+// `legacy`): once NRS recorded an invoice `PAID` through `PATCH /invoices/{id}/payment`, a
+// project with the setting on sends NRS's post-payment VAT report once per invoice
+// (docs/invoices.md, "Payment status"); any other value is 422.
+// Owners and admins; written to the audit log as `project.update`.
 // The new profile applies at once in the process that answered and within one second in the
 // others.
 //
