@@ -227,6 +227,12 @@ func New(c client.Client, opts Options) (*Worker, error) {
 		w.RegisterWorkflowWithOptions(workflows.PaymentReport, workflow.RegisterOptions{Name: workflows.PaymentReportWorkflowName})
 		w.RegisterWorkflowWithOptions(workflows.InvoiceQueueDrain, workflow.RegisterOptions{Name: workflows.QueueDrainWorkflowName})
 		w.RegisterActivity(inv)
+		clearing, err := workflows.NewClearingActivities(inv, workflows.NewStarter(c, workflows.StarterOptions{TaskQueue: opts.TaskQueue, Logger: opts.Logger}))
+		if err != nil {
+			return nil, err
+		}
+		w.RegisterWorkflowWithOptions(workflows.InvoiceClearing, workflow.RegisterOptions{Name: workflows.ClearingWorkflowName})
+		w.RegisterActivity(clearing)
 	}
 	if opts.Inbox != nil {
 		clients := opts.SubmissionMBS

@@ -25,6 +25,10 @@ type queueConfig struct {
 	// InboxInterval is how often every configured project's inbox is
 	// pulled (EINVOICE_INBOX_PULL_INTERVAL, default 5m, 10s..24h).
 	InboxInterval time.Duration
+	// ClearingShards is how many clearing shards clear each project's
+	// invoices (EINVOICE_CLEARING_SHARDS, 0..64; 0: a workflow per
+	// invoice). Every api and worker process must have the same.
+	ClearingShards int
 }
 
 // queueFromEnv reads the queue's settings.
@@ -54,6 +58,13 @@ func queueFromEnv(getenv func(string) string) (queueConfig, error) {
 			return q, fmt.Errorf("EINVOICE_INVOICE_QUEUE_RATE: want invoices a minute from 1 to 100000, got %q", v)
 		}
 		q.RatePerMinute = n
+	}
+	if v := getenv("EINVOICE_CLEARING_SHARDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > submissions.MaxClearingShards {
+			return q, fmt.Errorf("EINVOICE_CLEARING_SHARDS: want a number of shards from 0 to %d, got %q", submissions.MaxClearingShards, v)
+		}
+		q.ClearingShards = n
 	}
 	return q, nil
 }

@@ -174,6 +174,13 @@ func (s *Service) SubmitBatch(ctx context.Context, who *model.Principal, in []Ba
 		s.abandon(ctx, stillFresh(started, items), "the batch was not recorded: "+model.AsError(err).Message)
 		return nil, err
 	}
+	fresh := make([]*model.SubmittedInvoice, 0, len(items))
+	for _, b := range items {
+		if b.fresh {
+			fresh = append(fresh, b.inv)
+		}
+	}
+	s.wake(fresh...)
 	return batchView(batch, items), nil
 }
 
@@ -287,7 +294,7 @@ func (s *Service) startAll(ctx context.Context, items []*batchItem) ([]*model.Su
 		slots   = make(chan struct{}, batchStartConcurrency)
 	)
 	for _, b := range items {
-		if !b.fresh {
+		if !b.fresh || b.inv.ClearingShard != nil {
 			continue
 		}
 		inv := b.inv

@@ -107,10 +107,12 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	if s.cfg.Engine == nil {
 		return nil, errNoWorkflowEngine
 	}
-	if err := s.cfg.Engine.StartSubmission(ctx, workflowInput(inv)); err != nil {
-		s.cfg.Logger.WarnContext(ctx, "invoice workflow not started", "irn", irn, "error", err.Error())
-		return nil, model.Wrap(model.CodeUnavailable, err,
-			"cannot submit the invoice: the workflow engine (Temporal) is unreachable; nothing was stored, try again later")
+	if inv.ClearingShard == nil {
+		if err := s.cfg.Engine.StartSubmission(ctx, workflowInput(inv)); err != nil {
+			s.cfg.Logger.WarnContext(ctx, "invoice workflow not started", "irn", irn, "error", err.Error())
+			return nil, model.Wrap(model.CodeUnavailable, err,
+				"cannot submit the invoice: the workflow engine (Temporal) is unreachable; nothing was stored, try again later")
+		}
 	}
 	err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		if err := tx.Submissions().Create(ctx, inv); err != nil {
@@ -134,6 +136,9 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		}
 		return same(prev, inv)
 	}
+	if err != nil && inv.ClearingShard != nil {
+		return nil, err
+	}
 	if err != nil {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
 		defer cancel()
@@ -142,6 +147,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		}
 		return nil, err
 	}
+	s.wake(inv)
 	return view(inv), nil
 }
 
@@ -271,6 +277,7 @@ func (s *Service) newInvoice(pr *model.Project, irn string, kind model.InvoiceKi
 		WorkflowID: WorkflowID(s.cfg.WorkflowKey, pr.ID, irn), CreatedAt: s.now(),
 	}
 	inv.UpdatedAt = inv.CreatedAt
+	inv.ClearingShard = s.shardOf(inv)
 	inv.DeadlineAt = DeadlineOf(kind, inv.IssueDate, str(payload["issue_time"]), inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
 	return inv
 }
