@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -100,6 +101,15 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	return s, nil
 }
 
+// sqliteMmapSize is how much of a SQLite database file its connections
+// read through a memory map instead of their page caches. In WAL mode a
+// connection drops its whole page cache whenever another connection of
+// the pool has written since its last transaction, which under a steady
+// stream of writes is every transaction: each then read its pages again
+// (pread) into page buffers the allocator maps and unmaps (mmap, munmap).
+// Pages read through the map need neither (`PRAGMA mmap_size`).
+const sqliteMmapSize = 1 << 30
+
 // sqliteDSN is the driver's name for the SQLite file at path: WAL with
 // synchronous=NORMAL, foreign keys enforced, BEGIN taking the write lock
 // (IMMEDIATE), busy waiting up to busy, and a connection checkpointing the
@@ -112,6 +122,7 @@ func sqliteDSN(path string, busy time.Duration, autoCheckpoint int) string {
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", autoCheckpoint))
+	q.Add("_pragma", "mmap_size("+strconv.Itoa(sqliteMmapSize)+")")
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
 	return "file:" + path + "?" + q.Encode()

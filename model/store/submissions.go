@@ -120,10 +120,12 @@ func (rp Submissions) Lock(ctx context.Context, id uuid.UUID) (*model.SubmittedI
 	return inv, rp.s.wrap(err, submittedInvoice)
 }
 
-// Save writes every column of an invoice but its clearing shard, which
-// only ClearingDone changes.
+// Save writes every column of an invoice but those no write changes after
+// Create: its payload (which would be written into every statement's
+// text and the row's pages again) and its clearing shard, which only
+// ClearingDone changes.
 func (rp Submissions) Save(ctx context.Context, inv *model.SubmittedInvoice) error {
-	res, err := rp.s.idb.NewUpdate().Model(inv).ExcludeColumn("clearing_shard").WherePK().Exec(ctx)
+	res, err := rp.s.idb.NewUpdate().Model(inv).ExcludeColumn("payload", "clearing_shard").WherePK().Exec(ctx)
 	return rp.s.affected(res, err, submittedInvoice)
 }
 
