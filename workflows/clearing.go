@@ -66,7 +66,7 @@ type ClearShardResult struct {
 // without a bound on attempts: the invoices stay in the database.
 var clearShardOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: 10 * time.Minute,
-	HeartbeatTimeout:    30 * time.Second,
+	HeartbeatTimeout:    10 * time.Second,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute,
 	},
@@ -224,7 +224,7 @@ func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (
 	idleSince := time.Now()
 	lastBeat := time.Now()
 	for {
-		if time.Since(lastBeat) >= 5*time.Second {
+		if time.Since(lastBeat) >= 2*time.Second {
 			activity.RecordHeartbeat(ctx, out.Taken)
 			lastBeat = time.Now()
 		}
@@ -361,16 +361,22 @@ func (s *Starter) signalClearing(ctx context.Context, id string, in ClearingInpu
 // Sweep of the clearing shards: how often, and how old an invoice of a
 // shard must be to count as missed.
 const (
-	clearingSweepEvery = 15 * time.Second
-	clearingSweepAge   = 10 * time.Second
+	DefaultClearingSweepEvery = 15 * time.Second
+	DefaultClearingSweepAge   = 10 * time.Second
 )
 
-// SweepClearing wakes, every clearingSweepEvery until ctx ends, the
-// clearing shards owning an invoice accepted more than clearingSweepAge
-// ago: a wake lost with the process that accepted it, or refused by an
+// SweepClearing wakes, every `every` until ctx ends, the clearing shards
+// owning an invoice accepted more than `age` ago (zero: the defaults): a
+// wake lost with the process that accepted it, or refused by an
 // unreachable engine, is made up within half a minute.
-func SweepClearing(ctx context.Context, steps *submissions.Steps, s *Starter) {
-	t := time.NewTicker(clearingSweepEvery)
+func SweepClearing(ctx context.Context, steps *submissions.Steps, s *Starter, every, age time.Duration) {
+	if every <= 0 {
+		every = DefaultClearingSweepEvery
+	}
+	if age <= 0 {
+		age = DefaultClearingSweepAge
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
@@ -378,7 +384,7 @@ func SweepClearing(ctx context.Context, steps *submissions.Steps, s *Starter) {
 			return
 		case <-t.C:
 		}
-		shards, err := steps.StaleClearing(ctx, clearingSweepAge, 1000)
+		shards, err := steps.StaleClearing(ctx, age, 1000)
 		if err != nil {
 			s.log.Warn("invoice clearing shards not swept", "error", err.Error())
 			continue

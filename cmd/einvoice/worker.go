@@ -112,7 +112,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	swept := make(chan struct{})
 	go func() {
 		defer close(swept)
-		workflows.SweepClearing(dctx, steps.Submissions, workflows.NewStarter(tc, workflows.StarterOptions{Namespace: c.TemporalNamespace, Logger: log}))
+		workflows.SweepClearing(dctx, steps.Submissions, workflows.NewStarter(tc, workflows.StarterOptions{Namespace: c.TemporalNamespace, Logger: log}), 0, 0)
 	}()
 	defer func() { stopDispatch(); <-swept }()
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
