@@ -26,15 +26,20 @@ type queueConfig struct {
 	// pulled (EINVOICE_INBOX_PULL_INTERVAL, default 5m, 10s..24h).
 	InboxInterval time.Duration
 	// ClearingShards is how many clearing shards clear each project's
-	// invoices (EINVOICE_CLEARING_SHARDS, 0..64; 0: a workflow per
-	// invoice). Every api and worker process must have the same.
+	// invoices (EINVOICE_CLEARING_SHARDS, default DefaultClearingShards,
+	// 0..64; 0: a workflow per invoice). The API processes read it; every
+	// one of them must have the same. Workers run both kinds.
 	ClearingShards int
 }
+
+// DefaultClearingShards is EINVOICE_CLEARING_SHARDS's default: two
+// shards per project, so that two workers share a busy project.
+const DefaultClearingShards = 2
 
 // queueFromEnv reads the queue's settings.
 func queueFromEnv(getenv func(string) string) (queueConfig, error) {
 	q := queueConfig{B2CWindow: submissions.DefaultB2CWindow, AtRiskMargin: submissions.DefaultAtRiskMargin,
-		RatePerMinute: submissions.DefaultQueueRate, InboxInterval: inbox.DefaultPullInterval}
+		RatePerMinute: submissions.DefaultQueueRate, InboxInterval: inbox.DefaultPullInterval, ClearingShards: DefaultClearingShards}
 	for _, d := range []struct {
 		name     string
 		dst      *time.Duration
