@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/uptrace/bun"
@@ -42,6 +43,10 @@ type Store struct {
 	dialect string
 	// stmts are the statements prepared once per process (hot paths).
 	stmts *statements
+	// read are the submitted invoices as this transaction read or wrote
+	// them last (Lock, Create, Save), so that Save writes only the columns
+	// that changed; nil outside a transaction.
+	read map[uuid.UUID]*model.SubmittedInvoice
 }
 
 // Open connects to dsn: a postgres:// or postgresql:// URL, or else a SQLite
@@ -156,7 +161,7 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *St
 		return fn(ctx, s) // already in a transaction
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect, stmts: s.stmts})
+		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect, stmts: s.stmts, read: map[uuid.UUID]*model.SubmittedInvoice{}})
 	})
 	var me *model.Error
 	if err != nil && !errors.As(err, &me) {
