@@ -88,3 +88,57 @@ func TestClearingShardLostWake(t *testing.T) {
 		t.Fatalf("%d invoices still owned by their shard", owned)
 	}
 }
+
+// TestClearingBacklog: while a project's shards hold more invoices than
+// the backlog allows, submissions are refused at once with 429 and
+// Retry-After and nothing is stored; once the shards clear, they are
+// accepted again.
+func TestClearingBacklog(t *testing.T) {
+	t.Parallel()
+	r := newInvoiceRig(t, certtest.Options{App: func(c *app.Config) { c.ClearingShards, c.ClearingBacklog = 1, 2 }})
+	tn := r.e.Tenant
+	submit := func(ref string) (int, map[string]any) {
+		code, m, err := r.call("POST", "/api/v2/invoices", tn, submitBody(t, tn, model.InvoiceKindB2C, ref, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return code, m
+	}
+	var ids []string
+	for _, ref := range []string{"INVBL01", "INVBL02", "INVBL03"} {
+		code, m := submit(ref)
+		if code != 202 {
+			t.Fatalf("%s: %d %v, want 202 while the backlog is within its bound", ref, code, m)
+		}
+		ids = append(ids, m["id"].(string))
+	}
+	code, m := submit("INVBL04")
+	if code != 429 || m["code"] != "rate_limited" {
+		t.Fatalf("over the backlog: %d %v, want 429 rate_limited", code, m)
+	}
+	var stored int
+	if err := r.e.Store.DB().NewRaw("SELECT count(*) FROM submitted_invoices").Scan(context.Background(), &stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored != 3 {
+		t.Fatalf("%d invoices stored, want 3 (the refused one not)", stored)
+	}
+	r.startInvoiceWorker()
+	for _, id := range ids {
+		r.waitInvoice(tn, id, time.Minute, status("confirmed"))
+	}
+	var owned int
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if err := r.e.Store.DB().NewRaw("SELECT count(*) FROM submitted_invoices WHERE clearing_shard IS NOT NULL").Scan(context.Background(), &owned); err != nil {
+			t.Fatal(err)
+		}
+		if owned == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code, m := submit("INVBL04"); code != 202 {
+		t.Fatalf("after the shards cleared: %d %v, want 202", code, m)
+	}
+}

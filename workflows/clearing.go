@@ -123,7 +123,7 @@ func InvoiceClearing(ctx workflow.Context, in ClearingInput) error {
 type ClearingActivities struct {
 	inv     *InvoiceActivities
 	steps   *submissions.Steps
-	handoff submissions.Starter
+	handoff *Starter
 	log     *slog.Logger
 
 	// Concurrency is how many invoices a shard clears at once; Poll how
@@ -146,7 +146,7 @@ const (
 // NewClearingActivities builds the shards' activity over the invoice
 // activities (ClearInvoice) and a starter for the invoices handed to
 // workflows of their own.
-func NewClearingActivities(inv *InvoiceActivities, handoff submissions.Starter) (*ClearingActivities, error) {
+func NewClearingActivities(inv *InvoiceActivities, handoff *Starter) (*ClearingActivities, error) {
 	if inv == nil || handoff == nil {
 		return nil, errors.New("workflows: clearing needs the invoice activities and a starter")
 	}
@@ -197,13 +197,16 @@ func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (
 			if ctx.Err() != nil {
 				return ctx.Err() // stopped: the next run goes on with it
 			}
-			if err := c.handoff.StartSubmission(ctx, submissions.HandOff(r.inv)); err != nil {
+			if err := c.handoff.HandOff(ctx, submissions.HandOff(r.inv)); err != nil {
 				return err
 			}
 			out.HandedOff++
-		} else {
-			out.Cleared++
+			// Given up at once: the invoice is its workflow's now, and a
+			// run that stopped before giving it up would take it again.
+			done = append(done, r.inv.ID)
+			return flush()
 		}
+		out.Cleared++
 		done = append(done, r.inv.ID)
 		return nil
 	}

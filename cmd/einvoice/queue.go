@@ -30,6 +30,11 @@ type queueConfig struct {
 	// 0..64; 0: a workflow per invoice). The API processes read it; every
 	// one of them must have the same. Workers run both kinds.
 	ClearingShards int
+	// ClearingBacklog is how many invoices a project's clearing shards may
+	// own before submissions are refused with 429
+	// (EINVOICE_CLEARING_BACKLOG, default submissions.DefaultClearingBacklog,
+	// 10..1000000).
+	ClearingBacklog int
 }
 
 // DefaultClearingShards is EINVOICE_CLEARING_SHARDS's default: two
@@ -70,6 +75,13 @@ func queueFromEnv(getenv func(string) string) (queueConfig, error) {
 			return q, fmt.Errorf("EINVOICE_CLEARING_SHARDS: want a number of shards from 0 to %d, got %q", submissions.MaxClearingShards, v)
 		}
 		q.ClearingShards = n
+	}
+	if v := getenv("EINVOICE_CLEARING_BACKLOG"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 10 || n > 1000000 {
+			return q, fmt.Errorf("EINVOICE_CLEARING_BACKLOG: want a number of invoices from 10 to 1000000, got %q", v)
+		}
+		q.ClearingBacklog = n
 	}
 	return q, nil
 }

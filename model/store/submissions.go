@@ -380,3 +380,13 @@ func (rp Submissions) StaleClearing(ctx context.Context, by time.Time, limit int
 		Where("clearing_shard IS NOT NULL").Where("created_at < ?", by).Limit(limit).Scan(ctx, &out)
 	return out, rp.s.wrap(err, submittedInvoice)
 }
+
+// ClearingBacklogOver reports whether a project's clearing shards own
+// more than limit invoices: it reads at most limit+1 entries of
+// submitted_invoices_clearing_idx, however long the backlog.
+func (rp Submissions) ClearingBacklogOver(ctx context.Context, projectID uuid.UUID, limit int) (bool, error) {
+	n, err := rp.s.idb.NewSelect().Model((*model.SubmittedInvoice)(nil)).Column("id").
+		Where("project_id = ?", projectID).Where("clearing_shard IS NOT NULL").
+		Order("project_id", "clearing_shard", "created_at", "id").Offset(limit).Limit(1).Exists(ctx)
+	return n, rp.s.wrap(err, submittedInvoice)
+}

@@ -152,6 +152,11 @@ func (s *Service) SubmitBatch(ctx context.Context, who *model.Principal, in []Ba
 		}
 		b.inv.BillingReference = ref
 	}
+	if s.shardOf(&model.SubmittedInvoice{}) != nil {
+		if err := s.checkBacklog(ctx, pr.ID); err != nil {
+			return nil, err
+		}
+	}
 	started, err := s.startAll(ctx, items)
 	if err != nil {
 		s.abandon(ctx, started, "the batch was not recorded: its workflows could not all be started")

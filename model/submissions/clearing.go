@@ -42,6 +42,34 @@ type Clearer interface {
 // MaxClearingShards bounds Config.ClearingShards.
 const MaxClearingShards = 64
 
+// DefaultClearingBacklog is how many invoices a project's clearing shards
+// may own before a submission is refused (Config.ClearingBacklog):
+// about 40 s of clearing at the rate one project's two shards reach on
+// two cores (docs/performance.md).
+const DefaultClearingBacklog = 2000
+
+// clearingRetryAfter is the Retry-After of a submission refused for the
+// backlog: a few seconds of clearing.
+const clearingRetryAfter = 5 * time.Second
+
+// checkBacklog refuses a submission of n invoices while the project's
+// clearing shards own more than Config.ClearingBacklog: above what the
+// deployment clears, submissions are refused at once (429 with
+// Retry-After) instead of waiting longer and longer.
+func (c *core) checkBacklog(ctx context.Context, projectID uuid.UUID) error {
+	over, err := c.st.Submissions().ClearingBacklogOver(ctx, projectID, c.cfg.ClearingBacklog)
+	if err != nil {
+		return err
+	}
+	if over {
+		e := model.Errorf(model.CodeRateLimited,
+			"the project has more than %d invoices accepted and not yet sent to NRS; retry after the Retry-After delay", c.cfg.ClearingBacklog)
+		e.RetryAfter = clearingRetryAfter
+		return e
+	}
+	return nil
+}
+
 // shardOf is the clearing shard of a new invoice: nil without shards.
 func (c *core) shardOf(inv *model.SubmittedInvoice) *int {
 	if c.cfg.ClearingShards <= 0 || c.clearer() == nil {

@@ -164,6 +164,10 @@ type Config struct {
 	// Clearer. At most MaxClearingShards. Every API process must have the
 	// same, and the workers must register the shards' workflow.
 	ClearingShards int
+	// ClearingBacklog is how many invoices a project's clearing shards may
+	// own before Submit and SubmitBatch refuse more (rate_limited, with
+	// Retry-After); default DefaultClearingBacklog.
+	ClearingBacklog int
 	// B2CWindow is how long after its issue a B2C invoice must be
 	// reported; default DefaultB2CWindow (see deadline.go).
 	B2CWindow time.Duration
@@ -191,6 +195,9 @@ func (c *Config) defaults() {
 		c.Logger = slog.Default()
 	}
 	c.ClearingShards = min(max(c.ClearingShards, 0), MaxClearingShards)
+	if c.ClearingBacklog <= 0 {
+		c.ClearingBacklog = DefaultClearingBacklog
+	}
 	if c.B2CWindow <= 0 {
 		c.B2CWindow = DefaultB2CWindow
 	}

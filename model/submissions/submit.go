@@ -107,7 +107,11 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	if s.cfg.Engine == nil {
 		return nil, errNoWorkflowEngine
 	}
-	if inv.ClearingShard == nil {
+	if inv.ClearingShard != nil {
+		if err := s.checkBacklog(ctx, pr.ID); err != nil {
+			return nil, err
+		}
+	} else {
 		if err := s.cfg.Engine.StartSubmission(ctx, workflowInput(inv)); err != nil {
 			s.cfg.Logger.WarnContext(ctx, "invoice workflow not started", "irn", irn, "error", err.Error())
 			return nil, model.Wrap(model.CodeUnavailable, err,
