@@ -459,7 +459,7 @@ func (w *Worker) submissionsConfig() submissions.Config {
 		Engine: w.cfg.Submissions, Authority: w.Authority, Retention: w.cfg.ArchiveRetention,
 		ArchiveKey: archiveKey(w.cfg.AuditKey), WorkflowKey: WorkflowKey(w.cfg.AuditKey), Now: w.cfg.Now, Logger: w.cfg.Logger,
 		ClearingShards: w.cfg.ClearingShards, ClearingBacklog: w.cfg.ClearingBacklog,
-		B2CWindow:      w.cfg.B2CDeadline, AtRiskMargin: w.cfg.DeadlineAtRiskMargin, RatePerMinute: w.cfg.QueueRatePerMinute,
+		B2CWindow: w.cfg.B2CDeadline, AtRiskMargin: w.cfg.DeadlineAtRiskMargin, RatePerMinute: w.cfg.QueueRatePerMinute,
 		Health: func(env model.Environment) string {
 			if w.NRSHealth == nil {
 				return model.AuthorityOK

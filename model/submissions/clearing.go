@@ -57,7 +57,7 @@ const clearingRetryAfter = 5 * time.Second
 // deployment clears, submissions are refused at once (429 with
 // Retry-After) instead of waiting longer and longer.
 func (c *core) checkBacklog(ctx context.Context, projectID uuid.UUID) error {
-	over, err := c.st.Submissions().ClearingBacklogOver(ctx, projectID, c.cfg.ClearingBacklog)
+	over, err := c.st.Submissions().Clearing().BacklogOver(ctx, projectID, c.cfg.ClearingBacklog)
 	if err != nil {
 		return err
 	}
@@ -108,19 +108,19 @@ func (c *core) wake(invs ...*model.SubmittedInvoice) {
 // ClearingRows lists up to limit invoices a project's clearing shard
 // owns, in acceptance order, but those of skip (being cleared).
 func (s *Steps) ClearingRows(ctx context.Context, projectID uuid.UUID, shard int, skip []uuid.UUID, limit int) ([]model.SubmittedInvoice, error) {
-	return s.st.Submissions().Clearing(ctx, projectID, shard, skip, limit)
+	return s.st.Submissions().Clearing().Rows(ctx, projectID, shard, skip, limit)
 }
 
 // ClearingDone gives invoices back from their clearing shard: cleared,
 // or handed to workflows of their own.
 func (s *Steps) ClearingDone(ctx context.Context, ids []uuid.UUID) error {
-	return s.st.Submissions().ClearingDone(ctx, ids)
+	return s.st.Submissions().Clearing().Done(ctx, ids)
 }
 
 // StaleClearing lists the clearing shards owning an invoice accepted
 // more than age ago (a wake that never arrived), at most limit.
 func (s *Steps) StaleClearing(ctx context.Context, age time.Duration, limit int) ([]store.ClearingShard, error) {
-	return s.st.Submissions().StaleClearing(ctx, s.now().Add(-age), limit)
+	return s.st.Submissions().Clearing().Stale(ctx, s.now().Add(-age), limit)
 }
 
 // HandOff is the input of the workflow of its own that an invoice the
