@@ -19,9 +19,9 @@ import (
 	"github.com/einvoice-ng/einvoice/model/codelists"
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/invoices"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/runs"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // ActivitiesConfig configures NewActivities.

@@ -19,9 +19,9 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/submissions"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // ErrOutcomeUnknown: the answer of a sign or transmit call never arrived;

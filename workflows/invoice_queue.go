@@ -12,9 +12,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/submissions"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // The queue.

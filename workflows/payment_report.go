@@ -14,9 +14,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 	"github.com/einvoice-ng/einvoice/model/submissions"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // reportedStatus is the payment status a post-payment VAT report follows.
