@@ -136,6 +136,43 @@ type Authority interface {
 	ValidateIRN(irn, invoiceReference, serviceID string) IRNValidation
 	// QRPayload builds the encrypted QR content for an IRN.
 	QRPayload(in QRInput) (string, error)
+	// Facts reads what submitting an invoice needs of its payload (an
+	// object as decoded, numbers as json.Number), from the authority's own
+	// field names, so that submission reads none of them.
+	Facts(payload map[string]any) InvoiceFacts
+	// SetIRN writes an IRN generated for a payload into it.
+	SetIRN(payload map[string]any, irn string)
+}
+
+// InvoiceFacts are what submission reads of an invoice payload. Texts are
+// trimmed; "" when the payload holds none.
+type InvoiceFacts struct {
+	// IRN is the payload's own IRN, upper-case.
+	IRN string
+	// IssueDate is YYYY-MM-DD; IssueTime HH:MM:SS.
+	IssueDate string
+	IssueTime string
+	// InvoiceTypeCode is the authority's document type code ("381").
+	InvoiceTypeCode string
+	// CustomerTIN is the buyer's tax identification number.
+	CustomerTIN string
+	// PaymentStatus is upper-case.
+	PaymentStatus string
+	// BillingReferences are the invoices a credit or debit note refers
+	// to, in the payload's order.
+	BillingReferences []BillingReference
+}
+
+// BillingReference is one invoice a payload refers to.
+type BillingReference struct {
+	// IRN is the IRN referred to, upper-case; "" when the reference
+	// names none.
+	IRN string
+	// ServiceID is the service id of the business the IRN belongs to;
+	// "" when the IRN cannot be read.
+	ServiceID string
+	// Loc is where the IRN sits in the payload.
+	Loc []any
 }
 
 // CodeList is one code list as the authority's API served it.

@@ -170,3 +170,5 @@ func (fake) Validate(model.ValidateInput) (*model.ValidationReport, error) { ret
 func (fake) GenerateIRN(string, string, string) (string, error)            { return "", nil }
 func (fake) ValidateIRN(string, string, string) model.IRNValidation        { return model.IRNValidation{} }
 func (fake) QRPayload(model.QRInput) (string, error)                       { return "", nil }
+func (fake) Facts(map[string]any) model.InvoiceFacts                       { return model.InvoiceFacts{} }
+func (fake) SetIRN(map[string]any, string)                                 {}

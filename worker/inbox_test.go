@@ -13,6 +13,7 @@ import (
 	"github.com/einvoice-ng/einvoice/graph"
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
@@ -20,7 +21,6 @@ import (
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 
 	"github.com/einvoice-ng/einvoice/worker"
 )

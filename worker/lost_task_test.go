@@ -20,11 +20,11 @@ import (
 	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/app/apptest"
 	"github.com/einvoice-ng/einvoice/model/authority"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // lostTask loses one workflow task of the invoice workflows: the first

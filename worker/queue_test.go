@@ -16,6 +16,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/egress"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
@@ -24,7 +25,6 @@ import (
 	"github.com/einvoice-ng/einvoice/worker"
 	"github.com/einvoice-ng/einvoice/workflows"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // outageInvoices is how many invoices TestInvoicesOutage submits during

@@ -19,11 +19,11 @@ import (
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/inbox"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/workflows"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // Defaults of Options. A step spends most of its time waiting on the
@@ -65,6 +65,10 @@ type Options struct {
 	// (workflows.InvoiceActivitiesConfig.CallTimeout); default
 	// workflows.DefaultSubmissionCallTimeout.
 	SubmissionCallTimeout time.Duration
+	// Gateway, when set, is the tax authority invoices are submitted to
+	// (workflows.InvoiceActivitiesConfig.Gateway) instead of NRS through
+	// SubmissionMBS and Breakers.
+	Gateway submissions.Gateway
 	// Breakers are the circuit breakers SubmissionMBS's clients go
 	// through (workflows.SubmissionClientsWith): while one of a first
 	// endpoint is not closed, invoices wait in their project's queue.
@@ -218,7 +222,7 @@ func New(c client.Client, opts Options) (*Worker, error) {
 	if opts.Submissions != nil {
 		inv, err := workflows.NewInvoiceActivities(workflows.InvoiceActivitiesConfig{
 			Steps: opts.Submissions, MBS: opts.SubmissionMBS, CallTimeout: opts.SubmissionCallTimeout,
-			Metrics: opts.Metrics, Logger: opts.Logger, Breakers: opts.Breakers, Queue: c, QueueTaskQueue: opts.TaskQueue})
+			Metrics: opts.Metrics, Logger: opts.Logger, Breakers: opts.Breakers, Gateway: opts.Gateway, Queue: c, QueueTaskQueue: opts.TaskQueue})
 		if err != nil {
 			return nil, err
 		}

@@ -19,9 +19,10 @@ import (
 	"github.com/einvoice-ng/einvoice/model/codelists"
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/invoices"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/runs"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
+	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
 // ActivitiesConfig configures NewActivities.
@@ -548,9 +549,7 @@ func (a *Activities) NegativeProbe(ctx context.Context, in StepInput) error {
 }
 
 // statusMessage describes an invoice's standing at the authority.
-func statusMessage(st mbs.InvoiceStatus) string {
-	return fmt.Sprintf("invoice %s: payment %s, transmitted %t, delivered %t", st.IRN, st.PaymentStatus, st.Transmitted, st.Delivered)
-}
+func statusMessage(st mbs.InvoiceStatus) string { return st.Summary() }
 
 // outcome is what a step reports for its evidence besides its error.
 type outcome struct {
@@ -893,25 +892,9 @@ func (a *Activities) classifyError(ctx context.Context, err error) error {
 	return temporal.NewApplicationError("internal error", ErrInternal)
 }
 
-// authorityMessage describes a failed authority call for the evidence: the
-// call, the HTTP status and the fields of NRS's own error envelope (message,
-// public message, details, error id). An answer that is not NRS's envelope
-// (a proxy's page, an internal service's error, a redirect) is described by
-// its status alone: its body is never recorded, so that a destination can
-// never copy what it holds into a tenant's evidence.
-func authorityMessage(me *mbs.Error) string {
-	e := *me
-	foreign := e.HTTPStatus != 0 && e.Code == 0 && e.Message == "" && e.ID == "" && e.Handler == "" &&
-		e.PublicMessage == "" && e.RawDetails == nil
-	if foreign {
-		e.Details = ""
-	}
-	msg := strings.TrimPrefix(e.Error(), "mbs: ")
-	if foreign {
-		msg += " (the answer is not NRS's error format; its body is not recorded)"
-	}
-	return msg
-}
+// authorityMessage describes a failed authority call for the evidence
+// (mbs.Describe).
+func authorityMessage(me *mbs.Error) string { return mbs.Describe(me) }
 
 // errorMessage is the text of a classified error, without the SDK's
 // decorations.
@@ -925,8 +908,22 @@ func errorMessage(err error) string {
 
 // isAnswer reports whether err is the authority's answer with status.
 func isAnswer(err error, status int) bool {
+	return answerStatus(err) == status
+}
+
+// answerStatus is the HTTP status of the authority's answer err carries:
+// a *submissions.CallError's (an invoice's call through the gateway) or an
+// *mbs.Error's (a certification run's); 0 when there is none.
+func answerStatus(err error) int {
+	var ce *submissions.CallError
+	if errors.As(err, &ce) {
+		return ce.Status
+	}
 	var me *mbs.Error
-	return errors.As(err, &me) && me.HTTPStatus == status
+	if errors.As(err, &me) {
+		return me.HTTPStatus
+	}
+	return 0
 }
 
 // issues summarizes validation errors for a message.

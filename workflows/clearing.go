@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -39,7 +40,7 @@ const (
 
 // ClearingID is the workflow id of a project's clearing shard.
 func ClearingID(projectID uuid.UUID, shard int) string {
-	return "invoice-clearing-" + projectID.String() + "-" + itoa(shard)
+	return "invoice-clearing-" + projectID.String() + "-" + strconv.Itoa(shard)
 }
 
 // ClearingInput names a clearing shard; carried across ContinueAsNew.

@@ -16,7 +16,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/inbox"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 )
 
 // InboxWorkflowName is the registered name of InboxPull.

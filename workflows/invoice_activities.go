@@ -2,14 +2,10 @@ package workflows
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -19,9 +15,8 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/egress"
-	"github.com/einvoice-ng/einvoice/model/nrs"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/submissions"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // ErrOutcomeUnknown: the answer of a sign or transmit call never arrived;
@@ -46,6 +41,9 @@ type InvoiceActivitiesConfig struct {
 	// an invoice not yet begun waits in the queue while a breaker of its
 	// environment's validation or signing endpoints is not closed.
 	Breakers *mbs.Breakers
+	// Gateway, when set, is the tax authority invoices are submitted to,
+	// instead of NRS through MBS and Breakers (mbs.NewGateway).
+	Gateway submissions.Gateway
 	// Metrics, when set, observes every call to the authority.
 	Metrics CallObserver
 	// Queue, when set, wakes or starts a project's drain for an invoice
@@ -66,17 +64,19 @@ type CallObserver interface {
 }
 
 // InvoiceActivities does the I/O of invoice workflows: each activity
-// makes its authority calls, records each exchange and the invoice's new
-// state through submissions.Steps, and is safe to repeat.
+// makes its authority calls through the submissions.Gateway, records each
+// exchange and the invoice's new state through submissions.Steps, and is
+// safe to repeat.
 type InvoiceActivities struct {
 	queue      QueueWaker
 	queueTasks string
-	breakers   *mbs.Breakers
-	steps      *submissions.Steps
-	settle     time.Duration
-	mbs        func(c *authority.Credentials) (*mbs.Client, error)
-	metrics    CallObserver
-	log        *slog.Logger
+	// holds says that the gateway may hold queued invoices (breakers).
+	holds   bool
+	steps   *submissions.Steps
+	settle  time.Duration
+	gateway submissions.Gateway
+	metrics CallObserver
+	log     *slog.Logger
 }
 
 // settleGrace is how long after a request's client timeout the authority
@@ -136,7 +136,11 @@ func NewInvoiceActivities(cfg InvoiceActivitiesConfig) (*InvoiceActivities, erro
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = DefaultSubmissionCallTimeout
 	}
-	return &InvoiceActivities{queue: cfg.Queue, queueTasks: cfg.QueueTaskQueue, breakers: cfg.Breakers, steps: cfg.Steps, settle: cfg.CallTimeout + settleGrace, mbs: cfg.MBS, metrics: cfg.Metrics, log: cfg.Logger}, nil
+	gw, holds := cfg.Gateway, true
+	if gw == nil {
+		gw, holds = mbs.NewGateway(cfg.MBS, cfg.Breakers), cfg.Breakers != nil
+	}
+	return &InvoiceActivities{queue: cfg.Queue, queueTasks: cfg.QueueTaskQueue, holds: holds, steps: cfg.Steps, settle: cfg.CallTimeout + settleGrace, gateway: gw, metrics: cfg.Metrics, log: cfg.Logger}, nil
 }
 
 // InvoiceStep names the invoice an activity works on. InvoiceID is zero
@@ -220,10 +224,6 @@ const (
 	rowWaitLast  = 256 * time.Millisecond
 )
 
-// beginOps are the endpoints an invoice calls before it is signed: while
-// one of their breakers is not closed, a queued invoice stays queued.
-var beginOps = []mbs.Operation{mbs.OpValidateIRN, mbs.OpValidateInvoice, mbs.OpSignInvoice}
-
 // hold reports whether a queued invoice must stay queued: a breaker of
 // its environment's first endpoints is open or probing.
 func (a *InvoiceActivities) hold(inv *model.SubmittedInvoice) bool {
@@ -231,47 +231,29 @@ func (a *InvoiceActivities) hold(inv *model.SubmittedInvoice) bool {
 }
 
 // holdFor is how long a queued invoice of env should wait before trying
-// again on its own (0: it need not wait): until the open breaker probes,
-// at least a second.
+// again on its own (0: it need not wait): the gateway's Hold.
 func (a *InvoiceActivities) holdFor(env model.Environment) time.Duration {
-	if a.breakers == nil {
+	if !a.holds {
 		return 0
 	}
-	var wait time.Duration
-	now := a.breakers.Now()
-	for _, s := range a.breakers.Snapshot() {
-		if s.Environment != string(env) || s.State == mbs.BreakerClosed || !slices.Contains(beginOps, s.Operation) {
-			continue
-		}
-		w := s.Until.Sub(now)
-		wait = max(wait, w, time.Second)
-	}
-	return wait
+	return a.gateway.Hold(env)
 }
 
 // waitFor is how long an invoice sent back to the queue by err waits at
 // most before trying on its own.
 func waitFor(err error) time.Duration {
-	var me *mbs.Error
-	if errors.As(err, &me) && me.RetryAfter > 0 {
-		return me.RetryAfter
+	var ce *submissions.CallError
+	if errors.As(err, &ce) && ce.RetryAfter > 0 {
+		return ce.RetryAfter
 	}
 	return 5 * time.Second
 }
 
-// notSent reports a call that certainly never reached NRS: refused by an
-// open circuit breaker, held back by a 429's pace, answered 429 (a refusal
-// before any work), or a connection that could not be made.
+// notSent reports a call that certainly never reached the authority
+// (submissions.CallError.NotSent).
 func notSent(err error) bool {
-	var me *mbs.Error
-	if !errors.As(err, &me) {
-		return false
-	}
-	if me.BreakerOpen || me.Paced || me.HTTPStatus == http.StatusTooManyRequests {
-		return true
-	}
-	var op *net.OpError
-	return me.HTTPStatus == 0 && errors.As(me.Err, &op) && op.Op == "dial"
+	var ce *submissions.CallError
+	return errors.As(err, &ce) && ce.NotSent
 }
 
 // call is one activity's view of its invoice and its authority.
@@ -279,7 +261,7 @@ type call struct {
 	a     *InvoiceActivities
 	inv   *model.SubmittedInvoice
 	creds *authority.Credentials
-	c     *mbs.Client
+	conn  submissions.Connection
 	// batch (within ClearInvoice) defers what a step that succeeded
 	// writes to the invoice's next write (pending), in the same
 	// transaction: a validation's exchange, and a sign or transmit's
@@ -410,57 +392,27 @@ func (a *InvoiceActivities) openWith(ctx context.Context, inv *model.SubmittedIn
 	if err := creds.RequireAPI(); err != nil {
 		return nil, err
 	}
-	c, err := a.mbs(creds)
+	conn, err := a.gateway.Open(creds)
 	if err != nil {
 		return nil, model.Wrap(model.CodeAuthorityNotConfigured, err, "the project's tax authority API settings are unusable")
 	}
-	return &call{a: a, inv: inv, creds: creds, c: c}, nil
+	return &call{a: a, inv: inv, creds: creds, conn: conn}, nil
 }
 
-// exchange describes a finished call for the invoice's log, without
-// secrets: the request body sent, NRS's answer (its data, or its error
-// envelope), timing and status.
-func (cl *call) exchange(ctx context.Context, c mbs.Call, request any, data json.RawMessage, err error) *submissions.Exchange {
-	ex := &submissions.Exchange{Operation: string(c.Operation), Attempt: int(activity.GetInfo(ctx).Attempt),
-		LatencyMS: c.Duration.Milliseconds(), HTTPStatus: c.HTTPStatus, NRSErrorID: c.ErrorID}
+// exchange completes an exchange the connection described (its request,
+// answer, timing and status, without secrets): the activity's attempt,
+// and the call's metrics.
+func (cl *call) exchange(ctx context.Context, ex *submissions.Exchange) *submissions.Exchange {
+	ex.Attempt = int(activity.GetInfo(ctx).Attempt)
 	if cl.a.metrics != nil {
-		cl.a.metrics.ObserveCall(string(c.Operation), c.HTTPStatus, c.Duration)
+		cl.a.metrics.ObserveCall(ex.Operation, ex.HTTPStatus, ex.Duration)
 	}
-	switch r := request.(type) {
-	case nil:
-	case string:
-		ex.Request = r
-	default:
-		b, _ := json.Marshal(r)
-		ex.Request = string(b)
-	}
-	var me *mbs.Error
-	switch {
-	case err == nil:
-		ex.Response = string(data)
-		ex.Message = c.Method + " " + c.Path + ": HTTP " + itoa(c.HTTPStatus)
-	case errors.As(err, &me):
-		if me.HTTPStatus != 0 {
-			b, _ := json.Marshal(map[string]any{"code": me.HTTPStatus, "message": me.Message, "error": map[string]any{
-				"id": me.ID, "handler": me.Handler, "details": me.Details, "public_message": me.PublicMessage}})
-			ex.Response = string(b)
-		}
-		ex.Message = authorityMessage(me)
-	default:
-		ex.Message = err.Error()
-	}
-	ex.Request, ex.Response, ex.Message = cl.redact(ex.Request), cl.redact(ex.Response), cl.redact(ex.Message)
 	return ex
 }
 
-// redact removes the project's API key and secret from a text.
-func (cl *call) redact(s string) string {
-	for _, secret := range []string{cl.creds.APIKey, cl.creds.APISecret} {
-		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
-		}
-	}
-	return s
+// has reports whether the invoice's authority takes the call.
+func (cl *call) has(call string) bool {
+	return slices.Contains(cl.conn.Steps(cl.inv.InvoiceType), call)
 }
 
 // record writes an exchange and the state to ("" for none).
@@ -476,10 +428,10 @@ func (cl *call) record(ctx context.Context, ex *submissions.Exchange, to model.I
 
 // reject records NRS's refusal and ends the invoice rejected.
 func (cl *call) reject(ctx context.Context, ex *submissions.Exchange, err error) (InvoiceStepResult, error) {
-	var me *mbs.Error
+	var ce *submissions.CallError
 	d := submissions.Detail{NRSErrorMessage: err.Error()}
-	if errors.As(err, &me) {
-		d.NRSErrorID, d.NRSErrorMessage = me.ID, authorityMessage(me)
+	if errors.As(err, &ce) {
+		d.NRSErrorID, d.NRSErrorMessage = ce.ID, ce.Message
 	}
 	d.Message = "NRS refused " + ex.Operation + ": " + d.NRSErrorMessage
 	return cl.record(ctx, ex, model.InvoiceRejected, d)
@@ -497,59 +449,48 @@ func past(inv *model.SubmittedInvoice, states ...model.InvoiceStatus) bool {
 }
 
 // ValidateInvoiceIRN has the authority validate the invoice's IRN. It is
-// skipped once a sign request was sent (validation is for before).
+// skipped once a sign request was sent (validation is for before), and
+// when the authority takes no such call.
 func (a *InvoiceActivities) ValidateInvoiceIRN(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
-	return a.validate(ctx, in, func(ctx context.Context, cl *call) (mbs.Call, any, json.RawMessage, error) {
-		p, err := nrs.ParseIRN(cl.inv.IRN)
-		if err != nil {
-			return mbs.Call{}, nil, nil, model.Errorf(model.CodeInvalid, "the invoice's IRN %s cannot be read", cl.inv.IRN)
-		}
-		req := mbs.ValidateIRNRequest{InvoiceReference: p.InvoiceReference, BusinessID: cl.creds.BusinessID, IRN: cl.inv.IRN}
-		ack, c, err := cl.c.ValidateIRN(ctx, req)
-		return c, req, ack.Data, err
-	})
+	return a.validate(ctx, in, submissions.CallValidateIRN)
 }
 
 // ValidateInvoicePayload has the authority validate the invoice.
 func (a *InvoiceActivities) ValidateInvoicePayload(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
-	return a.validate(ctx, in, func(ctx context.Context, cl *call) (mbs.Call, any, json.RawMessage, error) {
-		ack, c, err := cl.c.ValidateInvoice(ctx, json.RawMessage(cl.inv.Payload))
-		return c, cl.inv.Payload, ack.Data, err
-	})
+	return a.validate(ctx, in, submissions.CallValidatePayload)
 }
 
-func (a *InvoiceActivities) validate(ctx context.Context, in InvoiceStep,
-	fn func(context.Context, *call) (mbs.Call, any, json.RawMessage, error)) (InvoiceStepResult, error) {
+func (a *InvoiceActivities) validate(ctx context.Context, in InvoiceStep, check string) (InvoiceStepResult, error) {
 	stop := heartbeat(ctx, activity.GetInfo(ctx).HeartbeatTimeout)
 	defer stop()
 	cl, err := a.open(ctx, in)
 	if err != nil {
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
-	if cl.inv.Status != model.InvoiceSubmitting || cl.inv.SignSent > 0 {
+	if cl.inv.Status != model.InvoiceSubmitting || cl.inv.SignSent > 0 || !cl.has(check) {
 		return result(cl.inv), nil
 	}
-	c, req, data, err := fn(ctx, cl)
-	var me *mbs.Error
-	if err != nil && !refused(err) && errors.As(err, &me) && me.Retryable() {
+	ex, err := cl.conn.Validate(ctx, cl.inv, check)
+	var ce *submissions.CallError
+	if err != nil && !refused(err) && errors.As(err, &ce) && ce.Retryable {
 		// NRS did not answer (or refused before any work) and nothing was
 		// signed: the invoice goes back to the queue and waits.
-		var ex *submissions.Exchange
-		if c.Operation != "" {
-			ex = cl.exchange(ctx, c, req, data, err)
+		var rex *submissions.Exchange
+		if ex.Operation != "" {
+			rex = cl.exchange(ctx, ex)
 		}
-		inv, rerr := a.steps.Apply(ctx, cl.inv.ID, cl.take(change(ex, model.InvoiceQueued, submissions.Detail{
-			Message: "NRS is not answering (" + authorityMessage(me) + "): back in the queue until it answers"})), "")
+		inv, rerr := a.steps.Apply(ctx, cl.inv.ID, cl.take(change(rex, model.InvoiceQueued, submissions.Detail{
+			Message: "NRS is not answering (" + ce.Message + "): back in the queue until it answers"})), "")
 		if rerr != nil {
 			return InvoiceStepResult{}, a.fail(ctx, rerr)
 		}
 		a.observe(inv)
 		return InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status, Waiting: true, Wait: waitFor(err)}, nil
 	}
-	if c.Operation == "" && err != nil {
+	if ex.Operation == "" && err != nil {
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
-	ex := cl.exchange(ctx, c, req, data, err)
+	ex = cl.exchange(ctx, ex)
 	switch {
 	case err == nil && cl.batch:
 		return cl.later(ex, ""), nil
@@ -573,14 +514,6 @@ func (a *InvoiceActivities) SignSubmitted(ctx context.Context, in InvoiceStep) (
 		name: model.CallSign, from: model.InvoiceSubmitting, to: model.InvoiceSigned,
 		done: []model.InvoiceStatus{model.InvoiceSigned, model.InvoiceTransmitted, model.InvoiceConfirmed, model.InvoiceRejected},
 		sent: func(inv *model.SubmittedInvoice) int { return inv.SignSent },
-		check: func(ctx context.Context, cl *call) (bool, mbs.Call, json.RawMessage, error) {
-			st, c, err := cl.c.ConfirmInvoice(ctx, cl.inv.IRN)
-			return err == nil, c, st.Data, err
-		},
-		send: func(ctx context.Context, cl *call) (mbs.Call, any, json.RawMessage, error) {
-			ack, c, err := cl.c.SignInvoice(ctx, json.RawMessage(cl.inv.Payload))
-			return c, cl.inv.Payload, ack.Data, err
-		},
 	})
 }
 
@@ -592,27 +525,18 @@ func (a *InvoiceActivities) TransmitSubmitted(ctx context.Context, in InvoiceSte
 		name: model.CallTransmit, from: model.InvoiceSigned, to: model.InvoiceTransmitted,
 		done: []model.InvoiceStatus{model.InvoiceTransmitted, model.InvoiceConfirmed, model.InvoiceRejected},
 		sent: func(inv *model.SubmittedInvoice) int { return inv.TransmitSent },
-		check: func(ctx context.Context, cl *call) (bool, mbs.Call, json.RawMessage, error) {
-			t, c, err := cl.c.LookupTransmission(ctx, cl.inv.IRN)
-			return err == nil && (t.Transmitted || t.TransmittedAt != ""), c, t.Data, err
-		},
-		send: func(ctx context.Context, cl *call) (mbs.Call, any, json.RawMessage, error) {
-			ack, c, err := cl.c.Transmit(ctx, cl.inv.IRN)
-			return c, nil, ack.Data, err
-		},
 	})
 }
 
-// onceCall describes a call that must reach the authority exactly once.
+// onceCall describes a call that must reach the authority exactly once:
+// the connection's Send of name, and its Find to ask whether an earlier
+// request went through (found true when it did; a 404 answer means it
+// did not).
 type onceCall struct {
 	name     string
 	from, to model.InvoiceStatus
 	done     []model.InvoiceStatus
 	sent     func(*model.SubmittedInvoice) int
-	// check asks the authority whether an earlier request went through:
-	// found true when it did; a 404 answer means it did not.
-	check func(context.Context, *call) (found bool, c mbs.Call, data json.RawMessage, err error)
-	send  func(context.Context, *call) (mbs.Call, any, json.RawMessage, error)
 }
 
 func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCall) (InvoiceStepResult, error) {
@@ -622,9 +546,10 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 	if err != nil {
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
-	if past(cl.inv, oc.done...) || cl.inv.Status == model.InvoiceQueued {
+	if past(cl.inv, oc.done...) || cl.inv.Status == model.InvoiceQueued || !cl.has(oc.name) {
 		// Done, or back in the queue (nothing was sent: a queued invoice
-		// is never signed): the workflow waits for its release.
+		// is never signed): the workflow waits for its release. Or not a
+		// call of this authority (no transmission).
 		return result(cl.inv), nil
 	}
 	if oc.sent(cl.inv) > 0 {
@@ -637,8 +562,8 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 					temporal.ApplicationErrorOptions{NextRetryDelay: wait})
 			}
 		}
-		found, c, data, err := oc.check(ctx, cl)
-		ex := cl.exchange(ctx, c, nil, data, err)
+		found, ex, err := cl.conn.Find(ctx, cl.inv, oc.name)
+		ex = cl.exchange(ctx, ex)
 		switch {
 		case found:
 			return cl.record(ctx, ex, oc.to, submissions.Detail{
@@ -660,21 +585,21 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
 	cl.inv = inv
-	c, req, data, err := oc.send(ctx, cl)
+	ex, err := cl.conn.Send(ctx, cl.inv, oc.name)
 	if notSent(err) {
 		// Never reached NRS: take the count back, so that the next
 		// attempt sends without asking first, and wait as told.
 		if _, uerr := a.steps.MarkUnsent(ctx, cl.inv.ID, oc.name); uerr != nil {
 			return InvoiceStepResult{}, a.fail(ctx, uerr)
 		}
-		if c.Operation != "" {
-			if _, rerr := cl.record(ctx, cl.exchange(ctx, c, req, data, err), "", submissions.Detail{}); rerr != nil {
+		if ex.Operation != "" {
+			if _, rerr := cl.record(ctx, cl.exchange(ctx, ex), "", submissions.Detail{}); rerr != nil {
 				return InvoiceStepResult{}, rerr
 			}
 		}
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
-	ex := cl.exchange(ctx, c, req, data, err)
+	ex = cl.exchange(ctx, ex)
 	switch {
 	case err == nil && cl.batch:
 		return cl.later(ex, oc.to), nil
@@ -684,11 +609,11 @@ func (a *InvoiceActivities) once(ctx context.Context, in InvoiceStep, oc onceCal
 		if oc.sent(cl.inv) > 1 {
 			// Refused after an earlier request whose answer was lost: it
 			// may be "already done"; look before rejecting.
-			if found, c2, data2, cerr := oc.check(ctx, cl); found {
+			if found, ex2, _ := cl.conn.Find(ctx, cl.inv, oc.name); found {
 				if _, rerr := cl.record(ctx, ex, "", submissions.Detail{}); rerr != nil {
 					return InvoiceStepResult{}, rerr
 				}
-				return cl.record(ctx, cl.exchange(ctx, c2, nil, data2, cerr), oc.to, submissions.Detail{
+				return cl.record(ctx, cl.exchange(ctx, ex2), oc.to, submissions.Detail{
 					Message: "settled: an earlier " + oc.name + " went through"})
 			}
 		}
@@ -721,11 +646,11 @@ func (a *InvoiceActivities) ConfirmSubmitted(ctx context.Context, in InvoiceStep
 	if past(cl.inv, model.InvoiceConfirmed, model.InvoiceRejected) {
 		return result(cl.inv), nil
 	}
-	st, c, err := cl.c.ConfirmInvoice(ctx, cl.inv.IRN)
-	ex := cl.exchange(ctx, c, nil, st.Data, err)
+	st, ex, err := cl.conn.Confirm(ctx, cl.inv)
+	ex = cl.exchange(ctx, ex)
 	switch {
 	case err == nil:
-		qr := st.QRCodeData
+		qr := st.QRCode
 		if qr == "" {
 			if qr, err = a.steps.QRCode(ctx, cl.inv.ProjectID, cl.inv.IRN); err != nil {
 				a.log.WarnContext(ctx, "invoice QR not built", "irn", cl.inv.IRN, "error", err.Error())
@@ -733,7 +658,7 @@ func (a *InvoiceActivities) ConfirmSubmitted(ctx context.Context, in InvoiceStep
 			}
 		}
 		return cl.record(ctx, ex, model.InvoiceConfirmed, submissions.Detail{QRCodeData: qr,
-			Message: "NRS confirms the invoice: " + statusMessage(st)})
+			Message: "NRS confirms the invoice: " + st.Message})
 	case refused(err) && !isAnswer(err, http.StatusNotFound):
 		return cl.reject(ctx, ex, err)
 	}
@@ -750,9 +675,8 @@ func (a *InvoiceActivities) UpdatePaymentStatus(ctx context.Context, in submissi
 	if err != nil {
 		return a.fail(ctx, err)
 	}
-	req := mbs.PaymentUpdate{PaymentStatus: in.PaymentStatus, Reference: in.Reference}
-	ack, c, err := cl.c.UpdatePaymentStatus(ctx, cl.inv.IRN, req)
-	ex := cl.exchange(ctx, c, req, ack.Data, err)
+	ex, err := cl.conn.UpdatePayment(ctx, cl.inv, in)
+	ex = cl.exchange(ctx, ex)
 	status := ""
 	if err == nil {
 		status = in.PaymentStatus
@@ -772,9 +696,8 @@ func (a *InvoiceActivities) UpdatePaymentStatus(ctx context.Context, in submissi
 // refused reports an answer of the authority that refuses the call for
 // good: a 4xx other than 408 and 429.
 func refused(err error) bool {
-	var me *mbs.Error
-	return errors.As(err, &me) && me.HTTPStatus >= 400 && me.HTTPStatus < 500 &&
-		me.HTTPStatus != http.StatusTooManyRequests && me.HTTPStatus != http.StatusRequestTimeout
+	s := answerStatus(err)
+	return s >= 400 && s < 500 && s != http.StatusTooManyRequests && s != http.StatusRequestTimeout
 }
 
 // fail turns an activity's failure into the application error Temporal
@@ -784,9 +707,9 @@ func (a *InvoiceActivities) fail(ctx context.Context, err error) error {
 	if errors.As(err, &app) {
 		return err
 	}
-	var me *mbs.Error
-	if errors.As(err, &me) {
-		return temporal.NewApplicationErrorWithOptions(authorityMessage(me), ErrUnavailable, temporal.ApplicationErrorOptions{NextRetryDelay: me.RetryAfter})
+	var ce *submissions.CallError
+	if errors.As(err, &ce) {
+		return temporal.NewApplicationErrorWithOptions(ce.Message, ErrUnavailable, temporal.ApplicationErrorOptions{NextRetryDelay: ce.RetryAfter})
 	}
 	var e *model.Error
 	if errors.As(err, &e) {
@@ -811,5 +734,3 @@ func (a *InvoiceActivities) observe(inv *model.SubmittedInvoice) {
 		a.metrics.ObserveState(inv.Status)
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -12,9 +12,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/submissions"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // The queue.
@@ -278,28 +276,29 @@ func (a *InvoiceActivities) ProbeInvoiceQueue(ctx context.Context, projectID uui
 	if err != nil {
 		return out, a.fail(ctx, err)
 	}
-	var ack mbs.Ack
-	var c mbs.Call
-	p, perr := nrs.ParseIRN(cl.inv.IRN)
-	if perr != nil {
+	if !cl.has(submissions.CallValidateIRN) {
+		// An authority without a read-only check: release.
+		out.Answered = true
+		return out, nil
+	}
+	ex, err := cl.conn.Validate(ctx, cl.inv, submissions.CallValidateIRN)
+	if ex.Operation == "" && model.ErrorCodeOf(err) == model.CodeInvalid {
 		// Not an IRN NRS can be asked about: release, its own step rejects it.
 		out.Answered = true
 		return out, nil
 	}
-	ack, c, err = cl.c.ValidateIRN(ctx, mbs.ValidateIRNRequest{InvoiceReference: p.InvoiceReference, BusinessID: cl.creds.BusinessID, IRN: cl.inv.IRN})
-	_ = ack
-	var me *mbs.Error
+	var ce *submissions.CallError
 	switch {
 	case err == nil, refused(err):
 		out.Answered = true
-	case errors.As(err, &me):
+	case errors.As(err, &ce):
 		out.Wait = waitFor(err)
 	default:
 		out.Wait = 5 * time.Second
 	}
-	if c.Operation != "" && !notSent(err) {
+	if ex.Operation != "" && !notSent(err) {
 		// A probe that reached NRS is kept in the invoice's log.
-		if _, rerr := a.steps.Record(ctx, cl.inv.ID, cl.exchange(ctx, c, nil, ack.Data, err), "", submissions.Detail{}); rerr != nil {
+		if _, rerr := a.steps.Record(ctx, cl.inv.ID, cl.exchange(ctx, ex), "", submissions.Detail{}); rerr != nil {
 			return out, a.fail(ctx, rerr)
 		}
 	}
@@ -323,7 +322,7 @@ func (a *InvoiceActivities) NextQueuedInvoices(ctx context.Context, in DrainInpu
 		return NextQueuedResult{}, a.fail(ctx, err)
 	}
 	out := NextQueuedResult{QueuedBatch: *b, Tick: tick}
-	if b.Depth > 0 && a.breakers != nil {
+	if b.Depth > 0 && a.holds {
 		if first, err := a.steps.EarliestQueued(ctx, in.ProjectID); err == nil && a.holdFor(first.Environment) > 0 {
 			out.Hold, out.IRNs = true, nil
 		}

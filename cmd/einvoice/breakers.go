@@ -8,8 +8,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrshealth"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // breakersFromEnv builds the process's circuit breakers of NRS from

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 )
 
 // An environment no breaker has seen a call to is unknown, not ok: a

@@ -19,6 +19,7 @@ import (
 	"github.com/einvoice-ng/einvoice/model/egress"
 	"github.com/einvoice-ng/einvoice/model/idempotency"
 	"github.com/einvoice-ng/einvoice/model/inbox"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/portal"
 	"github.com/einvoice-ng/einvoice/model/runs"
 	"github.com/einvoice-ng/einvoice/model/secret"
@@ -26,7 +27,6 @@ import (
 	"github.com/einvoice-ng/einvoice/model/webhooks"
 	"github.com/einvoice-ng/einvoice/rest"
 	"github.com/einvoice-ng/einvoice/workflows"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // config is everything a server process needs, from flags (dev) or the

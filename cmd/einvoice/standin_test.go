@@ -17,9 +17,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // output is a concurrency-safe writer a test can poll.

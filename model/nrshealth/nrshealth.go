@@ -1,6 +1,6 @@
 // Package nrshealth shares how NRS answers between the processes that call
 // it and those that show it. Each process keeps its own circuit breakers
-// (workflows/mbs); this package publishes a process's view of each
+// (model/mbs); this package publishes a process's view of each
 // environment (ok, degraded, down) to the database while it is not ok, and
 // reads the other processes' fresh views in the background, so that the
 // API's /health and NRS-Status header show what the workers see, with no

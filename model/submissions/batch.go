@@ -118,7 +118,7 @@ func (s *Service) SubmitBatch(ctx context.Context, who *model.Principal, in []Ba
 		return nil, err
 	}
 	pr := it.Project
-	if !pr.Configured || pr.BusinessID == "" || pr.ServiceID == "" || len(pr.APIKeyEnc) == 0 || len(pr.APISecretEnc) == 0 {
+	if !pr.Configured || it.Authority == nil || pr.BusinessID == "" || pr.ServiceID == "" || len(pr.APIKeyEnc) == 0 || len(pr.APISecretEnc) == 0 {
 		return nil, model.Errorf(model.CodeAuthorityNotConfigured,
 			"submitting invoices needs the project's tax authority settings and API credentials; set them with PUT /api/v2/projects/%s/authority", pr.ID)
 	}
@@ -206,7 +206,7 @@ func (s *Service) prepareItem(ctx context.Context, it *authority.Issuer, in Batc
 	pr := it.Project
 	kind, _ := model.ParseInvoiceKind(in.Invoice.InvoiceType)
 	payload := cloneObject(in.Invoice.Payload.(map[string]any))
-	irn, err := s.irnOf(ctx, pr.ID, kind, payload, in.Invoice.InvoiceReference)
+	irn, err := s.irnOf(ctx, it, kind, payload, in.Invoice.InvoiceReference)
 	if err == nil {
 		var rep *model.ValidationReport
 		rep, err = s.invoices.ValidateForProject(ctx, pr.ID, invoices.ValidateInput{InvoiceTypeCode: string(kind), Payload: payload})
@@ -225,7 +225,7 @@ func (s *Service) prepareItem(ctx context.Context, it *authority.Issuer, in Batc
 		refuse(b, model.Invalid(model.ProblemValueError, "payload cannot be encoded as JSON", "payload"))
 		return b, nil
 	}
-	b.inv = s.newInvoice(pr, irn, kind, payload, doc)
+	b.inv = s.newInvoice(it, irn, kind, payload, doc)
 	b.outcome, b.fresh = model.BatchAccepted, true
 	return b, nil
 }

@@ -60,9 +60,11 @@ func (s *Steps) Credentials(ctx context.Context, projectID uuid.UUID) (*authorit
 
 // Exchange is one call to the tax authority, for the event log.
 type Exchange struct {
-	Operation  string
-	Attempt    int
-	LatencyMS  int64
+	Operation string
+	Attempt   int
+	LatencyMS int64
+	// Duration is LatencyMS exactly, for the calls' metrics.
+	Duration   time.Duration
 	HTTPStatus int
 	NRSErrorID string
 	// Request and Response are the bodies, secrets already removed.

@@ -8,7 +8,11 @@
 // of its event log and of its archive entry. The API submits, reads and
 // searches invoices through Service; the workflow that clears an invoice
 // (workflows.InvoiceSubmission, one per invoice) reaches the database only
-// through Steps, this package's entry point for its activities.
+// through Steps, this package's entry point for its activities, and the
+// authority only through Gateway, the seam this package declares and an
+// authority's adapter implements (model/mbs for NRS). What submission
+// reads of a payload (issue date and time, customer TIN, billing
+// references) comes from the authority's rules, model.Authority.Facts.
 //
 // # States and transitions
 //

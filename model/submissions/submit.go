@@ -12,7 +12,6 @@ import (
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/invoices"
-	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/store"
 )
 
@@ -74,11 +73,11 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		return nil, err
 	}
 	pr := it.Project
-	if !pr.Configured || pr.BusinessID == "" || pr.ServiceID == "" || len(pr.APIKeyEnc) == 0 || len(pr.APISecretEnc) == 0 {
+	if !pr.Configured || it.Authority == nil || pr.BusinessID == "" || pr.ServiceID == "" || len(pr.APIKeyEnc) == 0 || len(pr.APISecretEnc) == 0 {
 		return nil, model.Errorf(model.CodeAuthorityNotConfigured,
 			"submitting invoices needs the project's tax authority settings and API credentials; set them with PUT /api/v2/projects/%s/authority", pr.ID)
 	}
-	irn, err := s.irnOf(ctx, pr.ID, kind, payload, in.InvoiceReference)
+	irn, err := s.irnOf(ctx, it, kind, payload, in.InvoiceReference)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +92,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	if err != nil {
 		return nil, model.Invalid(model.ProblemValueError, "payload cannot be encoded as JSON", "payload")
 	}
-	inv := s.newInvoice(pr, irn, kind, payload, doc)
+	inv := s.newInvoice(it, irn, kind, payload, doc)
 	if prev, err := s.st.Submissions().ByIRN(ctx, pr.ID, irn); err == nil {
 		return same(prev, inv)
 	} else if model.ErrorCodeOf(err) != model.CodeNotFound {
@@ -167,45 +166,45 @@ func same(prev, inv *model.SubmittedInvoice) (*View, error) {
 
 // irnOf is the payload's IRN, or one generated (and recorded with the
 // project's IRNs) from the invoice reference and the payload's issue
-// date, which is then written into the payload.
-func (s *Service) irnOf(ctx context.Context, projectID uuid.UUID, kind model.InvoiceKind, payload map[string]any, ref string) (string, error) {
-	if irn := str(payload["irn"]); irn != "" {
-		return strings.ToUpper(irn), nil
+// date, which the authority then writes into the payload.
+func (s *Service) irnOf(ctx context.Context, it *authority.Issuer, kind model.InvoiceKind, payload map[string]any, ref string) (string, error) {
+	facts := it.Authority.Facts(payload)
+	if facts.IRN != "" {
+		return facts.IRN, nil
 	}
 	if strings.TrimSpace(ref) == "" {
 		return "", model.Invalid(model.ProblemMissing, "Field required when the payload has no irn", "invoice_reference")
 	}
-	res, err := s.invoices.GenerateIRNForProject(ctx, projectID, invoices.IRNInput{
-		InvoiceReference: ref, InvoiceTypeCode: string(kind), IssueDate: str(payload["issue_date"]),
+	res, err := s.invoices.GenerateIRNForProject(ctx, it.Project.ID, invoices.IRNInput{
+		InvoiceReference: ref, InvoiceTypeCode: string(kind), IssueDate: facts.IssueDate,
 	})
 	if err != nil {
 		return "", err
 	}
-	payload["irn"] = res.IRN
+	it.Authority.SetIRN(payload, res.IRN)
 	return res.IRN, nil
 }
 
-// checkBillingReference checks the IRN a credit or debit note refers to:
-// it must be an IRN of this project's business (its service ID), and when
-// it is in the archive it must not be rejected. An IRN the archive does
-// not hold (an invoice cleared before einvoice) is taken as it is.
+// checkBillingReference checks the IRN a credit or debit note refers to
+// (the authority's Facts): it must be an IRN of this project's business
+// (its service ID), and when it is in the archive it must not be
+// rejected. An IRN the archive does not hold (an invoice cleared before
+// einvoice) is taken as it is.
 func (s *Service) checkBillingReference(ctx context.Context, it *authority.Issuer, inv *model.SubmittedInvoice, payload map[string]any) (string, error) {
-	// NRS's rules already require a credit or debit note to name the
-	// invoice it corrects; here the names are checked against the archive.
-	refs, _ := payload["billing_reference"].([]any)
+	// The authority's rules already require a credit or debit note to
+	// name the invoice it corrects; here the names are checked against
+	// the archive.
 	first := ""
-	for i, r := range refs {
-		obj, _ := r.(map[string]any)
-		irn := strings.ToUpper(str(obj["irn"]))
-		loc := []any{"payload", "billing_reference", i, "irn"}
+	for _, ref := range it.Authority.Facts(payload).BillingReferences {
+		irn := ref.IRN
+		loc := append([]any{"payload"}, ref.Loc...)
 		if irn == "" {
 			continue
 		}
 		if first == "" {
 			first = irn
 		}
-		p, err := nrs.ParseIRN(irn)
-		if err != nil || !strings.EqualFold(p.ServiceID, it.Project.ServiceID) {
+		if ref.ServiceID == "" || !strings.EqualFold(ref.ServiceID, it.Project.ServiceID) {
 			return "", model.Invalid(model.ProblemValueError, "billing_reference must name an IRN of this project's business", loc...)
 		}
 		prev, err := s.st.Submissions().ByIRN(ctx, inv.ProjectID, irn)
@@ -242,22 +241,6 @@ func invalidReport(rep *model.ValidationReport) error {
 	return p.Err()
 }
 
-func customerTIN(payload map[string]any) string {
-	c, _ := payload["accounting_customer_party"].(map[string]any)
-	return str(c["tin"])
-}
-
-// str reads a JSON value as text.
-func str(v any) string {
-	switch x := v.(type) {
-	case string:
-		return strings.TrimSpace(x)
-	case json.Number:
-		return x.String()
-	}
-	return ""
-}
-
 func sha(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
@@ -272,17 +255,18 @@ func jsonUnmarshal(s string, v any) error {
 
 // newInvoice is the queued invoice a submission records, for Submit and
 // SubmitBatch alike: doc is the payload as stored.
-func (s *Service) newInvoice(pr *model.Project, irn string, kind model.InvoiceKind, payload map[string]any, doc []byte) *model.SubmittedInvoice {
+func (s *Service) newInvoice(it *authority.Issuer, irn string, kind model.InvoiceKind, payload map[string]any, doc []byte) *model.SubmittedInvoice {
+	pr, facts := it.Project, it.Authority.Facts(payload)
 	inv := &model.SubmittedInvoice{
 		ID: model.NewID(), ProjectID: pr.ID, OrganizationID: pr.OrganizationID, Environment: pr.Environment,
-		IRN: irn, InvoiceType: kind, InvoiceTypeCode: str(payload["invoice_type_code"]), Payload: string(doc),
-		PayloadHash: sha(string(doc)), Status: model.InvoiceQueued, IssueDate: str(payload["issue_date"]),
-		CustomerTIN: customerTIN(payload), PaymentStatus: strings.ToUpper(str(payload["payment_status"])),
+		IRN: irn, InvoiceType: kind, InvoiceTypeCode: facts.InvoiceTypeCode, Payload: string(doc),
+		PayloadHash: sha(string(doc)), Status: model.InvoiceQueued, IssueDate: facts.IssueDate,
+		CustomerTIN: facts.CustomerTIN, PaymentStatus: facts.PaymentStatus,
 		WorkflowID: WorkflowID(s.cfg.WorkflowKey, pr.ID, irn), CreatedAt: s.now(),
 	}
 	inv.UpdatedAt = inv.CreatedAt
 	inv.ClearingShard = s.shardOf(inv)
-	inv.DeadlineAt = DeadlineOf(kind, inv.IssueDate, str(payload["issue_time"]), inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
+	inv.DeadlineAt = DeadlineOf(kind, inv.IssueDate, facts.IssueTime, inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
 	return inv
 }
 

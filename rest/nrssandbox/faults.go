@@ -36,7 +36,7 @@ const (
 )
 
 // Endpoints names the endpoints a fault can aim at, by route: the names are
-// the MBS client's operations (workflows/mbs). The health check and the code
+// the MBS client's operations (model/mbs). The health check and the code
 // lists, which need no credentials, are never faulty.
 var Endpoints = map[string]string{
 	"GET /api/v1/entity":                                   "entity_search",

@@ -10,8 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // fakeClock is a clock that moves only when told (or when a client

@@ -20,9 +20,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // conformanceDir holds NRS's published requests and answers.

@@ -16,10 +16,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb/sandboxdbtest"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 var (

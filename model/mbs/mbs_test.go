@@ -18,10 +18,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/model/nrs"
 	"github.com/einvoice-ng/einvoice/model/nrs/codes"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 func TestNew(t *testing.T) {

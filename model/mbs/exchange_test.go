@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/einvoice-ng/einvoice/model/mbs"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
-	"github.com/einvoice-ng/einvoice/workflows/mbs"
 )
 
 // The buyer's side against the stand-in: pull, download (sealed, opened
