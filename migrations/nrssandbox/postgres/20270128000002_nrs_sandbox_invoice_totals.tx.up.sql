@@ -2,7 +2,7 @@
 -- with every write, so that keeping a business within its bounds reads
 -- one row instead of counting (and reading the payloads of) all of them.
 CREATE TABLE nrs_sandbox_invoice_totals (
-    business_id TEXT PRIMARY KEY REFERENCES nrs_sandbox_businesses (business_id) ON DELETE CASCADE,
+    business_id UUID PRIMARY KEY REFERENCES nrs_sandbox_businesses (business_id) ON DELETE CASCADE,
     invoices    BIGINT NOT NULL,
     bytes       BIGINT NOT NULL
 );
