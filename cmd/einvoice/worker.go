@@ -80,7 +80,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	defer steps.Close()
 	wopts := worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
 		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers,
-		Inbox: steps.Inbox, ClearingConcurrency: clearingConcurrency(st.Dialect())}
+		Inbox: steps.Inbox}
 	if probes != nil {
 		wopts.Metrics = probes.invoices
 	}
@@ -219,13 +219,3 @@ func deliverFirst(d *webhooks.Dispatcher, deliveries *webhooks.Deliveries) error
 	return nil
 }
 
-// clearingConcurrency is how many invoices a clearing shard clears at once
-// on a worker: on PostgreSQL, whose every statement is a round trip, twice
-// SQLite's (workflows.DefaultClearingConcurrency), within the pool's 20
-// connections per process for the two shards a project has by default.
-func clearingConcurrency(dialect string) int {
-	if dialect == "postgres" {
-		return 2 * workflows.DefaultClearingConcurrency
-	}
-	return workflows.DefaultClearingConcurrency
-}
