@@ -218,4 +218,3 @@ func deliverFirst(d *webhooks.Dispatcher, deliveries *webhooks.Deliveries) error
 	d.DeliverFirst(wa.DeliverFirst)
 	return nil
 }
-
