@@ -82,6 +82,10 @@ type SubmittedInvoice struct {
 	PaymentStatus    string `bun:"payment_status,nullzero"`
 	QRCodeData       string `bun:"qr_code_data,nullzero"`
 	WorkflowID       string `bun:"workflow_id"`
+	// ClearingShard is the clearing shard that owns the invoice (see
+	// model/submissions, "Clearing in shards"); nil: the invoice's own
+	// workflow (WorkflowID) does. Only the shard's writes change it.
+	ClearingShard *int `bun:"clearing_shard"`
 	// DeadlineAt is when the invoice must be cleared by (see
 	// model/submissions.DeadlineOf); DeadlineAtRisk says it may miss it
 	// (still waiting near it), DeadlineMissed that it passed before NRS

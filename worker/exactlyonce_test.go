@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -10,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/serviceerror"
+
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/app"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox"
 	"github.com/einvoice-ng/einvoice/workflows/certtest"
@@ -32,6 +36,21 @@ var exactlyOnceInvoices = envInt("EINVOICE_EXACTLY_ONCE_INVOICES", map[bool]int{
 // transmit per B2B and B2G IRN).
 func TestInvoicesExactlyOnce(t *testing.T) {
 	t.Parallel()
+	exactlyOnce(t, 0, exactlyOnceInvoices)
+}
+
+// TestInvoicesExactlyOnceShards is TestInvoicesExactlyOnce with the
+// invoices cleared by two clearing shards per project instead of a
+// workflow each: the same faults, duplicates and worker restarts, the
+// same assertions; the invoices whose first attempt failed (lost
+// answers) are handed to workflows of their own, the others are cleared
+// with none, and every shard gives its invoices up.
+func TestInvoicesExactlyOnceShards(t *testing.T) {
+	t.Parallel()
+	exactlyOnce(t, 2, exactlyOnceInvoices/3)
+}
+
+func exactlyOnce(t *testing.T, shards, invoices int) {
 	open := storetest.SQLite
 	if os.Getenv("EINVOICE_EXACTLY_ONCE_PG") != "" {
 		open = storetest.Postgres
@@ -41,7 +60,8 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 			o.BusinessRate = nrssandbox.RateLimit{Count: -1}
 			o.MaxConcurrent = -1
 			o.RetryAfter = -1
-		}})
+		},
+		App: func(c *app.Config) { c.ClearingShards = shards }})
 	stop := r.startInvoiceWorker()
 	tn := r.e.Tenant
 	began := time.Now()
@@ -54,7 +74,7 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 	}
 	prefixes := []string{nrssandbox.ScenarioLostReset, nrssandbox.ScenarioLostLate, nrssandbox.ScenarioLost5xx,
 		nrssandbox.ScenarioRetry + "1", "INV", "INV", "INV", "INV"}
-	subs := make([]*sub, exactlyOnceInvoices)
+	subs := make([]*sub, invoices)
 	for i := range subs {
 		kind := model.AllInvoiceKinds[i%3]
 		ref := fmt.Sprintf("%sEO%05d", prefixes[i%len(prefixes)], i)
@@ -175,8 +195,48 @@ func TestInvoicesExactlyOnce(t *testing.T) {
 		}
 	}
 	t.Logf("%d invoices confirmed in %s, %d restarts", len(subs), time.Since(began).Round(time.Millisecond), restarts)
-	if restarts != 2 || unknown < exactlyOnceInvoices*3/8-3 {
+	if restarts != 2 || unknown < invoices*3/8-3 {
 		t.Fatalf("the run did not exercise what it claims: %d restarts, %d invoices with lost answers", restarts, unknown)
+	}
+	if shards > 0 {
+		checkShardsCleared(t, r, invoices)
+	}
+}
+
+// checkShardsCleared checks that the clearing shards gave every invoice
+// up, and that a share of them was cleared with no workflow of its own
+// while those with lost answers were handed to one.
+func checkShardsCleared(t *testing.T, r *rig, invoices int) {
+	t.Helper()
+	ctx := context.Background()
+	var rows []struct {
+		IRN           string `bun:"irn"`
+		WorkflowID    string `bun:"workflow_id"`
+		ClearingShard *int   `bun:"clearing_shard"`
+	}
+	if err := r.e.Store.DB().NewRaw("SELECT irn, workflow_id, clearing_shard FROM submitted_invoices").Scan(ctx, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != invoices {
+		t.Fatalf("%d invoices recorded, want %d", len(rows), invoices)
+	}
+	own := 0
+	for _, row := range rows {
+		if row.ClearingShard != nil {
+			t.Fatalf("%s: still owned by clearing shard %d", row.IRN, *row.ClearingShard)
+		}
+		_, err := r.c.DescribeWorkflowExecution(ctx, row.WorkflowID, "")
+		var nf *serviceerror.NotFound
+		switch {
+		case err == nil:
+			own++
+		case !errors.As(err, &nf):
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d of %d invoices were handed to workflows of their own", own, invoices)
+	if own == 0 || own == invoices {
+		t.Fatalf("%d of %d invoices had workflows of their own: want some (the lost answers), not all", own, invoices)
 	}
 }
 

@@ -69,6 +69,9 @@ type Options struct {
 	// (workflows.InvoiceActivitiesConfig.Gateway) instead of NRS through
 	// SubmissionMBS and Breakers.
 	Gateway submissions.Gateway
+	// ClearingConcurrency is how many invoices a clearing shard clears at
+	// once on this worker; default workflows.DefaultClearingConcurrency.
+	ClearingConcurrency int
 	// Breakers are the circuit breakers SubmissionMBS's clients go
 	// through (workflows.SubmissionClientsWith): while one of a first
 	// endpoint is not closed, invoices wait in their project's queue.
@@ -231,6 +234,15 @@ func New(c client.Client, opts Options) (*Worker, error) {
 		w.RegisterWorkflowWithOptions(workflows.PaymentReport, workflow.RegisterOptions{Name: workflows.PaymentReportWorkflowName})
 		w.RegisterWorkflowWithOptions(workflows.InvoiceQueueDrain, workflow.RegisterOptions{Name: workflows.QueueDrainWorkflowName})
 		w.RegisterActivity(inv)
+		clearing, err := workflows.NewClearingActivities(inv, workflows.NewStarter(c, workflows.StarterOptions{TaskQueue: opts.TaskQueue, Logger: opts.Logger}))
+		if err != nil {
+			return nil, err
+		}
+		if opts.ClearingConcurrency > 0 {
+			clearing.Concurrency = opts.ClearingConcurrency
+		}
+		w.RegisterWorkflowWithOptions(workflows.InvoiceClearing, workflow.RegisterOptions{Name: workflows.ClearingWorkflowName})
+		w.RegisterActivity(clearing)
 	}
 	if opts.Inbox != nil {
 		clients := opts.SubmissionMBS

@@ -31,6 +31,23 @@ func (s *Starter) StartSubmission(ctx context.Context, in submissions.WorkflowIn
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	in.OneStep = true
+	opts := s.submissionOptions(in)
+	_, err := s.c.ExecuteWorkflow(ctx, opts, InvoiceWorkflowName, in)
+	if err != nil && unregisteredSearchAttribute(err) {
+		// A namespace without the attributes registered still clears
+		// invoices, only without them (the workflow then keeps none).
+		opts.TypedSearchAttributes = temporal.SearchAttributes{}
+		_, err = s.c.ExecuteWorkflow(ctx, opts, InvoiceWorkflowName, in)
+	}
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		return nil // completed before: the invoice is recorded, the caller reads it
+	}
+	return err
+}
+
+// submissionOptions are the start options of an invoice's workflow.
+func (s *Starter) submissionOptions(in submissions.WorkflowInput) client.StartWorkflowOptions {
 	opts := client.StartWorkflowOptions{
 		ID:                       invoiceWorkflowID(in),
 		TaskQueue:                s.taskQueue,
@@ -53,16 +70,30 @@ func (s *Starter) StartSubmission(ctx context.Context, in submissions.WorkflowIn
 		SearchAttributeProjectID.ValueSet(in.ProjectID.String()), SearchAttributeOrganizationID.ValueSet(in.OrganizationID.String()),
 		SearchAttributeInvoiceType.ValueSet(string(in.InvoiceType)), SearchAttributeEnvironment.ValueSet(string(in.Environment)),
 		SearchAttributeInvoiceStatus.ValueSet(string(model.InvoiceQueued)))
-	_, err := s.c.ExecuteWorkflow(ctx, opts, InvoiceWorkflowName, in)
+	return opts
+}
+
+// HandOff gives an invoice a workflow of its own, or releases the one it
+// has: one signal-with-start of the release signal (ReleaseSignal), so
+// that a workflow started for it before (by an earlier hand-off whose
+// clearing shard stopped before giving the invoice up) and waiting in
+// the queue begins again at once instead of after its fallback wait; a
+// new one finds the release pending, which only makes its first wait
+// short. A workflow that completed before is not started again: the
+// invoice was cleared by it.
+func (s *Starter) HandOff(ctx context.Context, in submissions.WorkflowInput) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	in.OneStep = true
+	opts := s.submissionOptions(in)
+	_, err := s.c.SignalWithStartWorkflow(ctx, opts.ID, ReleaseSignal, nil, opts, InvoiceWorkflowName, in)
 	if err != nil && unregisteredSearchAttribute(err) {
-		// A namespace without the attributes registered still clears
-		// invoices, only without them (the workflow then keeps none).
 		opts.TypedSearchAttributes = temporal.SearchAttributes{}
-		_, err = s.c.ExecuteWorkflow(ctx, opts, InvoiceWorkflowName, in)
+		_, err = s.c.SignalWithStartWorkflow(ctx, opts.ID, ReleaseSignal, nil, opts, InvoiceWorkflowName, in)
 	}
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
-		return nil // completed before: the invoice is recorded, the caller reads it
+		return nil
 	}
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,6 +40,11 @@ type Starter struct {
 	// reachableAt is when the namespace last answered (Unix nanoseconds),
 	// so that Reachable costs no call while Temporal answers.
 	reachableAt atomic.Int64
+
+	// wakes are the clearing shards being woken (WakeClearing), each
+	// with whether another wake is pending.
+	wakeMu sync.Mutex
+	wakes  map[string]*bool
 }
 
 var (

@@ -17,7 +17,7 @@ BIN=${EINVOICE_BIN:-$OUT/einvoice}
 [ -n "${EINVOICE_BIN:-}" ] || go build -o "$OUT/einvoice" ./cmd/einvoice
 go build -o "$OUT/bench" ./bench/invoices
 data=$(mktemp -d)
-EINVOICE_RATE_LIMIT_SANDBOX=off EINVOICE_RATE_LIMIT_PROJECT_SANDBOX=off EINVOICE_PPROF_ADDR=127.0.0.1:$((PORT + 2)) \
+EINVOICE_RATE_LIMIT_SANDBOX=off EINVOICE_RATE_LIMIT_PROJECT_SANDBOX=off EINVOICE_NRS_SANDBOX_RATE_LIMIT=${EINVOICE_NRS_SANDBOX_RATE_LIMIT:-off} EINVOICE_PPROF_ADDR=127.0.0.1:$((PORT + 2)) \
 	"$BIN" dev --addr 127.0.0.1:$PORT --data-dir "$data" --temporal-addr 127.0.0.1:$((PORT + 1)) \
 	--temporal-ui-addr "" --log-level warn >"$OUT/dev.log" 2>&1 &
 dev=$!

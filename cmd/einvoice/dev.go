@@ -195,6 +195,10 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	pulled := make(chan struct{})
 	go func() { defer close(pulled); a.svc.InboxSteps.Schedule(dctx, c.Queue.InboxInterval, starter) }()
 	defer func() { stopDispatch(); <-pulled }()
+	// Clearing shards whose wake was lost are woken again.
+	swept := make(chan struct{})
+	go func() { defer close(swept); workflows.SweepClearing(dctx, a.svc.SubmissionSteps, starter, 0, 0) }()
+	defer func() { stopDispatch(); <-swept }()
 
 	ui := "disabled"
 	if ts.UIAddr() != "" {

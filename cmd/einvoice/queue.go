@@ -25,12 +25,26 @@ type queueConfig struct {
 	// InboxInterval is how often every configured project's inbox is
 	// pulled (EINVOICE_INBOX_PULL_INTERVAL, default 5m, 10s..24h).
 	InboxInterval time.Duration
+	// ClearingShards is how many clearing shards clear each project's
+	// invoices (EINVOICE_CLEARING_SHARDS, default DefaultClearingShards,
+	// 0..64; 0: a workflow per invoice). The API processes read it; every
+	// one of them must have the same. Workers run both kinds.
+	ClearingShards int
+	// ClearingBacklog is how many invoices a project's clearing shards may
+	// own before submissions are refused with 429
+	// (EINVOICE_CLEARING_BACKLOG, default submissions.DefaultClearingBacklog,
+	// 10..1000000).
+	ClearingBacklog int
 }
+
+// DefaultClearingShards is EINVOICE_CLEARING_SHARDS's default: two
+// shards per project, so that two workers share a busy project.
+const DefaultClearingShards = 2
 
 // queueFromEnv reads the queue's settings.
 func queueFromEnv(getenv func(string) string) (queueConfig, error) {
 	q := queueConfig{B2CWindow: submissions.DefaultB2CWindow, AtRiskMargin: submissions.DefaultAtRiskMargin,
-		RatePerMinute: submissions.DefaultQueueRate, InboxInterval: inbox.DefaultPullInterval}
+		RatePerMinute: submissions.DefaultQueueRate, InboxInterval: inbox.DefaultPullInterval, ClearingShards: DefaultClearingShards}
 	for _, d := range []struct {
 		name     string
 		dst      *time.Duration
@@ -54,6 +68,20 @@ func queueFromEnv(getenv func(string) string) (queueConfig, error) {
 			return q, fmt.Errorf("EINVOICE_INVOICE_QUEUE_RATE: want invoices a minute from 1 to 100000, got %q", v)
 		}
 		q.RatePerMinute = n
+	}
+	if v := getenv("EINVOICE_CLEARING_SHARDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > submissions.MaxClearingShards {
+			return q, fmt.Errorf("EINVOICE_CLEARING_SHARDS: want a number of shards from 0 to %d, got %q", submissions.MaxClearingShards, v)
+		}
+		q.ClearingShards = n
+	}
+	if v := getenv("EINVOICE_CLEARING_BACKLOG"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 10 || n > 1000000 {
+			return q, fmt.Errorf("EINVOICE_CLEARING_BACKLOG: want a number of invoices from 10 to 1000000, got %q", v)
+		}
+		q.ClearingBacklog = n
 	}
 	return q, nil
 }

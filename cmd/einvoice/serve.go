@@ -105,6 +105,7 @@ func appConfig(c *config, log *slog.Logger) (application.Config, error) {
 		NRSHealth:       nrsLocal(c), SandboxFaults: sandboxFaults(c),
 		Webhooks:    c.Webhooks,
 		B2CDeadline: c.Queue.B2CWindow, DeadlineAtRiskMargin: c.Queue.AtRiskMargin, QueueRatePerMinute: c.Queue.RatePerMinute,
+		ClearingShards: c.Queue.ClearingShards, ClearingBacklog: c.Queue.ClearingBacklog,
 	}, nil
 }
 

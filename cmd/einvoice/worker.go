@@ -108,6 +108,13 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		steps.Inbox.Schedule(dctx, c.Queue.InboxInterval, workflows.NewStarter(tc, workflows.StarterOptions{Namespace: c.TemporalNamespace}))
 	}()
 	defer func() { stopDispatch(); <-pulled }()
+	// Clearing shards whose wake was lost are woken again.
+	swept := make(chan struct{})
+	go func() {
+		defer close(swept)
+		workflows.SweepClearing(dctx, steps.Submissions, workflows.NewStarter(tc, workflows.StarterOptions{Namespace: c.TemporalNamespace, Logger: log}), 0, 0)
+	}()
+	defer func() { stopDispatch(); <-swept }()
 	log.Info("einvoice worker polling", "temporal", c.TemporalAddress, "namespace", c.TemporalNamespace,
 		"task_queues", w.TaskQueues(), "version", version, "database", st.Dialect())
 	// The worker's view of NRS (its circuit breakers) is shared through the

@@ -121,6 +121,15 @@ type Config struct {
 	B2CDeadline          time.Duration
 	DeadlineAtRiskMargin time.Duration
 	QueueRatePerMinute   int
+	// ClearingShards, above zero, has every project's invoices cleared by
+	// that many clearing shards instead of a workflow each
+	// (submissions.Config's ClearingShards; Submissions must be a
+	// submissions.Clearer).
+	ClearingShards int
+	// ClearingBacklog bounds the invoices a project's clearing shards own
+	// before submissions are refused (submissions.Config's
+	// ClearingBacklog); zero means its default.
+	ClearingBacklog int
 	// Webhooks configures webhook endpoints and deliveries: Engine (starts
 	// delivery workflows), AllowPrivate, AllowHTTP, Retry, DisableAfter,
 	// EndpointsPerProject. The box, audit trail, clock and logger come
@@ -449,6 +458,7 @@ func (w *Worker) submissionsConfig() submissions.Config {
 	return submissions.Config{
 		Engine: w.cfg.Submissions, Authority: w.Authority, Retention: w.cfg.ArchiveRetention,
 		ArchiveKey: archiveKey(w.cfg.AuditKey), WorkflowKey: WorkflowKey(w.cfg.AuditKey), Now: w.cfg.Now, Logger: w.cfg.Logger,
+		ClearingShards: w.cfg.ClearingShards, ClearingBacklog: w.cfg.ClearingBacklog,
 		B2CWindow: w.cfg.B2CDeadline, AtRiskMargin: w.cfg.DeadlineAtRiskMargin, RatePerMinute: w.cfg.QueueRatePerMinute,
 		Health: func(env model.Environment) string {
 			if w.NRSHealth == nil {

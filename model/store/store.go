@@ -17,9 +17,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/uptrace/bun"
@@ -41,6 +43,10 @@ type Store struct {
 	dialect string
 	// stmts are the statements prepared once per process (hot paths).
 	stmts *statements
+	// read are the submitted invoices as this transaction read or wrote
+	// them last (Lock, Create, Save), so that Save writes only the columns
+	// that changed; nil outside a transaction.
+	read map[uuid.UUID]*model.SubmittedInvoice
 }
 
 // Open connects to dsn: a postgres:// or postgresql:// URL, or else a SQLite
@@ -100,6 +106,15 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	return s, nil
 }
 
+// sqliteMmapSize is how much of a SQLite database file its connections
+// read through a memory map instead of their page caches. In WAL mode a
+// connection drops its whole page cache whenever another connection of
+// the pool has written since its last transaction, which under a steady
+// stream of writes is every transaction: each then read its pages again
+// (pread) into page buffers the allocator maps and unmaps (mmap, munmap).
+// Pages read through the map need neither (`PRAGMA mmap_size`).
+const sqliteMmapSize = 1 << 30
+
 // sqliteDSN is the driver's name for the SQLite file at path: WAL with
 // synchronous=NORMAL, foreign keys enforced, BEGIN taking the write lock
 // (IMMEDIATE), busy waiting up to busy, and a connection checkpointing the
@@ -112,6 +127,7 @@ func sqliteDSN(path string, busy time.Duration, autoCheckpoint int) string {
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", autoCheckpoint))
+	q.Add("_pragma", "mmap_size("+strconv.Itoa(sqliteMmapSize)+")")
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
 	return "file:" + path + "?" + q.Encode()
@@ -145,7 +161,7 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *St
 		return fn(ctx, s) // already in a transaction
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect, stmts: s.stmts})
+		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect, stmts: s.stmts, read: map[uuid.UUID]*model.SubmittedInvoice{}})
 	})
 	var me *model.Error
 	if err != nil && !errors.As(err, &me) {

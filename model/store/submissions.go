@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"reflect"
 	"time"
 
 	"github.com/google/uuid"
@@ -24,7 +25,39 @@ const submittedInvoice = "invoice"
 // the same IRN is a conflict.
 func (rp Submissions) Create(ctx context.Context, inv *model.SubmittedInvoice) error {
 	_, err := rp.s.idb.NewInsert().Model(inv).Exec(ctx)
+	if err == nil {
+		rp.remember(inv)
+	}
 	return rp.s.wrap(err, submittedInvoice)
+}
+
+// remember keeps a copy of inv as the transaction last read or wrote it.
+func (rp Submissions) remember(inv *model.SubmittedInvoice) {
+	if rp.s.read != nil {
+		c := *inv
+		rp.s.read[inv.ID] = &c
+	}
+}
+
+// changed lists the columns in which inv differs from the copy the
+// transaction remembers of it; all (but the payload and the clearing
+// shard) when it remembers none.
+func (rp Submissions) changed(inv *model.SubmittedInvoice) (cols []string, all bool) {
+	was := rp.s.read[inv.ID]
+	if was == nil {
+		return nil, true
+	}
+	t := rp.s.db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+	a, b := reflect.ValueOf(was).Elem(), reflect.ValueOf(inv).Elem()
+	for _, f := range t.DataFields {
+		if f.Name == "payload" || f.Name == "clearing_shard" {
+			continue
+		}
+		if !reflect.DeepEqual(f.Value(a).Interface(), f.Value(b).Interface()) {
+			cols = append(cols, f.Name)
+		}
+	}
+	return cols, false
 }
 
 // ByIRN finds a project's invoice by its IRN.
@@ -117,13 +150,35 @@ func (rp Submissions) Lock(ctx context.Context, id uuid.UUID) (*model.SubmittedI
 		q = q.For("UPDATE")
 	}
 	err := q.Scan(ctx)
+	if err == nil {
+		rp.remember(inv)
+	}
 	return inv, rp.s.wrap(err, submittedInvoice)
 }
 
-// Save writes every column of an invoice.
+// Save writes an invoice: in a transaction that read it with Lock (or
+// created it), only the columns that changed since (none: no statement);
+// else every column but those no write changes after Create. Never its
+// payload (which would be written into the statement's text and the
+// row's pages again) nor its clearing shard, which only Clearing.Done
+// changes. Writing only what changed keeps the statement short and
+// leaves the indexes on other columns untouched.
 func (rp Submissions) Save(ctx context.Context, inv *model.SubmittedInvoice) error {
-	res, err := rp.s.idb.NewUpdate().Model(inv).WherePK().Exec(ctx)
-	return rp.s.affected(res, err, submittedInvoice)
+	cols, all := rp.changed(inv)
+	if !all && len(cols) == 0 {
+		return nil
+	}
+	q := rp.s.idb.NewUpdate().Model(inv).WherePK()
+	if all {
+		q = q.ExcludeColumn("payload", "clearing_shard")
+	} else {
+		q = q.Column(cols...)
+	}
+	res, err := q.Exec(ctx)
+	if err = rp.s.affected(res, err, submittedInvoice); err == nil {
+		rp.remember(inv)
+	}
+	return err
 }
 
 // AppendEvent inserts one event of an invoice.

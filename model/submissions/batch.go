@@ -152,6 +152,11 @@ func (s *Service) SubmitBatch(ctx context.Context, who *model.Principal, in []Ba
 		}
 		b.inv.BillingReference = ref
 	}
+	if s.shardOf(&model.SubmittedInvoice{}) != nil {
+		if err := s.checkBacklog(ctx, pr.ID); err != nil {
+			return nil, err
+		}
+	}
 	started, err := s.startAll(ctx, items)
 	if err != nil {
 		s.abandon(ctx, started, "the batch was not recorded: its workflows could not all be started")
@@ -174,6 +179,13 @@ func (s *Service) SubmitBatch(ctx context.Context, who *model.Principal, in []Ba
 		s.abandon(ctx, stillFresh(started, items), "the batch was not recorded: "+model.AsError(err).Message)
 		return nil, err
 	}
+	fresh := make([]*model.SubmittedInvoice, 0, len(items))
+	for _, b := range items {
+		if b.fresh {
+			fresh = append(fresh, b.inv)
+		}
+	}
+	s.wake(fresh...)
 	return batchView(batch, items), nil
 }
 
@@ -287,7 +299,7 @@ func (s *Service) startAll(ctx context.Context, items []*batchItem) ([]*model.Su
 		slots   = make(chan struct{}, batchStartConcurrency)
 	)
 	for _, b := range items {
-		if !b.fresh {
+		if !b.fresh || b.inv.ClearingShard != nil {
 			continue
 		}
 		inv := b.inv

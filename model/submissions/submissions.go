@@ -162,6 +162,16 @@ type Config struct {
 	// WorkflowKey keys the invoices' workflow ids (WorkflowID), derived
 	// from a server secret: every API process must have the same.
 	WorkflowKey []byte
+	// ClearingShards, above zero, has invoices cleared by that many
+	// clearing shards per project instead of a workflow each (see
+	// "Clearing in shards", clearing.go); it needs an Engine that is a
+	// Clearer. At most MaxClearingShards. Every API process must have the
+	// same, and the workers must register the shards' workflow.
+	ClearingShards int
+	// ClearingBacklog is how many invoices a project's clearing shards may
+	// own before Submit and SubmitBatch refuse more (rate_limited, with
+	// Retry-After); default DefaultClearingBacklog.
+	ClearingBacklog int
 	// B2CWindow is how long after its issue a B2C invoice must be
 	// reported; default DefaultB2CWindow (see deadline.go).
 	B2CWindow time.Duration
@@ -187,6 +197,10 @@ func (c *Config) defaults() {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	c.ClearingShards = min(max(c.ClearingShards, 0), MaxClearingShards)
+	if c.ClearingBacklog <= 0 {
+		c.ClearingBacklog = DefaultClearingBacklog
 	}
 	if c.B2CWindow <= 0 {
 		c.B2CWindow = DefaultB2CWindow

@@ -106,10 +106,16 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	if s.cfg.Engine == nil {
 		return nil, errNoWorkflowEngine
 	}
-	if err := s.cfg.Engine.StartSubmission(ctx, workflowInput(inv)); err != nil {
-		s.cfg.Logger.WarnContext(ctx, "invoice workflow not started", "irn", irn, "error", err.Error())
-		return nil, model.Wrap(model.CodeUnavailable, err,
-			"cannot submit the invoice: the workflow engine (Temporal) is unreachable; nothing was stored, try again later")
+	if inv.ClearingShard != nil {
+		if err := s.checkBacklog(ctx, pr.ID); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := s.cfg.Engine.StartSubmission(ctx, workflowInput(inv)); err != nil {
+			s.cfg.Logger.WarnContext(ctx, "invoice workflow not started", "irn", irn, "error", err.Error())
+			return nil, model.Wrap(model.CodeUnavailable, err,
+				"cannot submit the invoice: the workflow engine (Temporal) is unreachable; nothing was stored, try again later")
+		}
 	}
 	err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		if err := tx.Submissions().Create(ctx, inv); err != nil {
@@ -133,6 +139,9 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		}
 		return same(prev, inv)
 	}
+	if err != nil && inv.ClearingShard != nil {
+		return nil, err
+	}
 	if err != nil {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
 		defer cancel()
@@ -141,6 +150,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		}
 		return nil, err
 	}
+	s.wake(inv)
 	return view(inv), nil
 }
 
@@ -255,6 +265,7 @@ func (s *Service) newInvoice(it *authority.Issuer, irn string, kind model.Invoic
 		WorkflowID: WorkflowID(s.cfg.WorkflowKey, pr.ID, irn), CreatedAt: s.now(),
 	}
 	inv.UpdatedAt = inv.CreatedAt
+	inv.ClearingShard = s.shardOf(inv)
 	inv.DeadlineAt = DeadlineOf(kind, inv.IssueDate, facts.IssueTime, inv.CreatedAt, pr.ClearanceDeadlineMinutes, s.cfg.B2CWindow)
 	return inv
 }

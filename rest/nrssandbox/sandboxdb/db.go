@@ -88,6 +88,10 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "busy_timeout(10000)")
 		q.Add("_pragma", "synchronous(NORMAL)")
+		// Pages read through a memory map, not copied into a page cache
+		// that WAL drops whenever another connection wrote (see
+		// model/store's sqliteMmapSize).
+		q.Add("_pragma", "mmap_size(1073741824)")
 		q.Set("_txlock", "immediate")
 		q.Set("_time_format", "sqlite")
 		sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())

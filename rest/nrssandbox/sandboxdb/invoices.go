@@ -2,6 +2,8 @@ package sandboxdb
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,16 +42,50 @@ func (rp Invoices) ForBuyer(ctx context.Context, customerTIN, irn string) (*Invo
 }
 
 // Insert adds an invoice; an IRN the business already has is
-// ErrConflict.
+// ErrConflict. The business's totals count it (call it in a
+// transaction).
 func (rp Invoices) Insert(ctx context.Context, inv *Invoice) error {
 	inv.BusinessID = strings.ToLower(inv.BusinessID)
-	_, err := rp.d.idb.NewInsert().Model(inv).Exec(ctx)
-	return mapErr(err)
+	if _, err := rp.d.idb.NewInsert().Model(inv).Exec(ctx); err != nil {
+		return mapErr(err)
+	}
+	return rp.addTotals(ctx, inv.BusinessID, 1, inv.PayloadBytes)
 }
 
-// Update rewrites an invoice (all but its key and creation time).
+// Update rewrites an invoice (all but its key and creation time), and
+// the business's totals by the payload's change in size (call it in a
+// transaction).
 func (rp Invoices) Update(ctx context.Context, inv *Invoice) error {
-	_, err := rp.d.idb.NewUpdate().Model(inv).ExcludeColumn("business_id", "irn", "created_at").WherePK().Exec(ctx)
+	var was int64
+	err := rp.d.idb.NewSelect().Model((*Invoice)(nil)).Column("payload_bytes").
+		Where("business_id = ?", strings.ToLower(inv.BusinessID)).Where("irn = ?", inv.IRN).Scan(ctx, &was)
+	if err != nil {
+		return mapErr(err)
+	}
+	if _, err := rp.d.idb.NewUpdate().Model(inv).ExcludeColumn("business_id", "irn", "created_at").WherePK().Exec(ctx); err != nil {
+		return mapErr(err)
+	}
+	if inv.PayloadBytes == was {
+		return nil
+	}
+	return rp.addTotals(ctx, inv.BusinessID, 0, inv.PayloadBytes-was)
+}
+
+// invoiceTotals is a business's count of invoices and of their
+// payloads' bytes.
+type invoiceTotals struct {
+	bun.BaseModel `bun:"table:nrs_sandbox_invoice_totals"`
+	BusinessID    string `bun:"business_id,pk"`
+	Invoices      int    `bun:"invoices"`
+	Bytes         int64  `bun:"bytes"`
+}
+
+// addTotals adds n invoices and bytes to a business's totals.
+func (rp Invoices) addTotals(ctx context.Context, businessID string, n int, bytes int64) error {
+	_, err := rp.d.idb.NewInsert().Model(&invoiceTotals{BusinessID: strings.ToLower(businessID), Invoices: n, Bytes: bytes}).
+		On("CONFLICT (business_id) DO UPDATE").
+		Set("invoices = ?TableAlias.invoices + EXCLUDED.invoices").
+		Set("bytes = ?TableAlias.bytes + EXCLUDED.bytes").Exec(ctx)
 	return mapErr(err)
 }
 
@@ -66,11 +102,11 @@ func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCou
 		N     int   `bun:"n"`
 		Bytes int64 `bun:"bytes"`
 	}
-	err := rp.d.idb.NewSelect().Model((*Invoice)(nil)).
-		ColumnExpr("count(*) AS n").ColumnExpr("coalesce(sum(payload_bytes), 0) AS bytes").
+	err := rp.d.idb.NewSelect().Model((*invoiceTotals)(nil)).
+		ColumnExpr("invoices AS n").ColumnExpr("bytes").
 		Where("business_id = ?", businessID).Scan(ctx, &totals)
-	if err != nil {
-		return 0, mapErr(err)
+	if err = mapErr(err); err != nil && !errors.Is(err, ErrNotFound) {
+		return 0, err
 	}
 	evicted := 0
 	for totals.N > maxCount || totals.Bytes > maxBytes {
@@ -102,6 +138,15 @@ func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCou
 			return evicted, mapErr(err)
 		}
 		evicted += len(drop)
+		var bytes int64
+		for _, o := range oldest {
+			if slices.Contains(drop, o.IRN) {
+				bytes += o.PayloadBytes
+			}
+		}
+		if err := rp.addTotals(ctx, businessID, -len(drop), -bytes); err != nil {
+			return evicted, err
+		}
 	}
 	return evicted, nil
 }

@@ -1,0 +1,1 @@
+DROP INDEX nrs_sandbox_attempts_age_idx;

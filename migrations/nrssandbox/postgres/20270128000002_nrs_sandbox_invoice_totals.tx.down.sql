@@ -1,0 +1,1 @@
+DROP TABLE nrs_sandbox_invoice_totals;

@@ -1,0 +1,2 @@
+DROP INDEX submitted_invoices_clearing_idx;
+ALTER TABLE submitted_invoices DROP COLUMN clearing_shard;
