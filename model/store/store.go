@@ -16,23 +16,19 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/migrate"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/einvoice-ng/einvoice/migrations"
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // Store runs queries against one database, or inside one transaction when it
@@ -52,51 +48,20 @@ type Store struct {
 // Open connects to dsn: a postgres:// or postgresql:// URL, or else a SQLite
 // file path (created if missing). It does not migrate.
 func Open(ctx context.Context, dsn string) (*Store, error) {
-	var (
-		db         *bun.DB
-		dialect    string
-		sqlitePath string
-	)
-	switch {
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		sqldb, err := sql.Open("pgx", dsn)
-		if err != nil {
-			return nil, fmt.Errorf("store: open postgres: %w", err)
-		}
-		sqldb.SetMaxOpenConns(20)
-		sqldb.SetMaxIdleConns(10)
-		sqldb.SetConnMaxIdleTime(5 * time.Minute)
-		db = bun.NewDB(sqldb, pgdialect.New())
-		dialect = migrations.Postgres
-	default:
-		path := strings.TrimPrefix(dsn, "sqlite://")
-		path = strings.TrimPrefix(path, "file:")
-		if i := strings.IndexByte(path, '?'); i >= 0 {
-			path = path[:i]
-		}
-		if path == "" || path == ":memory:" {
-			return nil, errors.New("store: an in-memory SQLite database is not supported; give a file path")
-		}
-		if err := PrepareSQLiteFile(path); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		sqldb, err := sql.Open("sqlite", sqliteDSN(path, 10*time.Second, walLimits.auto))
-		if err != nil {
-			return nil, fmt.Errorf("store: open sqlite: %w", err)
-		}
-		sqldb.SetMaxOpenConns(8)
-		sqldb.SetMaxIdleConns(8)
-		db = bun.NewDB(sqldb, sqlitedialect.New())
-		dialect = migrations.SQLite
-		sqlitePath = path
+	o, err := dbopen.Open(dsn, dbopen.Options{Name: "store",
+		Postgres: dbopen.Pool{MaxOpen: 20, MaxIdle: 10}, SQLite: dbopen.Pool{MaxOpen: 8, MaxIdle: 8},
+		Busy: 10 * time.Second, AutoCheckpoint: walLimits.auto})
+	if err != nil {
+		return nil, err
 	}
-	s := &Store{db: db, idb: db, dialect: dialect, stmts: &statements{}}
+	db := o.DB
+	s := &Store{db: db, idb: db, dialect: o.Dialect, stmts: &statements{}}
 	if err := s.Ping(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
-	if sqlitePath != "" && walLimits.checkpointer {
-		c, err := startCheckpointer(sqliteDSN(sqlitePath, checkpointBusyTimeout, 0), &s.stmts.irnWriter, walLimits.restart)
+	if o.SQLitePath != "" && walLimits.checkpointer {
+		c, err := startCheckpointer(dbopen.SQLiteDSN(o.SQLitePath, checkpointBusyTimeout, 0), &s.stmts.irnWriter, walLimits.restart)
 		if err != nil {
 			_ = db.Close()
 			return nil, fmt.Errorf("store: open sqlite: %w", err)
@@ -104,33 +69,6 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		s.stmts.checkpointer = c
 	}
 	return s, nil
-}
-
-// sqliteMmapSize is how much of a SQLite database file its connections
-// read through a memory map instead of their page caches. In WAL mode a
-// connection drops its whole page cache whenever another connection of
-// the pool has written since its last transaction, which under a steady
-// stream of writes is every transaction: each then read its pages again
-// (pread) into page buffers the allocator maps and unmaps (mmap, munmap).
-// Pages read through the map need neither (`PRAGMA mmap_size`).
-const sqliteMmapSize = 1 << 30
-
-// sqliteDSN is the driver's name for the SQLite file at path: WAL with
-// synchronous=NORMAL, foreign keys enforced, BEGIN taking the write lock
-// (IMMEDIATE), busy waiting up to busy, and a connection checkpointing the
-// log inside its own commit once it reaches autoCheckpoint pages (0: never;
-// see checkpoint.go).
-func sqliteDSN(path string, busy time.Duration, autoCheckpoint int) string {
-	q := url.Values{}
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", autoCheckpoint))
-	q.Add("_pragma", "mmap_size("+strconv.Itoa(sqliteMmapSize)+")")
-	q.Set("_txlock", "immediate")
-	q.Set("_time_format", "sqlite")
-	return "file:" + path + "?" + q.Encode()
 }
 
 // Dialect names the database: "postgres" or "sqlite".
@@ -194,18 +132,7 @@ func (r Migrations) Up(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.Init(ctx); err != nil {
-		return nil, fmt.Errorf("store: init migrations: %w", err)
-	}
-	if err := lock(ctx, m); err != nil {
-		return nil, err
-	}
-	defer m.Unlock(context.WithoutCancel(ctx)) //nolint:errcheck // best effort
-	group, err := m.Migrate(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: migrate: %w", err)
-	}
-	return names(group), nil
+	return dbopen.Migrate(ctx, m, "store", "bun_migration_locks")
 }
 
 // Down rolls back the last group of migrations and returns their names.
@@ -214,46 +141,7 @@ func (r Migrations) Down(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.Init(ctx); err != nil {
-		return nil, fmt.Errorf("store: init migrations: %w", err)
-	}
-	if err := lock(ctx, m); err != nil {
-		return nil, err
-	}
-	defer m.Unlock(context.WithoutCancel(ctx)) //nolint:errcheck // best effort
-	group, err := m.Rollback(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: rollback: %w", err)
-	}
-	return names(group), nil
-}
-
-func names(g *migrate.MigrationGroup) []string {
-	out := make([]string, 0, len(g.Migrations))
-	for _, mg := range g.Migrations {
-		out = append(out, mg.Name)
-	}
-	return out
-}
-
-// lock takes the migration lock, waiting up to 30 s for another process
-// that is migrating the same database.
-func lock(ctx context.Context, m *migrate.Migrator) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		err := m.Lock(ctx)
-		if err == nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("store: %w (if no other process is migrating, remove the row from bun_migration_locks)", err)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
+	return dbopen.Rollback(ctx, m, "store", "bun_migration_locks")
 }
 
 // MigrationStatus lists every known migration and whether it is applied.

@@ -14,20 +14,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/migrate"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/einvoice-ng/einvoice/migrations"
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // Names of the stand-in's migration bookkeeping tables, apart from the
@@ -56,56 +52,15 @@ type DB struct {
 // Open connects to dsn: a postgres:// or postgresql:// URL, or else a SQLite
 // file path (created if missing). It does not migrate.
 func Open(ctx context.Context, dsn string) (*DB, error) {
-	var (
-		db      *bun.DB
-		dialect string
-	)
-	switch {
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		sqldb, err := sql.Open("pgx", dsn)
-		if err != nil {
-			return nil, fmt.Errorf("sandboxdb: open postgres: %w", err)
-		}
-		sqldb.SetMaxOpenConns(10)
-		sqldb.SetMaxIdleConns(5)
-		sqldb.SetConnMaxIdleTime(5 * time.Minute)
-		db = bun.NewDB(sqldb, pgdialect.New())
-		dialect = migrations.Postgres
-	default:
-		path := strings.TrimPrefix(dsn, "sqlite://")
-		path = strings.TrimPrefix(path, "file:")
-		if i := strings.IndexByte(path, '?'); i >= 0 {
-			path = path[:i]
-		}
-		if path == "" || path == ":memory:" {
-			return nil, errors.New("sandboxdb: an in-memory SQLite database is not supported; give a file path")
-		}
-		if err := prepareSQLiteFile(path); err != nil {
-			return nil, fmt.Errorf("sandboxdb: %w", err)
-		}
-		q := url.Values{}
-		q.Add("_pragma", "foreign_keys(1)")
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "busy_timeout(10000)")
-		q.Add("_pragma", "synchronous(NORMAL)")
-		// Pages read through a memory map, not copied into a page cache
-		// that WAL drops whenever another connection wrote (see
-		// model/store's sqliteMmapSize).
-		q.Add("_pragma", "mmap_size(1073741824)")
-		q.Set("_txlock", "immediate")
-		q.Set("_time_format", "sqlite")
-		sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-		if err != nil {
-			return nil, fmt.Errorf("sandboxdb: open sqlite: %w", err)
-		}
-		sqldb.SetMaxOpenConns(4)
-		sqldb.SetMaxIdleConns(4)
-		db = bun.NewDB(sqldb, sqlitedialect.New())
-		dialect = migrations.SQLite
+	o, err := dbopen.Open(dsn, dbopen.Options{Name: "sandboxdb",
+		Postgres: dbopen.Pool{MaxOpen: 10, MaxIdle: 5}, SQLite: dbopen.Pool{MaxOpen: 4, MaxIdle: 4},
+		Busy: 10 * time.Second, AutoCheckpoint: -1})
+	if err != nil {
+		return nil, err
 	}
-	d := &DB{db: db, idb: db, dialect: dialect}
+	d := &DB{db: o.DB, idb: o.DB, dialect: o.Dialect}
 	if err := d.Ping(ctx); err != nil {
-		_ = db.Close()
+		_ = o.DB.Close()
 		return nil, err
 	}
 	return d, nil
@@ -144,22 +99,7 @@ func (d *DB) Migrate(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.Init(ctx); err != nil {
-		return nil, fmt.Errorf("sandboxdb: init migrations: %w", err)
-	}
-	if err := lock(ctx, m); err != nil {
-		return nil, err
-	}
-	defer m.Unlock(context.WithoutCancel(ctx)) //nolint:errcheck // best effort
-	group, err := m.Migrate(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("sandboxdb: migrate: %w", err)
-	}
-	out := make([]string, 0, len(group.Migrations))
-	for _, mg := range group.Migrations {
-		out = append(out, mg.Name)
-	}
-	return out, nil
+	return dbopen.Migrate(ctx, m, "sandboxdb", MigrationLockTable)
 }
 
 // Rollback undoes the last group of the stand-in's migrations.
@@ -168,22 +108,7 @@ func (d *DB) Rollback(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.Init(ctx); err != nil {
-		return nil, fmt.Errorf("sandboxdb: init migrations: %w", err)
-	}
-	if err := lock(ctx, m); err != nil {
-		return nil, err
-	}
-	defer m.Unlock(context.WithoutCancel(ctx)) //nolint:errcheck // best effort
-	group, err := m.Rollback(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("sandboxdb: rollback: %w", err)
-	}
-	out := make([]string, 0, len(group.Migrations))
-	for _, mg := range group.Migrations {
-		out = append(out, mg.Name)
-	}
-	return out, nil
+	return dbopen.Rollback(ctx, m, "sandboxdb", MigrationLockTable)
 }
 
 func (d *DB) migrator() (*migrate.Migrator, error) {
@@ -193,25 +118,6 @@ func (d *DB) migrator() (*migrate.Migrator, error) {
 	}
 	return migrate.NewMigrator(d.db, ms, migrate.WithMarkAppliedOnSuccess(true),
 		migrate.WithTableName(MigrationTable), migrate.WithLocksTableName(MigrationLockTable)), nil
-}
-
-// lock takes the migration lock, waiting up to 30 s for another process.
-func lock(ctx context.Context, m *migrate.Migrator) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		err := m.Lock(ctx)
-		if err == nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("sandboxdb: %w (if no other process is migrating, remove the row from %s)", err, MigrationLockTable)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
 }
 
 // mapErr turns driver errors into ErrNotFound and ErrConflict.
