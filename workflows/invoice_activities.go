@@ -396,7 +396,7 @@ func (a *InvoiceActivities) openWith(ctx context.Context, inv *model.SubmittedIn
 	if err != nil {
 		return nil, model.Wrap(model.CodeAuthorityNotConfigured, err, "the project's tax authority API settings are unusable")
 	}
-	return &call{a: a, inv: inv, creds: creds, conn: conn}, nil
+	return &call{a: a, inv: inv, creds: creds, conn: withSlots(ctx, conn)}, nil
 }
 
 // exchange completes an exchange the connection described (its request,
