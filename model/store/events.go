@@ -20,8 +20,15 @@ func (s *Store) Events() Events { return Events{s} }
 
 // Append inserts an event.
 func (rp Events) Append(ctx context.Context, e *model.Event) error {
-	_, err := rp.s.idb.NewInsert().Model(e).Exec(ctx)
+	_, err := rp.s.exec(ctx, &rp.s.stmts.event, e.ID, e.ProjectID, e.OrganizationID, textArg(e.Type), textArg(string(e.Data)),
+		rp.s.timeArg(e.CreatedAt), rp.s.nullTimeArg(e.DispatchedAt))
 	return rp.s.wrap(err, "event")
+}
+
+// buildEventInsert is Append's statement; its arguments in the order of
+// its columns.
+func buildEventInsert(_ *Store, ph func(int) string) string {
+	return `INSERT INTO events (id, project_id, organization_id, type, data, created_at, dispatched_at) VALUES (` + placeholders(ph, 7) + `)`
 }
 
 // EventFilter narrows a listing of events.

@@ -105,6 +105,25 @@ type statements struct {
 	// checkpointer checkpoints a SQLite database's log (nil on
 	// PostgreSQL).
 	checkpointer *checkpointer
+
+	// The hot statements of the invoice pipeline, parsed once
+	// (prepared.go).
+	invoiceEvent, event, lockInvoice, invoiceByIRN prepared
+}
+
+// newStatements builds the statements of a store.
+func newStatements() *statements {
+	st := &statements{}
+	st.invoiceEvent.build = buildInvoiceEventInsert
+	st.event.build = buildEventInsert
+	st.lockInvoice.build = buildLockInvoice
+	st.invoiceByIRN.build = buildInvoiceByIRN
+	return st
+}
+
+// all lists the prepared statements.
+func (st *statements) all() []*prepared {
+	return []*prepared{&st.invoiceEvent, &st.event, &st.lockInvoice, &st.invoiceByIRN}
 }
 
 // irnWriter is one connection of the pool kept for recording IRNs on
