@@ -12,6 +12,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/migrations"
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // IRNs is the repository of the IRNs issued to each project's invoice
@@ -108,22 +109,22 @@ type statements struct {
 
 	// The hot statements of the invoice pipeline, parsed once
 	// (prepared.go).
-	invoiceEvent, event, lockInvoice, invoiceByIRN prepared
+	invoiceEvent, event, lockInvoice, invoiceByIRN dbopen.Prepared
 }
 
 // newStatements builds the statements of a store.
 func newStatements() *statements {
 	st := &statements{}
-	st.invoiceEvent.build = buildInvoiceEventInsert
-	st.event.build = buildEventInsert
-	st.lockInvoice.build = buildLockInvoice
-	st.invoiceByIRN.build = buildInvoiceByIRN
+	st.invoiceEvent.Build = buildInvoiceEventInsert
+	st.event.Build = buildEventInsert
+	st.lockInvoice.Build = buildLockInvoice
+	st.invoiceByIRN.Build = buildInvoiceByIRN
 	return st
 }
 
 // all lists the prepared statements.
-func (st *statements) all() []*prepared {
-	return []*prepared{&st.invoiceEvent, &st.event, &st.lockInvoice, &st.invoiceByIRN}
+func (st *statements) all() []*dbopen.Prepared {
+	return []*dbopen.Prepared{&st.invoiceEvent, &st.event, &st.lockInvoice, &st.invoiceByIRN}
 }
 
 // irnWriter is one connection of the pool kept for recording IRNs on
@@ -148,7 +149,7 @@ const sqliteIRNInsert = `INSERT INTO irns (project_id, invoice_reference, issue_
 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, invoice_reference) DO NOTHING`
 
 // sqliteTime is how bun writes a time into SQLite.
-const sqliteTime = "2006-01-02 15:04:05.999999-07:00"
+const sqliteTime = dbopen.SQLiteTime
 
 // connect takes a connection from db's pool and prepares the statements
 // on it. w.mu is held.

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // Submissions is the repository of invoices submitted to the tax
@@ -63,7 +64,7 @@ func (rp Submissions) changed(inv *model.SubmittedInvoice) (cols []string, all b
 // ByIRN finds a project's invoice by its IRN.
 func (rp Submissions) ByIRN(ctx context.Context, projectID uuid.UUID, irn string) (*model.SubmittedInvoice, error) {
 	inv := new(model.SubmittedInvoice)
-	err := rp.s.scanOne(ctx, &rp.s.stmts.invoiceByIRN, inv, projectID, irn)
+	err := rp.s.stmts.invoiceByIRN.ScanOne(ctx, rp.s.conn(), inv, projectID, irn)
 	return inv, rp.s.wrap(err, submittedInvoice)
 }
 
@@ -145,7 +146,7 @@ func (rp Submissions) List(ctx context.Context, projectID uuid.UUID, f InvoiceFi
 // on SQLite, whose write transactions hold the database) and reads it.
 func (rp Submissions) Lock(ctx context.Context, id uuid.UUID) (*model.SubmittedInvoice, error) {
 	inv := new(model.SubmittedInvoice)
-	err := rp.s.scanOne(ctx, &rp.s.stmts.lockInvoice, inv, id)
+	err := rp.s.stmts.lockInvoice.ScanOne(ctx, rp.s.conn(), inv, id)
 	if err == nil {
 		rp.remember(inv)
 	}
@@ -154,17 +155,17 @@ func (rp Submissions) Lock(ctx context.Context, id uuid.UUID) (*model.SubmittedI
 
 // buildLockInvoice is Lock's statement: every column of the invoice by
 // id, FOR UPDATE on PostgreSQL.
-func buildLockInvoice(s *Store, ph func(int) string) string {
-	q := s.db.NewSelect().Model((*model.SubmittedInvoice)(nil)).Where("id = ?", bun.Safe(ph(1)))
-	if s.dialect == "postgres" {
+func buildLockInvoice(db *bun.DB, dialect string, ph func(int) string) string {
+	q := db.NewSelect().Model((*model.SubmittedInvoice)(nil)).Where("id = ?", bun.Safe(ph(1)))
+	if dialect == "postgres" {
 		q = q.For("UPDATE")
 	}
 	return q.String()
 }
 
 // buildInvoiceByIRN is ByIRN's statement.
-func buildInvoiceByIRN(s *Store, ph func(int) string) string {
-	return s.db.NewSelect().Model((*model.SubmittedInvoice)(nil)).
+func buildInvoiceByIRN(db *bun.DB, _ string, ph func(int) string) string {
+	return db.NewSelect().Model((*model.SubmittedInvoice)(nil)).
 		Where("project_id = ?", bun.Safe(ph(1))).Where("irn = ?", bun.Safe(ph(2))).String()
 }
 
@@ -195,7 +196,7 @@ func (rp Submissions) Save(ctx context.Context, inv *model.SubmittedInvoice) err
 
 // AppendEvent inserts one event of an invoice.
 func (rp Submissions) AppendEvent(ctx context.Context, ev *model.InvoiceEvent) error {
-	_, err := rp.s.exec(ctx, &rp.s.stmts.invoiceEvent,
+	_, err := rp.s.stmts.invoiceEvent.Exec(ctx, rp.s.conn(),
 		ev.InvoiceID, ev.Seq, ev.ProjectID, textArg(ev.Kind), nullText(string(ev.FromStatus)), nullText(string(ev.ToStatus)),
 		nullText(ev.Operation), ev.Attempt, ev.LatencyMS, ev.HTTPStatus, nullText(ev.NRSErrorID),
 		nullText(ev.RequestBody), nullText(ev.ResponseBody), textArg(ev.Message), rp.s.timeArg(ev.CreatedAt))
@@ -204,9 +205,9 @@ func (rp Submissions) AppendEvent(ctx context.Context, ev *model.InvoiceEvent) e
 
 // buildInvoiceEventInsert is AppendEvent's statement; its arguments in
 // the order of its columns.
-func buildInvoiceEventInsert(_ *Store, ph func(int) string) string {
+func buildInvoiceEventInsert(_ *bun.DB, _ string, ph func(int) string) string {
 	return `INSERT INTO invoice_events (invoice_id, seq, project_id, kind, from_status, to_status, operation, attempt,
-latency_ms, http_status, nrs_error_id, request_body, response_body, message, created_at) VALUES (` + placeholders(ph, 15) + `)`
+latency_ms, http_status, nrs_error_id, request_body, response_body, message, created_at) VALUES (` + dbopen.Placeholders(ph, 15) + `)`
 }
 
 // Events lists an invoice's events in order, after seq.
