@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
@@ -149,9 +150,9 @@ const (
 	// flight: with the default two shards, 16 per project, the bound the
 	// NRS stand-in keeps per business (MBS publishes none).
 	DefaultClearingInFlight = 8
-	defaultClearingPoll        = 20 * time.Millisecond
-	defaultClearingIdle        = 2 * time.Second
-	defaultClearingRunBound    = 2 * time.Minute
+	defaultClearingPoll     = 20 * time.Millisecond
+	defaultClearingIdle     = 2 * time.Second
+	defaultClearingRunBound = 2 * time.Minute
 )
 
 // NewClearingActivities builds the shards' activity over the invoice
@@ -184,6 +185,7 @@ func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (
 	if c.InFlight > 0 {
 		ctx = context.WithValue(ctx, callSlotsKey{}, make(callSlots, c.InFlight))
 	}
+	ctx = context.WithValue(ctx, shardConnsKey{}, &shardConns{})
 	busy := map[uuid.UUID]bool{}
 	var done []uuid.UUID
 	results := make(chan cleared, c.Concurrency)
@@ -306,6 +308,55 @@ func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (
 			t.Stop()
 		}
 	}
+}
+
+// shardConns keeps, for one ClearShard run, the project's authority
+// credentials and connection for up to connFresh after they were read,
+// so that the shard's invoices do not each read and decrypt the project's
+// settings and build a client: a change of the settings reaches the
+// shard's next invoices within connFresh.
+type shardConns struct {
+	mu sync.Mutex
+	m  map[uuid.UUID]shardConn
+}
+
+type shardConn struct {
+	creds *authority.Credentials
+	conn  submissions.Connection
+	at    time.Time
+}
+
+type shardConnsKey struct{}
+
+// connFresh is how long a shard reuses a project's credentials.
+const connFresh = time.Second
+
+// get is the project's kept credentials and connection, if fresh; a nil
+// shardConns (outside a shard) keeps none.
+func (k *shardConns) get(project uuid.UUID) (*authority.Credentials, submissions.Connection, bool) {
+	if k == nil {
+		return nil, nil, false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, ok := k.m[project]
+	if !ok || time.Since(c.at) >= connFresh {
+		return nil, nil, false
+	}
+	return c.creds, c.conn, true
+}
+
+// put keeps the project's credentials and connection.
+func (k *shardConns) put(project uuid.UUID, creds *authority.Credentials, conn submissions.Connection) {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil {
+		k.m = map[uuid.UUID]shardConn{}
+	}
+	k.m[project] = shardConn{creds: creds, conn: conn, at: time.Now()}
 }
 
 // callSlots bounds the calls to the authority under way at once: a call

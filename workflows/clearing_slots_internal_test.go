@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
@@ -126,5 +129,34 @@ func TestClearingSlotsKeepReportsAndStop(t *testing.T) {
 	}
 	if rc.now.Load() != 0 || rc.most.Load() != 1 {
 		t.Fatalf("the call without a slot reached the authority")
+	}
+}
+
+// A shard reuses a project's credentials and connection for connFresh,
+// per project, and reads them again after; outside a shard nothing is
+// kept.
+func TestShardConnsKeepCredentialsBriefly(t *testing.T) {
+	var none *shardConns
+	none.put(uuid.New(), &authority.Credentials{}, &busyConn{})
+	if _, _, ok := none.get(uuid.New()); ok {
+		t.Fatal("credentials kept outside a shard")
+	}
+	k := &shardConns{}
+	p, q := uuid.New(), uuid.New()
+	creds, conn := &authority.Credentials{APIKey: "k"}, &busyConn{}
+	k.put(p, creds, conn)
+	if c, cn, ok := k.get(p); !ok || c != creds || cn != submissions.Connection(conn) {
+		t.Fatalf("kept credentials not found: %v %v %v", c, cn, ok)
+	}
+	if _, _, ok := k.get(q); ok {
+		t.Fatal("another project's credentials found")
+	}
+	k.mu.Lock()
+	e := k.m[p]
+	e.at = time.Now().Add(-connFresh)
+	k.m[p] = e
+	k.mu.Unlock()
+	if _, _, ok := k.get(p); ok {
+		t.Fatal("stale credentials reused")
 	}
 }
