@@ -73,7 +73,7 @@ func (rp Events) Get(ctx context.Context, projectID, id uuid.UUID) (*model.Event
 // that hold its id.
 func (rp Events) ByID(ctx context.Context, id uuid.UUID) (*model.Event, error) {
 	e := new(model.Event)
-	err := rp.s.idb.NewSelect().Model(e).Where("id = ?", id).Scan(ctx)
+	err := rp.s.stmts.eventByID.ScanOne(ctx, rp.s.conn(), e, id)
 	return e, rp.s.wrap(err, "event")
 }
 

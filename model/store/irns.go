@@ -110,6 +110,8 @@ type statements struct {
 	// The hot statements of the invoice pipeline, parsed once
 	// (prepared.go).
 	invoiceEvent, event, lockInvoice, invoiceByIRN dbopen.Prepared
+	// Rows read by id on every invoice or webhook delivery.
+	eventByID, projectByID, endpointByID, deliveryByID dbopen.Prepared
 }
 
 // newStatements builds the statements of a store.
@@ -119,12 +121,22 @@ func newStatements() *statements {
 	st.event.Build = buildEventInsert
 	st.lockInvoice.Build = buildLockInvoice
 	st.invoiceByIRN.Build = buildInvoiceByIRN
+	st.eventByID.Build = byID[model.Event]
+	st.projectByID.Build = byID[model.Project]
+	st.endpointByID.Build = byID[model.WebhookEndpoint]
+	st.deliveryByID.Build = byID[model.WebhookDelivery]
 	return st
 }
 
 // all lists the prepared statements.
 func (st *statements) all() []*dbopen.Prepared {
-	return []*dbopen.Prepared{&st.invoiceEvent, &st.event, &st.lockInvoice, &st.invoiceByIRN}
+	return []*dbopen.Prepared{&st.invoiceEvent, &st.event, &st.lockInvoice, &st.invoiceByIRN,
+		&st.eventByID, &st.projectByID, &st.endpointByID, &st.deliveryByID}
+}
+
+// byID is the statement reading a row of T's table by its id.
+func byID[T any](db *bun.DB, _ string, ph func(int) string) string {
+	return db.NewSelect().Model((*T)(nil)).Where("id = ?", bun.Safe(ph(1))).String()
 }
 
 // irnWriter is one connection of the pool kept for recording IRNs on
