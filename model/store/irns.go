@@ -112,6 +112,11 @@ type statements struct {
 	invoiceEvent, event, lockInvoice, invoiceByIRN dbopen.Prepared
 	// Rows read by id on every invoice or webhook delivery.
 	eventByID, projectByID, endpointByID, deliveryByID dbopen.Prepared
+	// A submitted invoice's insert, and its updates by the set of
+	// columns they write (Submissions.Save).
+	createInvoice dbopen.Prepared
+	saveMu        sync.Mutex
+	saves         map[string]*dbopen.Prepared
 }
 
 // newStatements builds the statements of a store.
@@ -125,13 +130,14 @@ func newStatements() *statements {
 	st.projectByID.Build = byID[model.Project]
 	st.endpointByID.Build = byID[model.WebhookEndpoint]
 	st.deliveryByID.Build = byID[model.WebhookDelivery]
+	st.createInvoice.Build = buildCreateInvoice
 	return st
 }
 
 // all lists the prepared statements.
 func (st *statements) all() []*dbopen.Prepared {
 	return []*dbopen.Prepared{&st.invoiceEvent, &st.event, &st.lockInvoice, &st.invoiceByIRN,
-		&st.eventByID, &st.projectByID, &st.endpointByID, &st.deliveryByID}
+		&st.eventByID, &st.projectByID, &st.endpointByID, &st.deliveryByID, &st.createInvoice}
 }
 
 // byID is the statement reading a row of T's table by its id.

@@ -17,6 +17,11 @@ func (st *statements) closePrepared() {
 	for _, p := range st.all() {
 		p.Close()
 	}
+	st.saveMu.Lock()
+	defer st.saveMu.Unlock()
+	for _, p := range st.saves {
+		p.Close()
+	}
 }
 
 func (s *Store) timeArg(t time.Time) any      { return dbopen.TimeArg(s.dialect, t) }

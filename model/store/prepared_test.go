@@ -45,18 +45,36 @@ func TestPreparedStatementsWriteWhatBunReads(t *testing.T) {
 			if err := st.Submissions().AppendEvent(ctx, evs[0]); err != nil {
 				t.Fatal(err)
 			}
+			shard := 1
 			err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 				locked, err := tx.Submissions().Lock(ctx, inv.ID)
 				if err != nil {
 					return err
 				}
-				if locked.IRN != inv.IRN || !locked.CreatedAt.Equal(created.Truncate(time.Microsecond)) {
-					t.Errorf("locked %s created %s, want %s %s", locked.IRN, locked.CreatedAt, inv.IRN, created)
+				if want := normalized(*inv); !reflect.DeepEqual(normalized(*locked), want) {
+					t.Errorf("created and locked\n got %+v\nwant %+v", normalized(*locked), want)
+				}
+				// A state change writes the columns it changed.
+				signed := created.Add(time.Minute)
+				locked.Status, locked.SignSent, locked.SignedAt, locked.LastSentAt = model.InvoiceSigned, 1, &signed, &signed
+				locked.NRSErrorMessage, locked.ClearingShard = "it's \x00fine", &shard
+				if err := tx.Submissions().Save(ctx, locked); err != nil {
+					return err
 				}
 				return tx.Submissions().AppendEvent(ctx, evs[1])
 			})
 			if err != nil {
 				t.Fatal(err)
+			}
+			saved, err := st.Submissions().Lock(ctx, inv.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			signed := created.Add(time.Minute).UTC().Truncate(time.Microsecond)
+			if saved.Status != model.InvoiceSigned || saved.SignSent != 1 || saved.SignedAt == nil || !saved.SignedAt.Equal(signed) ||
+				saved.LastSentAt == nil || !saved.LastSentAt.Equal(signed) || saved.NRSErrorMessage != "it's fine" ||
+				saved.ClearingShard != nil || saved.Payload != inv.Payload {
+				t.Fatalf("saved: %+v", normalized(*saved))
 			}
 			got, _, err := st.Submissions().Events(ctx, inv.ID, 0, 10)
 			if err != nil || len(got) != 2 {
@@ -105,4 +123,18 @@ func TestPreparedStatementsWriteWhatBunReads(t *testing.T) {
 func sameJSON(a, b json.RawMessage) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// normalized is inv with its times in UTC to the microsecond, as both
+// dialects keep them.
+func normalized(inv model.SubmittedInvoice) model.SubmittedInvoice {
+	norm := func(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+	inv.CreatedAt, inv.UpdatedAt, inv.DeadlineAt = norm(inv.CreatedAt), norm(inv.UpdatedAt), norm(inv.DeadlineAt)
+	for _, p := range []**time.Time{&inv.LastSentAt, &inv.SignedAt, &inv.TransmittedAt, &inv.ConfirmedAt} {
+		if *p != nil {
+			t := norm(**p)
+			*p = &t
+		}
+	}
+	return inv
 }

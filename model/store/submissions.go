@@ -2,11 +2,14 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/store/dbopen"
@@ -25,7 +28,11 @@ const submittedInvoice = "invoice"
 // Create inserts a submitted invoice; another invoice of the project with
 // the same IRN is a conflict.
 func (rp Submissions) Create(ctx context.Context, inv *model.SubmittedInvoice) error {
-	_, err := rp.s.idb.NewInsert().Model(inv).Exec(ctx)
+	t := rp.s.db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+	args, err := dbopen.FieldArgs(rp.s.dialect, t.Fields, reflect.ValueOf(inv).Elem())
+	if err == nil {
+		_, err = rp.s.stmts.createInvoice.Exec(ctx, rp.s.conn(), args...)
+	}
 	if err == nil {
 		rp.remember(inv)
 	}
@@ -163,6 +170,54 @@ func buildLockInvoice(db *bun.DB, dialect string, ph func(int) string) string {
 	return q.String()
 }
 
+// buildCreateInvoice is Create's statement: every column, in the order
+// of the model's fields.
+func buildCreateInvoice(db *bun.DB, _ string, ph func(int) string) string {
+	t := db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+	names := make([]string, len(t.Fields))
+	for i, f := range t.Fields {
+		names[i] = string(f.SQLName)
+	}
+	return "INSERT INTO submitted_invoices (" + strings.Join(names, ", ") + ") VALUES (" + dbopen.Placeholders(ph, len(names)) + ")"
+}
+
+// maxSaveStatements bounds the UPDATE statements Save keeps prepared, one
+// per set of changed columns (a state change changes the same few each
+// time); another set is written by bun.
+const maxSaveStatements = 64
+
+// saveInvoice is the prepared UPDATE of the invoice's columns cols (SET
+// each, WHERE id), nil when maxSaveStatements are kept already or cols is
+// empty.
+func (st *statements) saveInvoice(cols []string) *dbopen.Prepared {
+	if len(cols) == 0 {
+		return nil
+	}
+	key := strings.Join(cols, ",")
+	st.saveMu.Lock()
+	defer st.saveMu.Unlock()
+	if p, ok := st.saves[key]; ok {
+		return p
+	}
+	if len(st.saves) >= maxSaveStatements {
+		return nil
+	}
+	cs := append([]string(nil), cols...)
+	p := &dbopen.Prepared{Build: func(db *bun.DB, _ string, ph func(int) string) string {
+		t := db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+		set := make([]string, len(cs))
+		for i, c := range cs {
+			set[i] = string(t.FieldMap[c].SQLName) + " = " + ph(i+1)
+		}
+		return "UPDATE submitted_invoices SET " + strings.Join(set, ", ") + " WHERE id = " + ph(len(cs)+1)
+	}}
+	if st.saves == nil {
+		st.saves = map[string]*dbopen.Prepared{}
+	}
+	st.saves[key] = p
+	return p
+}
+
 // buildInvoiceByIRN is ByIRN's statement.
 func buildInvoiceByIRN(db *bun.DB, _ string, ph func(int) string) string {
 	return db.NewSelect().Model((*model.SubmittedInvoice)(nil)).
@@ -181,13 +236,28 @@ func (rp Submissions) Save(ctx context.Context, inv *model.SubmittedInvoice) err
 	if !all && len(cols) == 0 {
 		return nil
 	}
-	q := rp.s.idb.NewUpdate().Model(inv).WherePK()
-	if all {
-		q = q.ExcludeColumn("payload", "clearing_shard")
+	var res sql.Result
+	var err error
+	if p := rp.s.stmts.saveInvoice(cols); !all && p != nil {
+		t := rp.s.db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+		fields := make([]*schema.Field, 0, len(cols)+1)
+		for _, c := range cols {
+			fields = append(fields, t.FieldMap[c])
+		}
+		fields = append(fields, t.FieldMap["id"])
+		var args []any
+		if args, err = dbopen.FieldArgs(rp.s.dialect, fields, reflect.ValueOf(inv).Elem()); err == nil {
+			res, err = p.Exec(ctx, rp.s.conn(), args...)
+		}
 	} else {
-		q = q.Column(cols...)
+		q := rp.s.idb.NewUpdate().Model(inv).WherePK()
+		if all {
+			q = q.ExcludeColumn("payload", "clearing_shard")
+		} else {
+			q = q.Column(cols...)
+		}
+		res, err = q.Exec(ctx)
 	}
-	res, err := q.Exec(ctx)
 	if err = rp.s.affected(res, err, submittedInvoice); err == nil {
 		rp.remember(inv)
 	}

@@ -3,6 +3,9 @@ package dbopen
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 
 	"github.com/einvoice-ng/einvoice/migrations"
 )
@@ -30,10 +34,11 @@ import (
 type Prepared struct {
 	Build func(db *bun.DB, dialect string, ph func(n int) string) string
 
-	once sync.Once
-	text string
-	stmt *sql.Stmt // SQLite: prepared on the pool
-	err  error
+	mu        sync.Mutex
+	text      string
+	stmt      *sql.Stmt // SQLite: prepared on the pool, once it is
+	preparing bool
+	closed    bool
 }
 
 // placeholder is dialect's n-th placeholder.
@@ -65,23 +70,39 @@ type Conn struct {
 }
 
 // statement is p's text for c's dialect and, on SQLite, the pool's
-// prepared statement.
-func (p *Prepared) statement(ctx context.Context, c Conn) (string, *sql.Stmt, error) {
-	p.once.Do(func() {
+// prepared statement once there is one. The first use prepares it on the
+// pool in the background: a caller inside a transaction holds one of the
+// pool's connections, and waiting for another (which every other caller
+// may hold too) could wait forever. Until then the text runs unprepared.
+func (p *Prepared) statement(c Conn) (string, *sql.Stmt) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.text == "" {
 		p.text = p.Build(c.DB, c.Dialect, placeholder(c.Dialect))
-		if c.Dialect != migrations.Postgres {
-			p.stmt, p.err = c.DB.DB.PrepareContext(context.WithoutCancel(ctx), p.text)
+	}
+	if c.Dialect == migrations.Postgres || p.stmt != nil || p.preparing || p.closed {
+		return p.text, p.stmt
+	}
+	p.preparing = true
+	go func(text string) {
+		st, err := c.DB.DB.PrepareContext(context.Background(), text)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.preparing = false
+		switch {
+		case err != nil:
+		case p.closed:
+			st.Close()
+		default:
+			p.stmt = st
 		}
-	})
-	return p.text, p.stmt, p.err
+	}(p.text)
+	return p.text, nil
 }
 
 // Exec runs p with args in c's transaction or on its pool.
 func (p *Prepared) Exec(ctx context.Context, c Conn, args ...any) (sql.Result, error) {
-	text, stmt, err := p.statement(ctx, c)
-	if err != nil {
-		return nil, err
-	}
+	text, stmt := p.statement(c)
 	tx, inTx := c.IDB.(bun.Tx)
 	switch {
 	case stmt == nil && inTx:
@@ -130,10 +151,7 @@ func (p *Prepared) ScanAll(ctx context.Context, c Conn, dest any, args ...any) e
 // Query runs p with args in c's transaction or on its pool; the caller
 // closes the rows.
 func (p *Prepared) Query(ctx context.Context, c Conn, args ...any) (*sql.Rows, error) {
-	text, stmt, err := p.statement(ctx, c)
-	if err != nil {
-		return nil, err
-	}
+	text, stmt := p.statement(c)
 	tx, inTx := c.IDB.(bun.Tx)
 	switch {
 	case stmt == nil && inTx:
@@ -151,6 +169,9 @@ func (p *Prepared) Query(ctx context.Context, c Conn, args ...any) (*sql.Rows, e
 
 // Close closes the statement prepared on the pool, if any.
 func (p *Prepared) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
 	if p.stmt != nil {
 		return p.stmt.Close()
 	}
@@ -203,4 +224,58 @@ func NullText(s string) any {
 		return nil
 	}
 	return TextArg(s)
+}
+
+// FieldArg is the argument that writes field f of the struct strct as bun
+// would: NULL for a nil pointer or a nullzero field at its zero value,
+// times as TimeArg, strings as TextArg, other kinds as their value (a
+// driver.Valuer's own). Types bun writes otherwise (bytes, JSON of a
+// struct, a map, a slice) are refused.
+func FieldArg(dialect string, f *schema.Field, strct reflect.Value) (any, error) {
+	fv := f.Value(strct)
+	if (f.IsPtr && fv.IsNil()) || (f.NullZero && f.IsZero(fv)) {
+		return nil, nil
+	}
+	for fv.Kind() == reflect.Pointer {
+		if fv.IsNil() {
+			return nil, nil
+		}
+		fv = fv.Elem()
+	}
+	switch x := fv.Interface().(type) {
+	case time.Time:
+		return TimeArg(dialect, x), nil
+	case driver.Valuer:
+		v, err := x.Value()
+		if s, ok := v.(string); ok {
+			return TextArg(s), err
+		}
+		return v, err
+	}
+	switch fv.Kind() {
+	case reflect.String:
+		return TextArg(fv.String()), nil
+	case reflect.Bool:
+		return fv.Bool(), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fv.Int(), nil
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		return int64(fv.Uint()), nil
+	case reflect.Float32, reflect.Float64:
+		return fv.Float(), nil
+	}
+	return nil, fmt.Errorf("dbopen: column %s: %s is not written as a bound argument", f.Name, fv.Type())
+}
+
+// FieldArgs are FieldArg of each of fields.
+func FieldArgs(dialect string, fields []*schema.Field, strct reflect.Value) ([]any, error) {
+	out := make([]any, len(fields))
+	for i, f := range fields {
+		v, err := FieldArg(dialect, f, strct)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
