@@ -114,7 +114,7 @@ type statements struct {
 	eventByID, projectByID, endpointByID, deliveryByID dbopen.Prepared
 	// A submitted invoice's insert, and its updates by the set of
 	// columns they write (Submissions.Save).
-	createInvoice dbopen.Prepared
+	createInvoice, lastArchived dbopen.Prepared
 	saveMu        sync.Mutex
 	saves         map[string]*dbopen.Prepared
 }
@@ -131,13 +131,14 @@ func newStatements() *statements {
 	st.endpointByID.Build = byID[model.WebhookEndpoint]
 	st.deliveryByID.Build = byID[model.WebhookDelivery]
 	st.createInvoice.Build = buildCreateInvoice
+	st.lastArchived.Build = buildLastArchived
 	return st
 }
 
 // all lists the prepared statements.
 func (st *statements) all() []*dbopen.Prepared {
 	return []*dbopen.Prepared{&st.invoiceEvent, &st.event, &st.lockInvoice, &st.invoiceByIRN,
-		&st.eventByID, &st.projectByID, &st.endpointByID, &st.deliveryByID, &st.createInvoice}
+		&st.eventByID, &st.projectByID, &st.endpointByID, &st.deliveryByID, &st.createInvoice, &st.lastArchived}
 }
 
 // byID is the statement reading a row of T's table by its id.

@@ -292,12 +292,20 @@ func (rp Submissions) Events(ctx context.Context, invoiceID uuid.UUID, after, li
 }
 
 // LastArchived reads the newest archived invoice of a project (not_found
-// when none is).
+// when none is): its id, project, archive sequence and hash only.
 func (rp Submissions) LastArchived(ctx context.Context, projectID uuid.UUID) (*model.SubmittedInvoice, error) {
 	inv := new(model.SubmittedInvoice)
-	err := rp.s.idb.NewSelect().Model(inv).Where("project_id = ?", projectID).Where("archive_seq IS NOT NULL").
-		OrderExpr("archive_seq DESC").Limit(1).Scan(ctx)
+	err := rp.s.stmts.lastArchived.ScanOne(ctx, rp.s.conn(), inv, projectID)
 	return inv, rp.s.wrap(err, submittedInvoice)
+}
+
+// buildLastArchived is LastArchived's statement: the chain's head, read
+// under the project's lock by every confirmation, so only what the next
+// entry needs (its id, sequence and hash), not the payload.
+func buildLastArchived(db *bun.DB, _ string, ph func(int) string) string {
+	return db.NewSelect().Model((*model.SubmittedInvoice)(nil)).Column("id", "project_id", "archive_seq", "archive_hash").
+		Where("project_id = ?", bun.Safe(ph(1))).Where("archive_seq IS NOT NULL").
+		OrderExpr("archive_seq DESC").Limit(1).String()
 }
 
 // Archived lists a project's archived invoices in chain order from seq
