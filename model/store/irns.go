@@ -115,8 +115,10 @@ type statements struct {
 	// A submitted invoice's insert, and its updates by the set of
 	// columns they write (Submissions.Save).
 	createInvoice, lastArchived dbopen.Prepared
-	saveMu        sync.Mutex
-	saves         map[string]*dbopen.Prepared
+	saveMu                      sync.Mutex
+	saves                       map[string]*dbopen.Prepared
+	// writer is the SQLite write turn of RunInTx (nil on PostgreSQL).
+	writer chan struct{}
 }
 
 // newStatements builds the statements of a store.

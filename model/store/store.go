@@ -56,6 +56,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	}
 	db := o.DB
 	s := &Store{db: db, idb: db, dialect: o.Dialect, stmts: newStatements()}
+	if o.SQLitePath != "" {
+		s.stmts.writer = make(chan struct{}, 1)
+	}
 	if err := s.Ping(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -98,6 +101,9 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *Store) error) error {
 	if _, ok := s.idb.(bun.Tx); ok {
 		return fn(ctx, s) // already in a transaction
+	}
+	if release := s.stmts.takeWriter(ctx); release != nil {
+		defer release()
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect, stmts: s.stmts, read: map[uuid.UUID]*model.SubmittedInvoice{}})
