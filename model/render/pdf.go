@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"time"
 
@@ -47,21 +48,18 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 		now = time.Now()
 	}
 	now = now.UTC()
-	d := newDoc(&view, now)
-	switch view.InvoiceType {
-	case model.InvoiceKindB2C:
-		d.receipt()
-	default:
-		d.business()
-	}
 	var buf bytes.Buffer
 	buf.Grow(64 << 10)
-	if err := d.f.Output(&buf); err != nil {
+	d, err := draw(&view, now, true, &buf)
+	if errors.Is(err, errMorePages) {
+		buf.Reset()
+		d, err = draw(&view, now, false, &buf)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
 	out := buf.Bytes()
 	if len(opts.Attach) > 0 {
-		var err error
 		if out, err = pdfa.Convert(out, d.meta, opts.Attach); err != nil {
 			return nil, fmt.Errorf("render: %w", err)
 		}
@@ -70,4 +68,17 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 		return nil, fmt.Errorf("render: %w", err)
 	}
 	return out, nil
+}
+
+// draw lays the view out and writes the PDF to buf; onePage as newDoc
+// takes it.
+func draw(view *View, now time.Time, onePage bool, buf *bytes.Buffer) (*doc, error) {
+	d := newDoc(view, now, onePage)
+	switch view.InvoiceType {
+	case model.InvoiceKindB2C:
+		d.receipt()
+	default:
+		d.business()
+	}
+	return d, d.f.Output(buf)
 }
