@@ -278,8 +278,8 @@ func (d *doc) fit(style, s string, max, w float64) float64 {
 // encode is s as the current font takes it: the bytes of its codes in
 // singleByte for the single-byte font, UTF-8 for the other.
 func (d *doc) encode(s string) string {
-	if !d.single {
-		return s
+	if !d.single || ascii(s) {
+		return s // ASCII is its own code
 	}
 	b := make([]byte, 0, len(s))
 	for _, r := range s {
@@ -299,14 +299,17 @@ func (d *doc) encode(s string) string {
 // single-byte font s goes in with each rune replaced by the rune of its
 // code, and the lines come back in their own runes.
 func (d *doc) split(s string, w float64) []string {
-	if !d.single {
-		return d.f.SplitText(s, w)
+	if !d.single || ascii(s) {
+		return d.f.SplitText(s, w) // ASCII runes are their own codes
 	}
 	coded := []rune(s)
 	for i, r := range coded {
+		if r < 0x80 {
+			continue
+		}
 		if c, ok := singleByteCode[r]; ok {
 			coded[i] = rune(c)
-		} else if r >= 0x80 {
+		} else {
 			coded[i] = '?'
 		}
 	}
@@ -321,6 +324,16 @@ func (d *doc) split(s string, w float64) []string {
 		lines[i] = string(rs)
 	}
 	return lines
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // clean makes s printable with the embedded faces: tabs become spaces,

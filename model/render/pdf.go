@@ -1,8 +1,8 @@
 package render
 
 import (
-	"bytes"
 	"errors"
+	"io"
 	"fmt"
 	"time"
 
@@ -48,17 +48,15 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 		now = time.Now()
 	}
 	now = now.UTC()
-	var buf bytes.Buffer
-	buf.Grow(64 << 10)
-	d, err := draw(&view, now, true, &buf)
+	var out pdfBytes
+	d, err := draw(&view, now, true, &out)
 	if errors.Is(err, errMorePages) {
-		buf.Reset()
-		d, err = draw(&view, now, false, &buf)
+		out = nil
+		d, err = draw(&view, now, false, &out)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	out := buf.Bytes()
 	if len(opts.Attach) > 0 {
 		if out, err = pdfa.Convert(out, d.meta, opts.Attach); err != nil {
 			return nil, fmt.Errorf("render: %w", err)
@@ -70,9 +68,18 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 	return out, nil
 }
 
+// pdfBytes collects what gofpdf writes: the whole document in one Write,
+// copied once into a slice of its size.
+type pdfBytes []byte
+
+func (b *pdfBytes) Write(p []byte) (int, error) {
+	*b = append(*b, p...)
+	return len(p), nil
+}
+
 // draw lays the view out and writes the PDF to buf; onePage as newDoc
 // takes it.
-func draw(view *View, now time.Time, onePage bool, buf *bytes.Buffer) (*doc, error) {
+func draw(view *View, now time.Time, onePage bool, buf io.Writer) (*doc, error) {
 	d := newDoc(view, now, onePage)
 	switch view.InvoiceType {
 	case model.InvoiceKindB2C:
