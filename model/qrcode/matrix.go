@@ -169,16 +169,15 @@ func (l *line) word(w int) uint64 {
 	return l.w2
 }
 
-// set sets module x.
-func (l *line) set(x int) {
-	bit := uint64(1) << uint(x&63)
-	switch x >> 6 {
+// setWord sets word w of l to v.
+func (l *line) setWord(w int, v uint64) {
+	switch w {
 	case 0:
-		l.w0 |= bit
+		l.w0 = v
 	case 1:
-		l.w1 |= bit
+		l.w1 = v
 	default:
-		l.w2 |= bit
+		l.w2 = v
 	}
 }
 
@@ -225,25 +224,48 @@ func same(a, b line) line { return not(xor(a, b)) }
 type lines struct{ rows, cols []line }
 
 // toLines unpacks a bitmap of n×n modules (stride bytes a row, module 0 in
-// a byte's high bit) into rows and columns.
+// a byte's high bit) into rows and columns, the columns transposed from
+// the rows 64×64 modules at a time.
 func toLines(bitmap []byte, stride, n int) lines {
 	ls := lines{rows: make([]line, n), cols: make([]line, n)}
-	var words [3]uint64
 	all := ones(n)
 	for y := range n {
-		words = [3]uint64{}
+		var words [3]uint64
 		for i, b := range bitmap[y*stride : y*stride+(n+7)/8] {
 			words[i>>3] |= uint64(bits.Reverse8(b)) << (8 * uint(i&7))
 		}
-		r := and(line{words[0], words[1], words[2]}, all)
-		ls.rows[y] = r
-		for w := range 3 {
-			for word := r.word(w); word != 0; word &= word - 1 {
-				ls.cols[64*w+bits.TrailingZeros64(word)].set(y)
+		ls.rows[y] = and(line{words[0], words[1], words[2]}, all)
+	}
+	var block [64]uint64
+	for by := 0; 64*by < n; by++ {
+		for bx := 0; 64*bx < n; bx++ {
+			for k := range block {
+				block[k] = 0
+				if y := 64*by + k; y < n {
+					block[k] = ls.rows[y].word(bx)
+				}
+			}
+			transpose64(&block)
+			for k := 0; k < 64 && 64*bx+k < n; k++ {
+				ls.cols[64*bx+k].setWord(by, block[k])
 			}
 		}
 	}
 	return ls
+}
+
+// transpose64 transposes a 64×64 matrix of bits, bit x of a[y] being
+// the module at (x, y): it swaps the off-diagonal halves, then quarters,
+// down to single bits.
+func transpose64(a *[64]uint64) {
+	m := uint64(0x00000000FFFFFFFF)
+	for j := uint(32); j != 0; j, m = j>>1, m^(m<<(j>>1)) {
+		for k := uint(0); k < 64; k = (k + j + 1) &^ j {
+			t := (a[k]>>j ^ a[k+j]) & m
+			a[k] ^= t << j
+			a[k+j] ^= t
+		}
+	}
 }
 
 // penalty scores a masked symbol by the four rules of ISO/IEC 18004
