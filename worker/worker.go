@@ -72,6 +72,10 @@ type Options struct {
 	// ClearingConcurrency is how many invoices a clearing shard clears at
 	// once on this worker; default workflows.DefaultClearingConcurrency.
 	ClearingConcurrency int
+	// ClearingInFlight is how many calls to the authority a clearing
+	// shard has under way at once; default
+	// workflows.DefaultClearingInFlight.
+	ClearingInFlight int
 	// Breakers are the circuit breakers SubmissionMBS's clients go
 	// through (workflows.SubmissionClientsWith): while one of a first
 	// endpoint is not closed, invoices wait in their project's queue.
@@ -240,6 +244,9 @@ func New(c client.Client, opts Options) (*Worker, error) {
 		}
 		if opts.ClearingConcurrency > 0 {
 			clearing.Concurrency = opts.ClearingConcurrency
+		}
+		if opts.ClearingInFlight > 0 {
+			clearing.InFlight = opts.ClearingInFlight
 		}
 		w.RegisterWorkflowWithOptions(workflows.InvoiceClearing, workflow.RegisterOptions{Name: workflows.ClearingWorkflowName})
 		w.RegisterActivity(clearing)

@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/authority"
 	"github.com/einvoice-ng/einvoice/model/submissions"
 )
 
@@ -127,11 +128,17 @@ type ClearingActivities struct {
 	handoff *Starter
 	log     *slog.Logger
 
-	// Concurrency is how many invoices a shard clears at once; Poll how
-	// often it reads its shard again while invoices are under way; Idle
-	// how long it reads an empty shard before it returns; RunBound how
-	// long it takes new invoices before it returns (More).
+	// Concurrency is how many invoices a shard clears at once; InFlight
+	// how many calls to the authority a shard's invoices have under way
+	// at once (the others wait their turn, in their database work or for
+	// a slot), so that a project's shards together stay within what the
+	// authority takes from one taxpayer: a call the authority refused for
+	// too many at once would send its invoice to the queue's slow path.
+	// Poll how often it reads its shard again while invoices are under
+	// way; Idle how long it reads an empty shard before it returns;
+	// RunBound how long it takes new invoices before it returns (More).
 	Concurrency int
+	InFlight    int
 	Poll, Idle  time.Duration
 	RunBound    time.Duration
 }
@@ -139,9 +146,13 @@ type ClearingActivities struct {
 // Defaults of ClearingActivities.
 const (
 	DefaultClearingConcurrency = 16
-	defaultClearingPoll        = 20 * time.Millisecond
-	defaultClearingIdle        = 2 * time.Second
-	defaultClearingRunBound    = 2 * time.Minute
+	// DefaultClearingInFlight is a shard's calls to the authority in
+	// flight: with the default two shards, 16 per project, the bound the
+	// NRS stand-in keeps per business (MBS publishes none).
+	DefaultClearingInFlight = 8
+	defaultClearingPoll     = 20 * time.Millisecond
+	defaultClearingIdle     = 2 * time.Second
+	defaultClearingRunBound = 2 * time.Minute
 )
 
 // NewClearingActivities builds the shards' activity over the invoice
@@ -152,7 +163,7 @@ func NewClearingActivities(inv *InvoiceActivities, handoff *Starter) (*ClearingA
 		return nil, errors.New("workflows: clearing needs the invoice activities and a starter")
 	}
 	return &ClearingActivities{inv: inv, steps: inv.steps, handoff: handoff, log: inv.log,
-		Concurrency: DefaultClearingConcurrency, Poll: defaultClearingPoll, Idle: defaultClearingIdle, RunBound: defaultClearingRunBound}, nil
+		Concurrency: DefaultClearingConcurrency, InFlight: DefaultClearingInFlight, Poll: defaultClearingPoll, Idle: defaultClearingIdle, RunBound: defaultClearingRunBound}, nil
 }
 
 // cleared is one invoice's ClearInvoice outcome.
@@ -171,6 +182,10 @@ type cleared struct {
 // fails the run, which is retried: the invoices stay with the shard.
 func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (out ClearShardResult, err error) {
 	began := time.Now()
+	if c.InFlight > 0 {
+		ctx = context.WithValue(ctx, callSlotsKey{}, make(callSlots, c.InFlight))
+	}
+	ctx = context.WithValue(ctx, shardConnsKey{}, &shardConns{})
 	busy := map[uuid.UUID]bool{}
 	var done []uuid.UUID
 	results := make(chan cleared, c.Concurrency)
@@ -293,6 +308,158 @@ func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (
 			t.Stop()
 		}
 	}
+}
+
+// shardConns keeps, for one ClearShard run, the project's authority
+// credentials and connection for up to connFresh after they were read,
+// so that the shard's invoices do not each read and decrypt the project's
+// settings and build a client: a change of the settings reaches the
+// shard's next invoices within connFresh.
+type shardConns struct {
+	mu sync.Mutex
+	m  map[uuid.UUID]shardConn
+}
+
+type shardConn struct {
+	creds *authority.Credentials
+	conn  submissions.Connection
+	at    time.Time
+}
+
+type shardConnsKey struct{}
+
+// connFresh is how long a shard reuses a project's credentials.
+const connFresh = time.Second
+
+// get is the project's kept credentials and connection, if fresh; a nil
+// shardConns (outside a shard) keeps none.
+func (k *shardConns) get(project uuid.UUID) (*authority.Credentials, submissions.Connection, bool) {
+	if k == nil {
+		return nil, nil, false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, ok := k.m[project]
+	if !ok || time.Since(c.at) >= connFresh {
+		return nil, nil, false
+	}
+	return c.creds, c.conn, true
+}
+
+// put keeps the project's credentials and connection.
+func (k *shardConns) put(project uuid.UUID, creds *authority.Credentials, conn submissions.Connection) {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil {
+		k.m = map[uuid.UUID]shardConn{}
+	}
+	k.m[project] = shardConn{creds: creds, conn: conn, at: time.Now()}
+}
+
+// callSlots bounds the calls to the authority under way at once: a call
+// takes a slot for as long as it is in flight.
+type callSlots chan struct{}
+
+type callSlotsKey struct{}
+
+// slotted is a connection whose calls each take one of slots for their
+// duration: the invoices of a clearing shard share its slots.
+type slotted struct {
+	submissions.Connection
+	slots callSlots
+}
+
+// withSlots is conn bounded by the slots ctx carries (ClearShard's), or
+// conn itself. A connection that reports keeps doing so.
+func withSlots(ctx context.Context, conn submissions.Connection) submissions.Connection {
+	slots, _ := ctx.Value(callSlotsKey{}).(callSlots)
+	if slots == nil {
+		return conn
+	}
+	s := &slotted{Connection: conn, slots: slots}
+	if rp, ok := conn.(submissions.Reporter); ok {
+		return &slottedReporter{slotted: s, rp: rp}
+	}
+	return s
+}
+
+// take waits for a slot: the returned error is ctx's when it ended first.
+func (s *slotted) take(ctx context.Context) error {
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *slotted) give() { <-s.slots }
+
+// noSlot is the exchange and error of a call that never left for want
+// of a slot (the shard is stopping).
+func noSlot(call string, err error) (*submissions.Exchange, error) {
+	return &submissions.Exchange{}, &submissions.CallError{Message: call + " not sent: " + err.Error(), Retryable: true, NotSent: true, Err: err}
+}
+
+func (s *slotted) Validate(ctx context.Context, inv *model.SubmittedInvoice, call string) (*submissions.Exchange, error) {
+	if err := s.take(ctx); err != nil {
+		return noSlot(call, err)
+	}
+	defer s.give()
+	return s.Connection.Validate(ctx, inv, call)
+}
+
+func (s *slotted) Send(ctx context.Context, inv *model.SubmittedInvoice, call string) (*submissions.Exchange, error) {
+	if err := s.take(ctx); err != nil {
+		return noSlot(call, err)
+	}
+	defer s.give()
+	return s.Connection.Send(ctx, inv, call)
+}
+
+func (s *slotted) Find(ctx context.Context, inv *model.SubmittedInvoice, call string) (bool, *submissions.Exchange, error) {
+	if err := s.take(ctx); err != nil {
+		ex, err := noSlot(call, err)
+		return false, ex, err
+	}
+	defer s.give()
+	return s.Connection.Find(ctx, inv, call)
+}
+
+func (s *slotted) Confirm(ctx context.Context, inv *model.SubmittedInvoice) (submissions.Confirmation, *submissions.Exchange, error) {
+	if err := s.take(ctx); err != nil {
+		ex, err := noSlot(submissions.CallConfirm, err)
+		return submissions.Confirmation{}, ex, err
+	}
+	defer s.give()
+	return s.Connection.Confirm(ctx, inv)
+}
+
+func (s *slotted) UpdatePayment(ctx context.Context, inv *model.SubmittedInvoice, in submissions.PaymentInput) (*submissions.Exchange, error) {
+	if err := s.take(ctx); err != nil {
+		return noSlot("update_payment", err)
+	}
+	defer s.give()
+	return s.Connection.UpdatePayment(ctx, inv, in)
+}
+
+// slottedReporter is a slotted connection that reports.
+type slottedReporter struct {
+	*slotted
+	rp submissions.Reporter
+}
+
+func (s *slottedReporter) ReportOperations() []string { return s.rp.ReportOperations() }
+
+func (s *slottedReporter) Report(ctx context.Context, inv *model.SubmittedInvoice, paidAt time.Time) (*submissions.Exchange, error) {
+	if err := s.take(ctx); err != nil {
+		return noSlot("report", err)
+	}
+	defer s.give()
+	return s.rp.Report(ctx, inv, paidAt)
 }
 
 func keys(m map[uuid.UUID]bool) []uuid.UUID {

@@ -385,6 +385,10 @@ func (a *InvoiceActivities) open(ctx context.Context, in InvoiceStep) (*call, er
 
 // openWith builds the call of inv.
 func (a *InvoiceActivities) openWith(ctx context.Context, inv *model.SubmittedInvoice) (*call, error) {
+	kept, _ := ctx.Value(shardConnsKey{}).(*shardConns)
+	if creds, conn, ok := kept.get(inv.ProjectID); ok {
+		return &call{a: a, inv: inv, creds: creds, conn: withSlots(ctx, conn)}, nil
+	}
 	creds, err := a.steps.Credentials(ctx, inv.ProjectID)
 	if err != nil {
 		return nil, err
@@ -396,7 +400,8 @@ func (a *InvoiceActivities) openWith(ctx context.Context, inv *model.SubmittedIn
 	if err != nil {
 		return nil, model.Wrap(model.CodeAuthorityNotConfigured, err, "the project's tax authority API settings are unusable")
 	}
-	return &call{a: a, inv: inv, creds: creds, conn: conn}, nil
+	kept.put(inv.ProjectID, creds, conn)
+	return &call{a: a, inv: inv, creds: creds, conn: withSlots(ctx, conn)}, nil
 }
 
 // exchange completes an exchange the connection described (its request,

@@ -172,6 +172,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 
 	w, err := worker.New(tc, worker.Options{Runs: a.svc.Steps, Webhooks: a.svc.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
 		Submissions: a.svc.SubmissionSteps, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers, Metrics: invoiceMetrics,
+		ClearingConcurrency: c.Queue.ClearingConcurrency, ClearingInFlight: c.Queue.ClearingInFlight,
 		Inbox: a.svc.InboxSteps})
 	if err != nil {
 		return err

@@ -35,6 +35,13 @@ type queueConfig struct {
 	// (EINVOICE_CLEARING_BACKLOG, default submissions.DefaultClearingBacklog,
 	// 10..1000000).
 	ClearingBacklog int
+	// ClearingConcurrency is how many invoices a clearing shard clears
+	// at once (EINVOICE_CLEARING_CONCURRENCY, default
+	// workflows.DefaultClearingConcurrency, 1..256), and ClearingInFlight
+	// how many calls to NRS a shard has under way at once
+	// (EINVOICE_CLEARING_NRS_IN_FLIGHT, default
+	// workflows.DefaultClearingInFlight, 1..256). The workers read them.
+	ClearingConcurrency, ClearingInFlight int
 }
 
 // DefaultClearingShards is EINVOICE_CLEARING_SHARDS's default: two
@@ -82,6 +89,21 @@ func queueFromEnv(getenv func(string) string) (queueConfig, error) {
 			return q, fmt.Errorf("EINVOICE_CLEARING_BACKLOG: want a number of invoices from 10 to 1000000, got %q", v)
 		}
 		q.ClearingBacklog = n
+	}
+	for _, n := range []struct {
+		name string
+		dst  *int
+	}{
+		{"EINVOICE_CLEARING_CONCURRENCY", &q.ClearingConcurrency},
+		{"EINVOICE_CLEARING_NRS_IN_FLIGHT", &q.ClearingInFlight},
+	} {
+		if v := getenv(n.name); v != "" {
+			k, err := strconv.Atoi(v)
+			if err != nil || k < 1 || k > 256 {
+				return q, fmt.Errorf("%s: want a number from 1 to 256, got %q", n.name, v)
+			}
+			*n.dst = k
+		}
 	}
 	return q, nil
 }

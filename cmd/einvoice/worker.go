@@ -80,6 +80,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	defer steps.Close()
 	wopts := worker.Options{Runs: steps.Steps, Webhooks: steps.Deliveries, Logger: log, MBS: workflows.MBSClientsWith(c.Egress, c.Breakers),
 		Submissions: steps.Submissions, SubmissionMBS: workflows.SubmissionClientsWith(c.Egress, 0, c.Breakers), Breakers: c.Breakers,
+		ClearingConcurrency: c.Queue.ClearingConcurrency, ClearingInFlight: c.Queue.ClearingInFlight,
 		Inbox: steps.Inbox}
 	if probes != nil {
 		wopts.Metrics = probes.invoices

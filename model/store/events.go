@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // Events is the repository of events: the record of every state change,
@@ -20,8 +21,15 @@ func (s *Store) Events() Events { return Events{s} }
 
 // Append inserts an event.
 func (rp Events) Append(ctx context.Context, e *model.Event) error {
-	_, err := rp.s.idb.NewInsert().Model(e).Exec(ctx)
+	_, err := rp.s.stmts.event.Exec(ctx, rp.s.conn(), e.ID, e.ProjectID, e.OrganizationID, textArg(e.Type), textArg(string(e.Data)),
+		rp.s.timeArg(e.CreatedAt), rp.s.nullTimeArg(e.DispatchedAt))
 	return rp.s.wrap(err, "event")
+}
+
+// buildEventInsert is Append's statement; its arguments in the order of
+// its columns.
+func buildEventInsert(_ *bun.DB, _ string, ph func(int) string) string {
+	return `INSERT INTO events (id, project_id, organization_id, type, data, created_at, dispatched_at) VALUES (` + dbopen.Placeholders(ph, 7) + `)`
 }
 
 // EventFilter narrows a listing of events.
@@ -65,7 +73,7 @@ func (rp Events) Get(ctx context.Context, projectID, id uuid.UUID) (*model.Event
 // that hold its id.
 func (rp Events) ByID(ctx context.Context, id uuid.UUID) (*model.Event, error) {
 	e := new(model.Event)
-	err := rp.s.idb.NewSelect().Model(e).Where("id = ?", id).Scan(ctx)
+	err := rp.s.stmts.eventByID.ScanOne(ctx, rp.s.conn(), e, id)
 	return e, rp.s.wrap(err, "event")
 }
 

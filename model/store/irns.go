@@ -12,6 +12,7 @@ import (
 
 	"github.com/einvoice-ng/einvoice/migrations"
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // IRNs is the repository of the IRNs issued to each project's invoice
@@ -105,6 +106,44 @@ type statements struct {
 	// checkpointer checkpoints a SQLite database's log (nil on
 	// PostgreSQL).
 	checkpointer *checkpointer
+
+	// The hot statements of the invoice pipeline, parsed once
+	// (prepared.go).
+	invoiceEvent, event, lockInvoice, invoiceByIRN dbopen.Prepared
+	// Rows read by id on every invoice or webhook delivery.
+	eventByID, projectByID, endpointByID, deliveryByID dbopen.Prepared
+	// A submitted invoice's insert, and its updates by the set of
+	// columns they write (Submissions.Save).
+	createInvoice, lastArchived dbopen.Prepared
+	saveMu        sync.Mutex
+	saves         map[string]*dbopen.Prepared
+}
+
+// newStatements builds the statements of a store.
+func newStatements() *statements {
+	st := &statements{}
+	st.invoiceEvent.Build = buildInvoiceEventInsert
+	st.event.Build = buildEventInsert
+	st.lockInvoice.Build = buildLockInvoice
+	st.invoiceByIRN.Build = buildInvoiceByIRN
+	st.eventByID.Build = byID[model.Event]
+	st.projectByID.Build = byID[model.Project]
+	st.endpointByID.Build = byID[model.WebhookEndpoint]
+	st.deliveryByID.Build = byID[model.WebhookDelivery]
+	st.createInvoice.Build = buildCreateInvoice
+	st.lastArchived.Build = buildLastArchived
+	return st
+}
+
+// all lists the prepared statements.
+func (st *statements) all() []*dbopen.Prepared {
+	return []*dbopen.Prepared{&st.invoiceEvent, &st.event, &st.lockInvoice, &st.invoiceByIRN,
+		&st.eventByID, &st.projectByID, &st.endpointByID, &st.deliveryByID, &st.createInvoice, &st.lastArchived}
+}
+
+// byID is the statement reading a row of T's table by its id.
+func byID[T any](db *bun.DB, _ string, ph func(int) string) string {
+	return db.NewSelect().Model((*T)(nil)).Where("id = ?", bun.Safe(ph(1))).String()
 }
 
 // irnWriter is one connection of the pool kept for recording IRNs on
@@ -129,7 +168,7 @@ const sqliteIRNInsert = `INSERT INTO irns (project_id, invoice_reference, issue_
 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, invoice_reference) DO NOTHING`
 
 // sqliteTime is how bun writes a time into SQLite.
-const sqliteTime = "2006-01-02 15:04:05.999999-07:00"
+const sqliteTime = dbopen.SQLiteTime
 
 // connect takes a connection from db's pool and prepares the statements
 // on it. w.mu is held.

@@ -141,7 +141,7 @@ func (rp Projects) Get(ctx context.Context, projectID, userID uuid.UUID) (*model
 // already authorized (an API key's own project).
 func (rp Projects) ByID(ctx context.Context, id uuid.UUID) (*model.Project, error) {
 	p := new(model.Project)
-	err := rp.s.idb.NewSelect().Model(p).Where("id = ?", id).Scan(ctx)
+	err := rp.s.stmts.projectByID.ScanOne(ctx, rp.s.conn(), p, id)
 	return p, rp.s.wrap(err, "project")
 }
 

@@ -55,7 +55,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, err
 	}
 	db := o.DB
-	s := &Store{db: db, idb: db, dialect: o.Dialect, stmts: &statements{}}
+	s := &Store{db: db, idb: db, dialect: o.Dialect, stmts: newStatements()}
 	if err := s.Ping(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -80,6 +80,7 @@ func (s *Store) Close() error {
 		c.close()
 	}
 	s.stmts.irnWriter.close()
+	s.stmts.closePrepared()
 	return s.db.Close()
 }
 

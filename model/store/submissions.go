@@ -2,13 +2,17 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // Submissions is the repository of invoices submitted to the tax
@@ -24,7 +28,11 @@ const submittedInvoice = "invoice"
 // Create inserts a submitted invoice; another invoice of the project with
 // the same IRN is a conflict.
 func (rp Submissions) Create(ctx context.Context, inv *model.SubmittedInvoice) error {
-	_, err := rp.s.idb.NewInsert().Model(inv).Exec(ctx)
+	t := rp.s.db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+	args, err := dbopen.FieldArgs(rp.s.dialect, t.Fields, reflect.ValueOf(inv).Elem())
+	if err == nil {
+		_, err = rp.s.stmts.createInvoice.Exec(ctx, rp.s.conn(), args...)
+	}
 	if err == nil {
 		rp.remember(inv)
 	}
@@ -63,7 +71,7 @@ func (rp Submissions) changed(inv *model.SubmittedInvoice) (cols []string, all b
 // ByIRN finds a project's invoice by its IRN.
 func (rp Submissions) ByIRN(ctx context.Context, projectID uuid.UUID, irn string) (*model.SubmittedInvoice, error) {
 	inv := new(model.SubmittedInvoice)
-	err := rp.s.idb.NewSelect().Model(inv).Where("project_id = ?", projectID).Where("irn = ?", irn).Scan(ctx)
+	err := rp.s.stmts.invoiceByIRN.ScanOne(ctx, rp.s.conn(), inv, projectID, irn)
 	return inv, rp.s.wrap(err, submittedInvoice)
 }
 
@@ -145,15 +153,75 @@ func (rp Submissions) List(ctx context.Context, projectID uuid.UUID, f InvoiceFi
 // on SQLite, whose write transactions hold the database) and reads it.
 func (rp Submissions) Lock(ctx context.Context, id uuid.UUID) (*model.SubmittedInvoice, error) {
 	inv := new(model.SubmittedInvoice)
-	q := rp.s.idb.NewSelect().Model(inv).Where("id = ?", id)
-	if rp.s.dialect == "postgres" {
-		q = q.For("UPDATE")
-	}
-	err := q.Scan(ctx)
+	err := rp.s.stmts.lockInvoice.ScanOne(ctx, rp.s.conn(), inv, id)
 	if err == nil {
 		rp.remember(inv)
 	}
 	return inv, rp.s.wrap(err, submittedInvoice)
+}
+
+// buildLockInvoice is Lock's statement: every column of the invoice by
+// id, FOR UPDATE on PostgreSQL.
+func buildLockInvoice(db *bun.DB, dialect string, ph func(int) string) string {
+	q := db.NewSelect().Model((*model.SubmittedInvoice)(nil)).Where("id = ?", bun.Safe(ph(1)))
+	if dialect == "postgres" {
+		q = q.For("UPDATE")
+	}
+	return q.String()
+}
+
+// buildCreateInvoice is Create's statement: every column, in the order
+// of the model's fields.
+func buildCreateInvoice(db *bun.DB, _ string, ph func(int) string) string {
+	t := db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+	names := make([]string, len(t.Fields))
+	for i, f := range t.Fields {
+		names[i] = string(f.SQLName)
+	}
+	return "INSERT INTO submitted_invoices (" + strings.Join(names, ", ") + ") VALUES (" + dbopen.Placeholders(ph, len(names)) + ")"
+}
+
+// maxSaveStatements bounds the UPDATE statements Save keeps prepared, one
+// per set of changed columns (a state change changes the same few each
+// time); another set is written by bun.
+const maxSaveStatements = 64
+
+// saveInvoice is the prepared UPDATE of the invoice's columns cols (SET
+// each, WHERE id), nil when maxSaveStatements are kept already or cols is
+// empty.
+func (st *statements) saveInvoice(cols []string) *dbopen.Prepared {
+	if len(cols) == 0 {
+		return nil
+	}
+	key := strings.Join(cols, ",")
+	st.saveMu.Lock()
+	defer st.saveMu.Unlock()
+	if p, ok := st.saves[key]; ok {
+		return p
+	}
+	if len(st.saves) >= maxSaveStatements {
+		return nil
+	}
+	cs := append([]string(nil), cols...)
+	p := &dbopen.Prepared{Build: func(db *bun.DB, _ string, ph func(int) string) string {
+		t := db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+		set := make([]string, len(cs))
+		for i, c := range cs {
+			set[i] = string(t.FieldMap[c].SQLName) + " = " + ph(i+1)
+		}
+		return "UPDATE submitted_invoices SET " + strings.Join(set, ", ") + " WHERE id = " + ph(len(cs)+1)
+	}}
+	if st.saves == nil {
+		st.saves = map[string]*dbopen.Prepared{}
+	}
+	st.saves[key] = p
+	return p
+}
+
+// buildInvoiceByIRN is ByIRN's statement.
+func buildInvoiceByIRN(db *bun.DB, _ string, ph func(int) string) string {
+	return db.NewSelect().Model((*model.SubmittedInvoice)(nil)).
+		Where("project_id = ?", bun.Safe(ph(1))).Where("irn = ?", bun.Safe(ph(2))).String()
 }
 
 // Save writes an invoice: in a transaction that read it with Lock (or
@@ -168,13 +236,28 @@ func (rp Submissions) Save(ctx context.Context, inv *model.SubmittedInvoice) err
 	if !all && len(cols) == 0 {
 		return nil
 	}
-	q := rp.s.idb.NewUpdate().Model(inv).WherePK()
-	if all {
-		q = q.ExcludeColumn("payload", "clearing_shard")
+	var res sql.Result
+	var err error
+	if p := rp.s.stmts.saveInvoice(cols); !all && p != nil {
+		t := rp.s.db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+		fields := make([]*schema.Field, 0, len(cols)+1)
+		for _, c := range cols {
+			fields = append(fields, t.FieldMap[c])
+		}
+		fields = append(fields, t.FieldMap["id"])
+		var args []any
+		if args, err = dbopen.FieldArgs(rp.s.dialect, fields, reflect.ValueOf(inv).Elem()); err == nil {
+			res, err = p.Exec(ctx, rp.s.conn(), args...)
+		}
 	} else {
-		q = q.Column(cols...)
+		q := rp.s.idb.NewUpdate().Model(inv).WherePK()
+		if all {
+			q = q.ExcludeColumn("payload", "clearing_shard")
+		} else {
+			q = q.Column(cols...)
+		}
+		res, err = q.Exec(ctx)
 	}
-	res, err := q.Exec(ctx)
 	if err = rp.s.affected(res, err, submittedInvoice); err == nil {
 		rp.remember(inv)
 	}
@@ -183,8 +266,18 @@ func (rp Submissions) Save(ctx context.Context, inv *model.SubmittedInvoice) err
 
 // AppendEvent inserts one event of an invoice.
 func (rp Submissions) AppendEvent(ctx context.Context, ev *model.InvoiceEvent) error {
-	_, err := rp.s.idb.NewInsert().Model(ev).Exec(ctx)
+	_, err := rp.s.stmts.invoiceEvent.Exec(ctx, rp.s.conn(),
+		ev.InvoiceID, ev.Seq, ev.ProjectID, textArg(ev.Kind), nullText(string(ev.FromStatus)), nullText(string(ev.ToStatus)),
+		nullText(ev.Operation), ev.Attempt, ev.LatencyMS, ev.HTTPStatus, nullText(ev.NRSErrorID),
+		nullText(ev.RequestBody), nullText(ev.ResponseBody), textArg(ev.Message), rp.s.timeArg(ev.CreatedAt))
 	return rp.s.wrap(err, "invoice event")
+}
+
+// buildInvoiceEventInsert is AppendEvent's statement; its arguments in
+// the order of its columns.
+func buildInvoiceEventInsert(_ *bun.DB, _ string, ph func(int) string) string {
+	return `INSERT INTO invoice_events (invoice_id, seq, project_id, kind, from_status, to_status, operation, attempt,
+latency_ms, http_status, nrs_error_id, request_body, response_body, message, created_at) VALUES (` + dbopen.Placeholders(ph, 15) + `)`
 }
 
 // Events lists an invoice's events in order, after seq.
@@ -199,12 +292,20 @@ func (rp Submissions) Events(ctx context.Context, invoiceID uuid.UUID, after, li
 }
 
 // LastArchived reads the newest archived invoice of a project (not_found
-// when none is).
+// when none is): its id, project, archive sequence and hash only.
 func (rp Submissions) LastArchived(ctx context.Context, projectID uuid.UUID) (*model.SubmittedInvoice, error) {
 	inv := new(model.SubmittedInvoice)
-	err := rp.s.idb.NewSelect().Model(inv).Where("project_id = ?", projectID).Where("archive_seq IS NOT NULL").
-		OrderExpr("archive_seq DESC").Limit(1).Scan(ctx)
+	err := rp.s.stmts.lastArchived.ScanOne(ctx, rp.s.conn(), inv, projectID)
 	return inv, rp.s.wrap(err, submittedInvoice)
+}
+
+// buildLastArchived is LastArchived's statement: the chain's head, read
+// under the project's lock by every confirmation, so only what the next
+// entry needs (its id, sequence and hash), not the payload.
+func buildLastArchived(db *bun.DB, _ string, ph func(int) string) string {
+	return db.NewSelect().Model((*model.SubmittedInvoice)(nil)).Column("id", "project_id", "archive_seq", "archive_hash").
+		Where("project_id = ?", bun.Safe(ph(1))).Where("archive_seq IS NOT NULL").
+		OrderExpr("archive_seq DESC").Limit(1).String()
 }
 
 // Archived lists a project's archived invoices in chain order from seq

@@ -37,7 +37,7 @@ func (rp Webhooks) Endpoint(ctx context.Context, projectID, id uuid.UUID) (*mode
 // for the delivery workflows that hold its id.
 func (rp Webhooks) EndpointByID(ctx context.Context, id uuid.UUID) (*model.WebhookEndpoint, error) {
 	e := new(model.WebhookEndpoint)
-	err := rp.s.idb.NewSelect().Model(e).Where("id = ?", id).Scan(ctx)
+	err := rp.s.stmts.endpointByID.ScanOne(ctx, rp.s.conn(), e, id)
 	return e, rp.s.wrap(err, "webhook endpoint")
 }
 
@@ -94,7 +94,7 @@ func (rp Webhooks) CreateDelivery(ctx context.Context, d *model.WebhookDelivery)
 // Delivery finds a delivery without a tenant check, for its workflow.
 func (rp Webhooks) Delivery(ctx context.Context, id uuid.UUID) (*model.WebhookDelivery, error) {
 	d := new(model.WebhookDelivery)
-	err := rp.s.idb.NewSelect().Model(d).Where("id = ?", id).Scan(ctx)
+	err := rp.s.stmts.deliveryByID.ScanOne(ctx, rp.s.conn(), d, id)
 	return d, rp.s.wrap(err, "webhook delivery")
 }
 

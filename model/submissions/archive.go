@@ -29,8 +29,15 @@ import (
 // archiveEventsMax bounds the events an archive digest reads.
 const archiveEventsMax = 10000
 
-// archive appends inv, being confirmed inside tx, to its project's chain.
+// archive appends inv, being confirmed inside tx, to its project's chain:
+// the digest of its exchanges first, then, under the project's lock
+// (held to the commit; the caller's last statement saves inv), the
+// chain's last entry.
 func (c *core) archive(ctx context.Context, tx *store.Store, inv *model.SubmittedInvoice) error {
+	digest, err := exchangesDigest(ctx, tx, inv.ID)
+	if err != nil {
+		return err
+	}
 	if err := tx.Projects().Lock(ctx, inv.ProjectID); err != nil {
 		return err
 	}
@@ -41,10 +48,6 @@ func (c *core) archive(ctx context.Context, tx *store.Store, inv *model.Submitte
 	case err == nil:
 		seq, prev = *last.ArchiveSeq+1, last.ArchiveHash
 	case model.ErrorCodeOf(err) != model.CodeNotFound:
-		return err
-	}
-	digest, err := exchangesDigest(ctx, tx, inv.ID)
-	if err != nil {
 		return err
 	}
 	now := c.now()

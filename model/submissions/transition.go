@@ -72,12 +72,13 @@ func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.Submi
 			inv.TransmittedAt = &now
 		}
 	case model.InvoiceConfirmed:
-		// The archive's lock on the project's row comes first, before the
-		// deadline event below, so that a confirmation takes its locks in
-		// one order: its invoice, then its project.
-		if err := tx.Projects().Lock(ctx, inv.ProjectID); err != nil {
-			return false, err
-		}
+		// The archive's lock on the project's row is taken last (archive,
+		// below), after every other write of the confirmation: it
+		// serializes the project's confirmations, so it is held only for
+		// the chain's last entry, the invoice's update and the commit. The
+		// locks come in one order: the invoice, then the project (the
+		// events' foreign keys take only KEY SHARE on the project's row,
+		// which the archive's lock does not conflict with).
 		inv.ConfirmedAt = &now
 		if d.QRCodeData != "" {
 			inv.QRCodeData = d.QRCodeData
@@ -101,13 +102,13 @@ func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.Submi
 	if err := c.appendEvent(ctx, tx, inv, ev); err != nil {
 		return false, err
 	}
+	if err := publish(ctx, tx, inv, model.InvoiceStateEvent(to), now); err != nil {
+		return false, err
+	}
 	if to == model.InvoiceConfirmed {
 		if err := c.archive(ctx, tx, inv); err != nil {
 			return false, err
 		}
-	}
-	if err := publish(ctx, tx, inv, model.InvoiceStateEvent(to), now); err != nil {
-		return false, err
 	}
 	return true, tx.Submissions().Save(ctx, inv)
 }

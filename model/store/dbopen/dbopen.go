@@ -106,10 +106,19 @@ func Open(dsn string, o Options) (*Opened, error) {
 // Pages read through the map need neither (`PRAGMA mmap_size`).
 const MmapSize = 1 << 30
 
+// Statement journals are kept in memory in chunks of 1 KiB
+// (`PRAGMA temp_store=MEMORY`). A statement that may fail after changing
+// some rows (an insert into a table with unique indexes, inside a
+// transaction of several statements) keeps a journal to undo just itself;
+// by default its first chunk is 64 KiB, which the driver's allocator maps
+// and unmaps for every such statement (about 5 % of the process's CPU
+// under a stream of invoices). Temporary tables and indexes are kept in
+// memory too.
+
 // SQLiteDSN is the driver's name for the SQLite file at path: WAL with
 // synchronous=NORMAL, foreign keys enforced, BEGIN taking the write lock
 // (IMMEDIATE), busy waiting up to busy, pages read through a memory map
-// (MmapSize), and a connection checkpointing the log inside its own commit
+// (MmapSize), statement journals in memory (temp_store), and a connection checkpointing the log inside its own commit
 // once it reaches autoCheckpoint pages (0: never; negative: SQLite's
 // default).
 func SQLiteDSN(path string, busy time.Duration, autoCheckpoint int) string {
@@ -122,6 +131,7 @@ func SQLiteDSN(path string, busy time.Duration, autoCheckpoint int) string {
 		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", autoCheckpoint))
 	}
 	q.Add("_pragma", "mmap_size("+strconv.Itoa(MmapSize)+")")
+	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
 	return "file:" + path + "?" + q.Encode()

@@ -23,7 +23,7 @@ func TestOpenSQLite(t *testing.T) {
 		t.Fatalf("opened %q at %q", o.Dialect, o.SQLitePath)
 	}
 	ctx := context.Background()
-	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "1", "mmap_size": "1073741824"} {
+	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "1", "mmap_size": "1073741824", "temp_store": "2"} {
 		var got string
 		if err := o.DB.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
 			t.Fatal(err)

@@ -14,7 +14,11 @@ func (d *DB) Businesses() Businesses { return Businesses{d} }
 
 // ByAPIKey returns the business presenting an API key.
 func (rp Businesses) ByAPIKey(ctx context.Context, key string) (*Business, error) {
-	return rp.d.businessWhere(ctx, "api_key = ?", key)
+	b := new(Business)
+	if err := rp.d.stmts.businessByKey.ScanOne(ctx, rp.d.conn(), b, key); err != nil {
+		return nil, mapErr(err)
+	}
+	return b, nil
 }
 
 // ByID returns a business by its business id.

@@ -47,7 +47,35 @@ type DB struct {
 	db      *bun.DB
 	idb     bun.IDB
 	dialect string
+	// stmts are the hot statements, prepared once per pool.
+	stmts *statements
 }
+
+// statements are the stand-in's hot statements (every call authenticates
+// and looks for faults; most read an invoice), prepared once with their
+// arguments bound (dbopen.Prepared).
+type statements struct {
+	businessByKey, activeFaults, invoiceByIRN dbopen.Prepared
+}
+
+func newStatements() *statements {
+	st := &statements{}
+	st.businessByKey.Build = func(db *bun.DB, _ string, ph func(int) string) string {
+		return db.NewSelect().Model((*Business)(nil)).Where("api_key = ?", bun.Safe(ph(1))).Limit(1).String()
+	}
+	st.activeFaults.Build = func(db *bun.DB, _ string, ph func(int) string) string {
+		return db.NewSelect().Model((*Fault)(nil)).Where("business_id = ?", bun.Safe(ph(1))).
+			Where("starts_at <= ?", bun.Safe(ph(2))).Where("ends_at > ?", bun.Safe(ph(3))).
+			OrderExpr("kind ASC, endpoint ASC").String()
+	}
+	st.invoiceByIRN.Build = func(db *bun.DB, _ string, ph func(int) string) string {
+		return db.NewSelect().Model((*Invoice)(nil)).Where("business_id = ?", bun.Safe(ph(1))).Where("irn = ?", bun.Safe(ph(2))).String()
+	}
+	return st
+}
+
+// conn is where d's prepared statements run.
+func (d *DB) conn() dbopen.Conn { return dbopen.Conn{DB: d.db, IDB: d.idb, Dialect: d.dialect} }
 
 // Open connects to dsn: a postgres:// or postgresql:// URL, or else a SQLite
 // file path (created if missing). It does not migrate.
@@ -58,7 +86,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &DB{db: o.DB, idb: o.DB, dialect: o.Dialect}
+	d := &DB{db: o.DB, idb: o.DB, dialect: o.Dialect, stmts: newStatements()}
 	if err := d.Ping(ctx); err != nil {
 		_ = o.DB.Close()
 		return nil, err
@@ -70,7 +98,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 func (d *DB) Dialect() string { return d.dialect }
 
 // Close closes the connection pool.
-func (d *DB) Close() error { return d.db.Close() }
+func (d *DB) Close() error {
+	for _, p := range []*dbopen.Prepared{&d.stmts.businessByKey, &d.stmts.activeFaults, &d.stmts.invoiceByIRN} {
+		p.Close()
+	}
+	return d.db.Close()
+}
 
 // Ping checks that the database answers.
 func (d *DB) Ping(ctx context.Context) error {
@@ -87,7 +120,7 @@ func (d *DB) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *DB) e
 		return fn(ctx, d)
 	}
 	return d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, &DB{db: d.db, idb: tx, dialect: d.dialect})
+		return fn(ctx, &DB{db: d.db, idb: tx, dialect: d.dialect, stmts: d.stmts})
 	})
 }
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // Kinds of fault.
@@ -80,9 +82,8 @@ func (rp Faults) Set(ctx context.Context, f *Fault, now time.Time) error {
 // endpoint.
 func (rp Faults) Active(ctx context.Context, businessID string, now time.Time) ([]Fault, error) {
 	var out []Fault
-	err := rp.d.idb.NewSelect().Model(&out).Where("business_id = ?", strings.ToLower(businessID)).
-		Where("starts_at <= ?", now).Where("ends_at > ?", now).
-		OrderExpr("kind ASC, endpoint ASC").Scan(ctx)
+	at := dbopen.TimeArg(rp.d.dialect, now)
+	err := rp.d.stmts.activeFaults.ScanAll(ctx, rp.d.conn(), &out, strings.ToLower(businessID), at, at)
 	return out, mapErr(err)
 }
 

@@ -21,8 +21,7 @@ func (d *DB) Invoices() Invoices { return Invoices{d} }
 // Get returns a business's invoice by IRN.
 func (rp Invoices) Get(ctx context.Context, businessID, irn string) (*Invoice, error) {
 	inv := new(Invoice)
-	err := rp.d.idb.NewSelect().Model(inv).
-		Where("business_id = ?", strings.ToLower(businessID)).Where("irn = ?", irn).Scan(ctx)
+	err := rp.d.stmts.invoiceByIRN.ScanOne(ctx, rp.d.conn(), inv, strings.ToLower(businessID), irn)
 	if err != nil {
 		return nil, mapErr(err)
 	}
