@@ -204,3 +204,43 @@ func referencePenalty(m *Matrix) int {
 	}
 	return score + dev/5*10
 }
+
+// scoreMasked, counted to the end, is the penalty of the symbol under that
+// mask, and gives up exactly when the penalty reaches its limit.
+func TestScoreMaskedIsThePenalty(t *testing.T) {
+	for _, n := range []int{10, 120, 345, 900} {
+		content := strings.Repeat("q8P+/x=0Az", n)[:n]
+		m, err := Modules(content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := coding.Version((m.Size - 17) / 4)
+		vm, err := masksOf(v, coding.String(content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := plan(v, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := p.Encode(coding.String(content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := toLines(c.Bitmap, c.Stride, c.Size)
+		for mask := range 8 {
+			bits := make([]byte, len(c.Bitmap))
+			for i := range bits {
+				bits[i] = c.Bitmap[i] ^ vm.diff[mask][i]
+			}
+			full := Matrix{Size: c.Size, stride: c.Stride, bits: bits}
+			want := full.penalty()
+			if got, ok := scoreMasked(&base, &vm.lines[mask], c.Size, want+1); !ok || got != want {
+				t.Errorf("%d characters, mask %d: scoreMasked %d (%v), penalty %d", n, mask, got, ok, want)
+			}
+			if _, ok := scoreMasked(&base, &vm.lines[mask], c.Size, want); ok {
+				t.Errorf("%d characters, mask %d: not given up at its own penalty", n, mask)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -66,11 +67,13 @@ type doc struct {
 	single bool
 	// meta is what the Info dictionary says, for the XMP metadata.
 	meta pdfa.Meta
+	// onePage is whether the document is drawn as one page, the page
+	// count written as it is rather than as an alias.
+	onePage bool
 }
 
-func newDoc(v *View, now time.Time) *doc {
+func newDoc(v *View, now time.Time, onePage bool) *doc {
 	f := gofpdf.NewCustom(&gofpdf.InitType{OrientationStr: "P", UnitStr: "mm", SizeStr: "A4"})
-	f.AliasNbPages("{nb}")
 	single := false
 	if fb, err := singleByteFont(); err == nil && viewInSingleByte(v) {
 		f.AddFontFromBytes(fontFamily, "", fb.json, fb.z)
@@ -107,9 +110,25 @@ func newDoc(v *View, now time.Time) *doc {
 		d.meta.Author = v.Supplier.Name
 	}
 	f.SetHeaderFunc(d.header)
-	f.SetFooterFunc(d.footer)
+	// "Page x of y": gofpdf writes an alias for y and substitutes the page
+	// count in every page when the document is finished, copying each
+	// page three times. A single-byte document is drawn as one page first,
+	// y written out (see footer); a second page ends that attempt, and the
+	// document is drawn again with the alias.
+	d.onePage = onePage && single
+	if !d.onePage {
+		f.AliasNbPages(pageCountAlias)
+	}
+	f.SetFooterFuncLpi(d.footer)
 	return d
 }
+
+// pageCountAlias stands for the page count until a document is finished.
+const pageCountAlias = "{nb}"
+
+// errMorePages ends the drawing of a document drawn as one page when it
+// needs another.
+var errMorePages = errors.New("render: the document needs more than one page")
 
 // Text helpers.
 
@@ -259,8 +278,8 @@ func (d *doc) fit(style, s string, max, w float64) float64 {
 // encode is s as the current font takes it: the bytes of its codes in
 // singleByte for the single-byte font, UTF-8 for the other.
 func (d *doc) encode(s string) string {
-	if !d.single {
-		return s
+	if !d.single || ascii(s) {
+		return s // ASCII is its own code
 	}
 	b := make([]byte, 0, len(s))
 	for _, r := range s {
@@ -280,14 +299,17 @@ func (d *doc) encode(s string) string {
 // single-byte font s goes in with each rune replaced by the rune of its
 // code, and the lines come back in their own runes.
 func (d *doc) split(s string, w float64) []string {
-	if !d.single {
-		return d.f.SplitText(s, w)
+	if !d.single || ascii(s) {
+		return d.f.SplitText(s, w) // ASCII runes are their own codes
 	}
 	coded := []rune(s)
 	for i, r := range coded {
+		if r < 0x80 {
+			continue
+		}
 		if c, ok := singleByteCode[r]; ok {
 			coded[i] = rune(c)
-		} else if r >= 0x80 {
+		} else {
 			coded[i] = '?'
 		}
 	}
@@ -302,6 +324,16 @@ func (d *doc) split(s string, w float64) []string {
 		lines[i] = string(rs)
 	}
 	return lines
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // clean makes s printable with the embedded faces: tabs become spaces,
@@ -402,13 +434,26 @@ func (d *doc) banner(y float64) {
 	d.cell(margin+100, y+3.2, contentW-103, 8, msg+" · see Validation", "R")
 }
 
-func (d *doc) footer() {
+func (d *doc) footer(last bool) {
+	if d.onePage && !last {
+		d.f.SetError(errMorePages)
+		return
+	}
 	d.pen(rule, 0.2)
 	d.f.Line(margin, footerY-1.5, pageW-margin, footerY-1.5)
 	d.font("", 7.5)
 	d.color(muted)
 	d.cell(margin, footerY, 130, 7.5, d.irnText(), "L")
-	d.cell(pageW-margin-45, footerY, 45, 7.5, "Page "+strconv.Itoa(d.f.PageNo())+" of {nb}", "R")
+	x, w := pageW-margin-45, 45.0
+	page := "Page " + strconv.Itoa(d.f.PageNo()) + " of "
+	if !d.onePage {
+		d.cell(x, footerY, w, 7.5, page+pageCountAlias, "R")
+		return
+	}
+	// Where gofpdf puts the text with the alias, right-aligned by the
+	// alias's width: the same bytes as the alias substituted.
+	dx := w - d.f.GetStringWidth(d.encode(page+pageCountAlias))
+	d.cell(x+dx, footerY, w-dx, 7.5, page+"1", "L")
 }
 
 func (d *doc) irnText() string {

@@ -1,7 +1,8 @@
 package render
 
 import (
-	"bytes"
+	"errors"
+	"io"
 	"fmt"
 	"time"
 
@@ -47,21 +48,16 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 		now = time.Now()
 	}
 	now = now.UTC()
-	d := newDoc(&view, now)
-	switch view.InvoiceType {
-	case model.InvoiceKindB2C:
-		d.receipt()
-	default:
-		d.business()
+	var out pdfBytes
+	d, err := draw(&view, now, true, &out)
+	if errors.Is(err, errMorePages) {
+		out = nil
+		d, err = draw(&view, now, false, &out)
 	}
-	var buf bytes.Buffer
-	buf.Grow(64 << 10)
-	if err := d.f.Output(&buf); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	out := buf.Bytes()
 	if len(opts.Attach) > 0 {
-		var err error
 		if out, err = pdfa.Convert(out, d.meta, opts.Attach); err != nil {
 			return nil, fmt.Errorf("render: %w", err)
 		}
@@ -70,4 +66,26 @@ func RenderWith(view View, opts Options) ([]byte, error) {
 		return nil, fmt.Errorf("render: %w", err)
 	}
 	return out, nil
+}
+
+// pdfBytes collects what gofpdf writes: the whole document in one Write,
+// copied once into a slice of its size.
+type pdfBytes []byte
+
+func (b *pdfBytes) Write(p []byte) (int, error) {
+	*b = append(*b, p...)
+	return len(p), nil
+}
+
+// draw lays the view out and writes the PDF to buf; onePage as newDoc
+// takes it.
+func draw(view *View, now time.Time, onePage bool, buf io.Writer) (*doc, error) {
+	d := newDoc(view, now, onePage)
+	switch view.InvoiceType {
+	case model.InvoiceKindB2C:
+		d.receipt()
+	default:
+		d.business()
+	}
+	return d, d.f.Output(buf)
 }

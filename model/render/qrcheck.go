@@ -79,17 +79,22 @@ func qrFailed(err error) error {
 // returned.
 func findQRMask(pdf []byte) (n int, samples []byte, count int) {
 	head := []byte(qrMaskHead)
-	for rest, at := pdf, 0; ; {
-		i := bytes.Index(rest, head)
-		if i < 0 {
+	// Searched from its '/': a PDF has far fewer of those than spaces,
+	// the byte bytes.Index would look for first.
+	for at := 0; ; {
+		j := bytes.Index(pdf[at:], head[1:])
+		if j < 0 {
 			return n, samples, count
+		}
+		start, end := at+j-1, at+j+len(head)-1
+		at = end
+		if start < 0 || pdf[start] != head[0] {
+			continue
 		}
 		count++
 		if count == 1 {
-			n, samples = readQRMask(pdf[:at+i], rest[i+len(head):])
+			n, samples = readQRMask(pdf[:start], pdf[end:])
 		}
-		at += i + len(head)
-		rest = rest[i+len(head):]
 	}
 }
 
