@@ -6,7 +6,8 @@
 // synchronous=NORMAL, foreign keys enforced, BEGIN taking the write lock,
 // times written as SQLite reads them, and pages read through a memory map.
 // Each caller keeps its own pool sizes and, on SQLite, its busy timeout
-// and checkpointing.
+// and checkpointing. Both prepare their hot statements once, with bound
+// arguments written as bun writes them (Prepared).
 package dbopen
 
 import (
