@@ -21,6 +21,7 @@ func TestPreparedInsideTheOnlyConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer o.DB.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if _, err := o.DB.ExecContext(ctx, "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, at TIMESTAMP)"); err != nil {
