@@ -186,6 +186,10 @@ func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (
 		ctx = context.WithValue(ctx, callSlotsKey{}, make(callSlots, c.InFlight))
 	}
 	ctx = context.WithValue(ctx, shardConnsKey{}, &shardConns{})
+	// The shard's invoices write their steps in shared transactions
+	// (submissions.Steps.Group), ended once every invoice under way is.
+	ctx, endGroup := c.steps.Group(ctx)
+	defer endGroup()
 	busy := map[uuid.UUID]bool{}
 	var done []uuid.UUID
 	results := make(chan cleared, c.Concurrency)

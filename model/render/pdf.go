@@ -2,8 +2,8 @@ package render
 
 import (
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/einvoice-ng/einvoice/model"

@@ -106,49 +106,60 @@ type Change struct {
 // not "", counts one more request of call as MarkSent does, all in one
 // transaction, and returns the invoice as written.
 func (s *Steps) Apply(ctx context.Context, id uuid.UUID, changes []Change, call string) (*model.SubmittedInvoice, error) {
+	if g, _ := ctx.Value(groupKey{}).(*group); g != nil {
+		if out, err, ok := g.apply(id, changes, call); ok {
+			return out, err
+		}
+	}
 	var out *model.SubmittedInvoice
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		inv, err := tx.Submissions().Lock(ctx, id)
-		if err != nil {
-			return err
-		}
-		saved := false
-		for _, c := range changes {
-			if len(c.Exchanges) > 0 {
-				if err := s.appendExchanges(ctx, tx, inv, c.Exchanges); err != nil {
-					return err
-				}
-				saved = false
-			}
-			if c.To != "" {
-				changed, err := s.transition(ctx, tx, inv, c.To, c.Detail)
-				if err != nil {
-					return err
-				}
-				saved = saved || changed // transition saved it
-			}
-		}
-		switch call {
-		case "":
-		case model.CallSign, model.CallTransmit:
-			if call == model.CallSign {
-				inv.SignSent++
-			} else {
-				inv.TransmitSent++
-			}
-			now := s.now()
-			inv.UpdatedAt, inv.LastSentAt = now, &now
-			saved = false
-		default:
-			return model.Errorf(model.CodeInternal, "unknown call %q", call)
-		}
-		out = inv
-		if saved {
-			return nil
-		}
-		return tx.Submissions().Save(ctx, inv)
+		var err error
+		out, err = s.applyIn(ctx, tx, id, changes, call)
+		return err
 	})
 	return out, err
+}
+
+// applyIn is Apply's work inside tx.
+func (s *Steps) applyIn(ctx context.Context, tx *store.Store, id uuid.UUID, changes []Change, call string) (*model.SubmittedInvoice, error) {
+	inv, err := tx.Submissions().Lock(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	saved := false
+	for _, c := range changes {
+		if len(c.Exchanges) > 0 {
+			if err := s.appendExchanges(ctx, tx, inv, c.Exchanges); err != nil {
+				return nil, err
+			}
+			saved = false
+		}
+		if c.To != "" {
+			changed, err := s.transition(ctx, tx, inv, c.To, c.Detail)
+			if err != nil {
+				return nil, err
+			}
+			saved = saved || changed // transition saved it
+		}
+	}
+	switch call {
+	case "":
+	case model.CallSign, model.CallTransmit:
+		if call == model.CallSign {
+			inv.SignSent++
+		} else {
+			inv.TransmitSent++
+		}
+		now := s.now()
+		inv.UpdatedAt, inv.LastSentAt = now, &now
+		saved = false
+	default:
+		return nil, model.Errorf(model.CodeInternal, "unknown call %q", call)
+	}
+	if saved {
+		return inv, nil
+	}
+	return inv, tx.Submissions().Save(ctx, inv)
 }
 
 // appendExchanges appends exchanges to inv's log, in tx; the caller

@@ -1,0 +1,183 @@
+package submissions
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
+)
+
+// Group commit of a clearing shard's writes.
+//
+// A clearing shard clears many invoices at once, and each of their steps
+// writes its invoice in a transaction of its own (Apply): the invoice's
+// lock, its events, its row, and a commit, which on PostgreSQL waits for
+// the write-ahead log to reach the disk, and, for a confirmation, the
+// project's archive lock, which serializes the project's confirmations.
+// Within a Group, the Apply calls of the shard's invoices that arrive
+// while a transaction is under way wait for it and are then written
+// together, in one transaction with one commit: each exactly as on its
+// own (its invoice locked, its changes, its row), the confirmations last
+// so that the archive's lock is taken once, after every other write, and
+// held to the commit. No call waits for others to arrive: a call that
+// finds no transaction under way starts one at once. Apply answers each
+// call once the transaction that wrote it committed, so a sign or
+// transmit request counted by MarkSent is still sent only after its
+// count is durable. When a shared transaction fails, its calls are
+// written again one by one, each with its own transaction, so that one
+// invoice's failure (a conflict) is answered to that invoice only.
+
+// maxGroup bounds the calls written in one shared transaction.
+const maxGroup = 32
+
+// groupCommitted, when set (tests), learns the size of every shared
+// transaction that committed.
+var groupCommitted func(n int)
+
+type groupKey struct{}
+
+// group gathers Apply calls into shared transactions.
+type group struct {
+	s   *Steps
+	ctx context.Context
+
+	mu      sync.Mutex
+	pending []*groupCall
+	running bool
+	closed  bool
+	wg      sync.WaitGroup
+}
+
+// groupCall is one Apply call waiting in a group.
+type groupCall struct {
+	id      uuid.UUID
+	changes []Change
+	call    string
+	out     *model.SubmittedInvoice
+	err     error
+	done    chan struct{}
+}
+
+// Group returns a context whose Apply calls (Record, MarkSent, Begin's
+// move) are written in shared transactions, and the function that ends
+// the group: calls made after it run on their own. The group's
+// transactions run with ctx (the clearing shard's).
+func (s *Steps) Group(ctx context.Context) (context.Context, func()) {
+	g := &group{s: s, ctx: ctx}
+	return context.WithValue(ctx, groupKey{}, g), g.close
+}
+
+// close ends the group once its transactions are over.
+func (g *group) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	g.wg.Wait()
+}
+
+// apply queues one call and waits for its transaction; ok is false when
+// the group is closed (the caller writes it on its own).
+func (g *group) apply(id uuid.UUID, changes []Change, call string) (*model.SubmittedInvoice, error, bool) {
+	c := &groupCall{id: id, changes: changes, call: call, done: make(chan struct{})}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil, nil, false
+	}
+	g.pending = append(g.pending, c)
+	if !g.running {
+		g.running = true
+		g.wg.Add(1)
+		go g.run()
+	}
+	g.mu.Unlock()
+	<-c.done
+	return c.out, c.err, true
+}
+
+// run writes the pending calls, up to maxGroup per transaction, until
+// none is left.
+func (g *group) run() {
+	defer g.wg.Done()
+	for {
+		g.mu.Lock()
+		n := min(len(g.pending), maxGroup)
+		if n == 0 {
+			g.running = false
+			g.mu.Unlock()
+			return
+		}
+		batch := slices.Clone(g.pending[:n])
+		g.pending = slices.Delete(g.pending, 0, n)
+		g.mu.Unlock()
+		g.write(batch)
+		for _, c := range batch {
+			close(c.done)
+		}
+	}
+}
+
+// write writes a batch in one transaction, or each call on its own when
+// that transaction fails (or holds one call).
+func (g *group) write(batch []*groupCall) {
+	if len(batch) > 1 {
+		order(batch)
+		err := g.s.st.RunInTx(g.ctx, func(ctx context.Context, tx *store.Store) error {
+			for _, c := range batch {
+				out, err := g.s.applyIn(ctx, tx, c.id, c.changes, c.call)
+				if err != nil {
+					return err
+				}
+				c.out = out
+			}
+			return nil
+		})
+		if err == nil {
+			if groupCommitted != nil {
+				groupCommitted(len(batch))
+			}
+			return
+		}
+	}
+	for _, c := range batch {
+		c.out, c.err = nil, nil
+		c.err = g.s.st.RunInTx(g.ctx, func(ctx context.Context, tx *store.Store) error {
+			out, err := g.s.applyIn(ctx, tx, c.id, c.changes, c.call)
+			c.out = out
+			return err
+		})
+		if c.err != nil {
+			c.out = nil
+		}
+	}
+}
+
+// order puts a batch's confirmations last (they take the project's
+// archive lock, which is then held only for the chain's entries and the
+// commit), each part by invoice id (one order of the invoices' locks).
+func order(batch []*groupCall) {
+	slices.SortStableFunc(batch, func(a, b *groupCall) int {
+		if ca, cb := confirms(a), confirms(b); ca != cb {
+			if ca {
+				return 1
+			}
+			return -1
+		}
+		return bytes.Compare(a.id[:], b.id[:])
+	})
+}
+
+// confirms reports whether a call moves its invoice to confirmed.
+func confirms(c *groupCall) bool {
+	for _, ch := range c.changes {
+		if ch.To == model.InvoiceConfirmed {
+			return true
+		}
+	}
+	return false
+}
