@@ -20,12 +20,14 @@ import (
 // the write-ahead log to reach the disk, and, for a confirmation, the
 // project's archive lock, which serializes the project's confirmations.
 // Within a Group, the Apply calls of the shard's invoices that arrive
-// while a transaction is under way wait for it and are then written
-// together, in one transaction with one commit: each exactly as on its
-// own (its invoice locked, its changes, its row), the confirmations last
-// so that the archive's lock is taken once, after every other write, and
-// held to the commit. No call waits for others to arrive: a call that
-// finds no transaction under way starts one at once. Apply answers each
+// while its lane's transactions are under way (the confirmations' one,
+// the other writes' groupParallel) wait for one to end and are then
+// written together, in one transaction with one commit: each exactly as
+// on its own (its invoice locked, its changes, its row); the
+// confirmations of a transaction take the archive's lock once, and hold
+// it for their entries and the commit. No call waits for others to
+// arrive: a call that finds its lane with a transaction to spare starts
+// one at once. Apply answers each
 // call once the transaction that wrote it committed, so a sign or
 // transmit request counted by MarkSent is still sent only after its
 // count is durable. When a shared transaction fails, its calls are
@@ -41,17 +43,31 @@ var groupCommitted func(n int)
 
 type groupKey struct{}
 
-// group gathers Apply calls into shared transactions.
+// group gathers Apply calls into shared transactions, in two lanes:
+// confirmations, written one transaction at a time (the project's archive
+// lock serializes them anyway), and the other writes, up to
+// groupParallel transactions at once (their invoices' rows are distinct,
+// and PostgreSQL writes them side by side).
 type group struct {
 	s   *Steps
 	ctx context.Context
 
-	mu      sync.Mutex
-	pending []*groupCall
-	running bool
-	closed  bool
-	wg      sync.WaitGroup
+	mu     sync.Mutex
+	lanes  [2]lane
+	closed bool
+	wg     sync.WaitGroup
 }
+
+// lane is one lane's calls waiting, and its transactions under way.
+type lane struct {
+	pending []*groupCall
+	running int
+	max     int
+}
+
+// groupParallel is how many transactions of writes other than
+// confirmations a group runs at once.
+const groupParallel = 4
 
 // groupCall is one Apply call waiting in a group.
 type groupCall struct {
@@ -69,6 +85,7 @@ type groupCall struct {
 // transactions run with ctx (the clearing shard's).
 func (s *Steps) Group(ctx context.Context) (context.Context, func()) {
 	g := &group{s: s, ctx: ctx}
+	g.lanes[0].max, g.lanes[1].max = groupParallel, 1
 	return context.WithValue(ctx, groupKey{}, g), g.close
 }
 
@@ -89,31 +106,35 @@ func (g *group) apply(id uuid.UUID, changes []Change, call string) (*model.Submi
 		g.mu.Unlock()
 		return nil, nil, false
 	}
-	g.pending = append(g.pending, c)
-	if !g.running {
-		g.running = true
+	l := &g.lanes[0]
+	if confirms(c) {
+		l = &g.lanes[1]
+	}
+	l.pending = append(l.pending, c)
+	if l.running < l.max {
+		l.running++
 		g.wg.Add(1)
-		go g.run()
+		go g.run(l)
 	}
 	g.mu.Unlock()
 	<-c.done
 	return c.out, c.err, true
 }
 
-// run writes the pending calls, up to maxGroup per transaction, until
-// none is left.
-func (g *group) run() {
+// run writes a lane's pending calls, up to maxGroup per transaction,
+// until none is left.
+func (g *group) run(l *lane) {
 	defer g.wg.Done()
 	for {
 		g.mu.Lock()
-		n := min(len(g.pending), maxGroup)
+		n := min(len(l.pending), maxGroup)
 		if n == 0 {
-			g.running = false
+			l.running--
 			g.mu.Unlock()
 			return
 		}
-		batch := slices.Clone(g.pending[:n])
-		g.pending = slices.Delete(g.pending, 0, n)
+		batch := slices.Clone(l.pending[:n])
+		l.pending = slices.Delete(l.pending, 0, n)
 		g.mu.Unlock()
 		g.write(batch)
 		for _, c := range batch {
