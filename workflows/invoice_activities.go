@@ -178,13 +178,22 @@ func result(inv *model.SubmittedInvoice) InvoiceStepResult {
 // within the attempt (rowWait), then by failing retryably, up to
 // maxRowWaitAttempts attempts.
 func (a *InvoiceActivities) BeginInvoice(ctx context.Context, in InvoiceStep) (InvoiceStepResult, error) {
-	_, out, err := a.begin(ctx, in)
+	_, out, err := a.begin(ctx, in, false)
 	return out, err
 }
 
 // begin is BeginInvoice, which also answers the invoice as it left it.
-func (a *InvoiceActivities) begin(ctx context.Context, in InvoiceStep) (*model.SubmittedInvoice, InvoiceStepResult, error) {
-	inv, err := a.steps.Begin(ctx, in.ProjectID, in.IRN, a.hold)
+// With later, a queued invoice that may go on is only read, and answered
+// still queued but not Waiting: the caller writes its move to submitting
+// (submissions.BeganChange) with its next write.
+func (a *InvoiceActivities) begin(ctx context.Context, in InvoiceStep, later bool) (*model.SubmittedInvoice, InvoiceStepResult, error) {
+	beginOnce := func() (*model.SubmittedInvoice, error) {
+		if later {
+			return a.steps.BeginLater(ctx, in.ProjectID, in.IRN)
+		}
+		return a.steps.Begin(ctx, in.ProjectID, in.IRN, a.hold)
+	}
+	inv, err := beginOnce()
 	for wait := rowWaitFirst; model.ErrorCodeOf(err) == model.CodeNotFound && wait <= rowWaitLast; wait *= 2 {
 		t := time.NewTimer(wait)
 		select {
@@ -193,7 +202,7 @@ func (a *InvoiceActivities) begin(ctx context.Context, in InvoiceStep) (*model.S
 			return nil, InvoiceStepResult{}, temporal.NewApplicationError("the invoice's row is not committed yet", ErrNotYet)
 		case <-t.C:
 		}
-		inv, err = a.steps.Begin(ctx, in.ProjectID, in.IRN, a.hold)
+		inv, err = beginOnce()
 	}
 	if model.ErrorCodeOf(err) == model.CodeNotFound {
 		if activity.GetInfo(ctx).Attempt >= maxRowWaitAttempts {
@@ -203,6 +212,9 @@ func (a *InvoiceActivities) begin(ctx context.Context, in InvoiceStep) (*model.S
 	}
 	if err != nil {
 		return nil, InvoiceStepResult{}, a.fail(ctx, err)
+	}
+	if later && inv.Status == model.InvoiceQueued && !a.hold(inv) {
+		return inv, InvoiceStepResult{InvoiceID: inv.ID, Status: inv.Status}, nil
 	}
 	a.observe(inv)
 	if inv.Status == model.InvoiceQueued {
@@ -319,7 +331,7 @@ func (cl *call) later(ex *submissions.Exchange, to model.InvoiceStatus) InvoiceS
 // every step is safe to repeat, and the sign and transmit requests are
 // settled with NRS before they are sent again, as on their own.
 func (a *InvoiceActivities) ClearInvoice(ctx context.Context, in InvoiceStep) (out InvoiceStepResult, err error) {
-	inv, out, err := a.begin(ctx, in)
+	inv, out, err := a.begin(ctx, in, true)
 	if err != nil || out.Waiting || out.Status == model.InvoiceRejected || out.Status == model.InvoiceConfirmed {
 		return out, err
 	}
@@ -329,6 +341,16 @@ func (a *InvoiceActivities) ClearInvoice(ctx context.Context, in InvoiceStep) (o
 		return InvoiceStepResult{}, a.fail(ctx, err)
 	}
 	cl.batch = true
+	if inv.Status == model.InvoiceQueued {
+		// Begun: the move to submitting is written with the invoice's
+		// next write (the validations are safe to repeat; the first
+		// write that must come before a call, MarkSent, carries it).
+		cl.pending = append(cl.pending, submissions.BeganChange())
+		began := *inv
+		began.Status = model.InvoiceSubmitting
+		cl.inv = &began
+		a.observe(cl.inv)
+	}
 	ctx = context.WithValue(ctx, keptCallKey{}, &keptCall{cl: cl})
 	defer func() {
 		if len(cl.pending) == 0 {

@@ -39,8 +39,25 @@ func (s *Steps) Begin(ctx context.Context, projectID uuid.UUID, irn string, hold
 	if inv.Status != model.InvoiceQueued || hold != nil && hold(inv) {
 		return inv, nil
 	}
-	return s.Record(ctx, inv.ID, nil, model.InvoiceSubmitting, Detail{Message: "the workflow began"})
+	return s.Record(ctx, inv.ID, nil, model.InvoiceSubmitting, Detail{Message: beganMessage})
 }
+
+// BeginLater is Begin for a caller that writes the move to submitting
+// with the invoice's next write (Apply, with BeganChange first): it only
+// reads the invoice, which a queued one leaves queued in the database
+// until then.
+func (s *Steps) BeginLater(ctx context.Context, projectID uuid.UUID, irn string) (*model.SubmittedInvoice, error) {
+	return s.st.Submissions().ByIRN(ctx, projectID, irn)
+}
+
+// BeganChange is the move to submitting that Begin writes, for a caller
+// of BeginLater to write with the invoice's next write.
+func BeganChange() Change {
+	return Change{To: model.InvoiceSubmitting, Detail: Detail{Message: beganMessage}}
+}
+
+// beganMessage is the event log's line of the move to submitting.
+const beganMessage = "the workflow began"
 
 // Invoice reads an invoice by id.
 func (s *Steps) Invoice(ctx context.Context, id uuid.UUID) (*model.SubmittedInvoice, error) {
