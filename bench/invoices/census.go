@@ -53,7 +53,7 @@ func (b *bench) scrape(ctx context.Context, url, token string) (map[string]float
 		if !strings.HasPrefix(name, "einvoice_") && !strings.HasPrefix(name, "temporal_") || strings.HasPrefix(name, "einvoice_http_") {
 			continue
 		}
-		if !strings.HasSuffix(name, "_total") && !strings.HasSuffix(name, "_count") {
+		if !strings.HasSuffix(name, "_total") && !strings.HasSuffix(name, "_count") && !strings.HasSuffix(name, "_seconds_sum") {
 			continue
 		}
 		v, err := strconv.ParseFloat(value, 64)
@@ -88,15 +88,37 @@ func dropLabels(series string, names ...string) string {
 
 // printCensus prints every counter that moved, per cleared invoice.
 func printCensus(before, after map[string]float64, cleared int) {
-	var keys []string
+	var keys, sums []string
 	for k, v := range after {
-		if v-before[k] > 0 {
-			keys = append(keys, k)
+		if v-before[k] <= 0 {
+			continue
 		}
+		if name, _, _ := strings.Cut(k, "{"); strings.HasSuffix(name, "_seconds_sum") {
+			sums = append(sums, k)
+			continue
+		}
+		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	slices.Sort(sums)
 	fmt.Printf("census per cleared invoice (server counters that moved, /%d):\n", cleared)
 	for _, k := range keys {
 		fmt.Printf("  %8.2f  %s\n", (after[k]-before[k])/float64(cleared), k)
+	}
+	if len(sums) == 0 {
+		return
+	}
+	// A histogram's sum over its count is the mean of what it measured
+	// over the run (an NRS call's duration, an activity's, ...).
+	fmt.Println("mean duration over the run (histogram sum / count):")
+	for _, k := range sums {
+		name, labels, _ := strings.Cut(k, "{")
+		count := strings.TrimSuffix(name, "_sum") + "_count"
+		if labels != "" {
+			count += "{" + labels
+		}
+		if n := after[count] - before[count]; n > 0 {
+			fmt.Printf("  %8.1f ms  %s\n", 1000*(after[k]-before[k])/n, strings.TrimSuffix(name, "_seconds_sum")+strings.TrimPrefix(k, name))
+		}
 	}
 }
