@@ -20,11 +20,15 @@ import (
 // Collectors where the process serves /metrics (einvoice dev and the api
 // beside an in-process worker, einvoice worker's EINVOICE_WORKER_HTTP_ADDR).
 type Metrics struct {
-	states *prometheus.CounterVec
-	calls  *prometheus.HistogramVec
+	states   *prometheus.CounterVec
+	calls    *prometheus.HistogramVec
+	clearing *prometheus.HistogramVec
 }
 
-var _ workflows.CallObserver = (*Metrics)(nil)
+var (
+	_ workflows.CallObserver     = (*Metrics)(nil)
+	_ workflows.ClearingObserver = (*Metrics)(nil)
+)
 
 // NewMetrics builds the invoice workflows' metrics.
 func NewMetrics() *Metrics {
@@ -38,17 +42,27 @@ func NewMetrics() *Metrics {
 			Help:    "Calls to the tax authority made for submitted invoices, by operation and HTTP status (0: no answer).",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"operation", "status"}),
+		clearing: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "einvoice_clearing_stage_duration_seconds",
+			Help:    "Clearing shards: an invoice's clearing from its start in the shard to its answer (stage invoice), and a call's wait for one of the shard's slots for calls to the tax authority (stage slot_wait).",
+			Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"stage"}),
 	}
 }
 
 // Collectors are the metrics to register.
 func (m *Metrics) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.states, m.calls}
+	return []prometheus.Collector{m.states, m.calls, m.clearing}
 }
 
 // ObserveCall implements workflows.CallObserver.
 func (m *Metrics) ObserveCall(operation string, status int, d time.Duration) {
 	m.calls.WithLabelValues(operation, strconv.Itoa(status)).Observe(d.Seconds())
+}
+
+// ObserveClearing implements workflows.ClearingObserver.
+func (m *Metrics) ObserveClearing(stage string, d time.Duration) {
+	m.clearing.WithLabelValues(stage).Observe(d.Seconds())
 }
 
 // ObserveState implements workflows.CallObserver.

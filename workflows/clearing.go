@@ -182,8 +182,9 @@ type cleared struct {
 // fails the run, which is retried: the invoices stay with the shard.
 func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (out ClearShardResult, err error) {
 	began := time.Now()
+	obs, _ := c.inv.metrics.(ClearingObserver)
 	if c.InFlight > 0 {
-		ctx = context.WithValue(ctx, callSlotsKey{}, make(callSlots, c.InFlight))
+		ctx = context.WithValue(ctx, callSlotsKey{}, &callSlots{ch: make(chan struct{}, c.InFlight), obs: obs})
 	}
 	ctx = context.WithValue(ctx, shardConnsKey{}, &shardConns{})
 	// The shard's invoices write their steps in shared transactions
@@ -274,7 +275,11 @@ func (c *ClearingActivities) ClearShard(ctx context.Context, in ClearingInput) (
 				go func() {
 					defer wg.Done()
 					step := InvoiceStep{ProjectID: inv.ProjectID, IRN: inv.IRN, InvoiceID: inv.ID, Transmit: inv.InvoiceType.Transmitted()}
+					began := time.Now()
 					r, err := c.inv.ClearInvoice(ctx, step)
+					if obs != nil {
+						obs.ObserveClearing(ClearingStageInvoice, time.Since(began))
+					}
 					results <- cleared{inv: inv, out: r, err: err}
 				}()
 			}
@@ -364,8 +369,27 @@ func (k *shardConns) put(project uuid.UUID, creds *authority.Credentials, conn s
 }
 
 // callSlots bounds the calls to the authority under way at once: a call
-// takes a slot for as long as it is in flight.
-type callSlots chan struct{}
+// takes a slot for as long as it is in flight. obs (if set) is told how
+// long each call waited for its slot.
+type callSlots struct {
+	ch  chan struct{}
+	obs ClearingObserver
+}
+
+// ClearingObserver is told how long a clearing shard's steps took, for
+// metrics: ClearingStageInvoice, an invoice's ClearInvoice in the shard
+// (from its start to its answer); ClearingStageSlotWait, a call's wait
+// for one of the shard's slots for calls to the authority. A
+// CallObserver that is one is told.
+type ClearingObserver interface {
+	ObserveClearing(stage string, d time.Duration)
+}
+
+// Stages of ClearingObserver.
+const (
+	ClearingStageInvoice  = "invoice"
+	ClearingStageSlotWait = "slot_wait"
+)
 
 type callSlotsKey struct{}
 
@@ -373,13 +397,13 @@ type callSlotsKey struct{}
 // duration: the invoices of a clearing shard share its slots.
 type slotted struct {
 	submissions.Connection
-	slots callSlots
+	slots *callSlots
 }
 
 // withSlots is conn bounded by the slots ctx carries (ClearShard's), or
 // conn itself. A connection that reports keeps doing so.
 func withSlots(ctx context.Context, conn submissions.Connection) submissions.Connection {
-	slots, _ := ctx.Value(callSlotsKey{}).(callSlots)
+	slots, _ := ctx.Value(callSlotsKey{}).(*callSlots)
 	if slots == nil {
 		return conn
 	}
@@ -393,14 +417,26 @@ func withSlots(ctx context.Context, conn submissions.Connection) submissions.Con
 // take waits for a slot: the returned error is ctx's when it ended first.
 func (s *slotted) take(ctx context.Context) error {
 	select {
-	case s.slots <- struct{}{}:
+	case s.slots.ch <- struct{}{}:
+		if s.slots.obs != nil {
+			s.slots.obs.ObserveClearing(ClearingStageSlotWait, 0)
+		}
+		return nil
+	default:
+	}
+	began := time.Now()
+	select {
+	case s.slots.ch <- struct{}{}:
+		if s.slots.obs != nil {
+			s.slots.obs.ObserveClearing(ClearingStageSlotWait, time.Since(began))
+		}
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-func (s *slotted) give() { <-s.slots }
+func (s *slotted) give() { <-s.slots.ch }
 
 // noSlot is the exchange and error of a call that never left for want
 // of a slot (the shard is stopping).

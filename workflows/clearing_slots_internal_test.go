@@ -68,7 +68,8 @@ func (r *reportingConn) Report(context.Context, *model.SubmittedInvoice, time.Ti
 // than InFlight calls are under way, and every call still goes through.
 func TestClearingSlotsBoundCallsInFlight(t *testing.T) {
 	conn := &busyConn{}
-	ctx := context.WithValue(context.Background(), callSlotsKey{}, make(callSlots, 3))
+	waits := &waitCounter{}
+	ctx := context.WithValue(context.Background(), callSlotsKey{}, &callSlots{ch: make(chan struct{}, 3), obs: waits})
 	c := withSlots(ctx, conn)
 	inv := &model.SubmittedInvoice{}
 	var wg sync.WaitGroup
@@ -100,8 +101,24 @@ func TestClearingSlotsBoundCallsInFlight(t *testing.T) {
 	if most := conn.most.Load(); most != 3 {
 		t.Fatalf("at most %d calls were under way at once, want 3", most)
 	}
+	if n, waited := waits.n.Load(), waits.waited.Load(); n != 40 || waited == 0 {
+		t.Fatalf("slot waits observed: %d (%d of them waited), want 40, some waiting", n, waited)
+	}
 	if withSlots(context.Background(), conn) != submissions.Connection(conn) {
 		t.Fatal("a connection outside a shard was wrapped")
+	}
+}
+
+// waitCounter counts the slot waits observed, and those that waited.
+type waitCounter struct{ n, waited atomic.Int32 }
+
+func (w *waitCounter) ObserveClearing(stage string, d time.Duration) {
+	if stage != ClearingStageSlotWait {
+		return
+	}
+	w.n.Add(1)
+	if d > 0 {
+		w.waited.Add(1)
 	}
 }
 
@@ -109,7 +126,7 @@ func TestClearingSlotsBoundCallsInFlight(t *testing.T) {
 // that cannot get a slot before its context ends is not sent.
 func TestClearingSlotsKeepReportsAndStop(t *testing.T) {
 	rc := &reportingConn{}
-	slots := make(callSlots, 1)
+	slots := &callSlots{ch: make(chan struct{}, 1)}
 	ctx := context.WithValue(context.Background(), callSlotsKey{}, slots)
 	c := withSlots(ctx, rc)
 	rp, ok := c.(submissions.Reporter)
@@ -119,7 +136,7 @@ func TestClearingSlotsKeepReportsAndStop(t *testing.T) {
 	if ex, err := rp.Report(ctx, &model.SubmittedInvoice{}, time.Now()); err != nil || ex.Operation != "report" {
 		t.Fatalf("report: %v %v", ex, err)
 	}
-	slots <- struct{}{} // every slot taken
+	slots.ch <- struct{}{} // every slot taken
 	stopped, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
 	ex, err := c.Send(stopped, &model.SubmittedInvoice{}, model.CallSign)
