@@ -164,6 +164,8 @@ func (g *group) write(batch []*groupCall) {
 			}
 			return
 		}
+		g.s.cfg.Logger.WarnContext(g.ctx, "a shared transaction of invoice writes failed; writing them one by one",
+			"writes", len(batch), "error", err.Error())
 	}
 	for _, c := range batch {
 		c.out, c.err = nil, nil
