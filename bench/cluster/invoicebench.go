@@ -16,14 +16,14 @@ import (
 // its submissions spread over both APIs, the CPU per cleared invoice of
 // every process (the Temporal server, the stand-in, both APIs, both
 // workers, and the PostgreSQL backends of the two databases), the census
-// from the first worker's metrics and webhook deliveries to a receiver on
+// from both workers' metrics (summed) and webhook deliveries to a receiver on
 // loopback. Afterwards it counts the lines of every process's log that
 // tell of an exceeded deadline.
 func (c *cluster) benchInvoices(ctx context.Context, extra []string) error {
 	args := []string{
 		"-base", c.apiURL(0) + "," + c.apiURL(1),
 		"-n", strconv.Itoa(c.o.benchN), "-rate", strconv.FormatFloat(c.o.benchRate, 'f', -1, 64),
-		"-metrics", c.workerURL(0) + "/metrics",
+		"-metrics", c.workerURL(0) + "/metrics," + c.workerURL(1) + "/metrics",
 		"-webhooks",
 		"-postgres", c.o.adminDB, "-postgres-dbs", dbName(c.o.adminDB) + "," + dbName(c.o.sandbox),
 	}

@@ -16,7 +16,25 @@ import (
 // einvoice's and the Temporal SDK's counters and histogram counts, keyed
 // by the series as exposed (name and labels). The request metrics are
 // left out: they count the bench's own polling.
+//
+// url may be a comma-separated list (the workers of a cluster): their
+// series are summed.
 func (b *bench) scrape(ctx context.Context, url, token string) (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, u := range strings.Split(url, ",") {
+		one, err := b.scrapeOne(ctx, u, token)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range one {
+			out[k] += v
+		}
+	}
+	return out, nil
+}
+
+// scrapeOne is scrape of one server.
+func (b *bench) scrapeOne(ctx context.Context, url, token string) (map[string]float64, error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		return nil, err

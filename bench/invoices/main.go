@@ -130,7 +130,7 @@ func run() error {
 	serverPID := flag.Int("server-pid", 0, "with -outage, the server's process id, to report its CPU seconds during the drain")
 	var procs pids
 	flag.Var(&procs, "pid", "a process whose CPU per cleared invoice to report, name=pid or pid (repeatable)")
-	metricsURL := flag.String("metrics", "", "Prometheus endpoint of the server for the census (default base/metrics; \"off\" for none)")
+	metricsURL := flag.String("metrics", "", "Prometheus endpoint of the server for the census, or a comma-separated list whose series are summed (default base/metrics; \"off\" for none)")
 	metricsToken := flag.String("metrics-token", "", "bearer token of -metrics")
 	pgDSN := flag.String("postgres", "", "PostgreSQL URL: also report the CPU of its backends serving -postgres-dbs (read from /proc: run on the database's host)")
 	pgDBs := flag.String("postgres-dbs", "", "comma-separated databases whose backends -postgres counts (default: the URL's database)")
