@@ -57,6 +57,64 @@ func (c *core) archive(ctx context.Context, tx *store.Store, inv *model.Submitte
 	return nil
 }
 
+// archiveLater, in a transaction's context, collects the invoices it
+// confirms instead of archiving and saving each at once: archiveAll then
+// archives them together.
+type archiveLater struct{ invs []*model.SubmittedInvoice }
+
+type archiveLaterKey struct{}
+
+// archiveAll appends invs, confirmed inside tx (archiveLater), to their
+// projects' chains in that order and saves them: every digest first,
+// then, per project, its lock and the chain's head once, and the
+// entries one after the other; the lock is held from there to the
+// commit, for the invoices' updates only.
+func (c *core) archiveAll(ctx context.Context, tx *store.Store, invs []*model.SubmittedInvoice) error {
+	digests := make([]string, len(invs))
+	for i, inv := range invs {
+		d, err := exchangesDigest(ctx, tx, inv.ID)
+		if err != nil {
+			return err
+		}
+		digests[i] = d
+	}
+	type head struct {
+		seq  int64
+		prev string
+	}
+	heads := map[uuid.UUID]*head{}
+	now := c.now()
+	until := model.StoredTime(now.Add(c.cfg.Retention))
+	for i, inv := range invs {
+		h := heads[inv.ProjectID]
+		if h == nil {
+			if err := tx.Projects().Lock(ctx, inv.ProjectID); err != nil {
+				return err
+			}
+			h = &head{}
+			last, err := tx.Submissions().LastArchived(ctx, inv.ProjectID)
+			switch {
+			case err == nil:
+				h.seq, h.prev = *last.ArchiveSeq, last.ArchiveHash
+			case model.ErrorCodeOf(err) != model.CodeNotFound:
+				return err
+			}
+			heads[inv.ProjectID] = h
+		}
+		seq := h.seq + 1
+		at, keep := now, until
+		inv.ArchiveSeq, inv.ArchivePrevHash, inv.ArchivedAt, inv.RetainUntil = &seq, h.prev, &at, &keep
+		inv.ArchiveHash = archiveHash(c.cfg.ArchiveKey, inv, digests[i])
+		h.seq, h.prev = seq, inv.ArchiveHash
+	}
+	for _, inv := range invs {
+		if err := tx.Submissions().Save(ctx, inv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // exchangesDigest hashes an invoice's exchanges with NRS, in order, up to
 // its confirmation (later exchanges, such as payment updates, are not part
 // of the archived entry).

@@ -28,7 +28,8 @@ func TestGroupedWrites(t *testing.T) {
 			ctx := context.Background()
 			now := time.Now().UTC()
 			pr := seedProject(t, st, nil)
-			steps := submissions.NewSteps(st, submissions.Config{ArchiveKey: []byte("test-archive-key-of-32-bytes-xyz")}, nil)
+			key := []byte("test-archive-key-of-32-bytes-xyz")
+			steps := submissions.NewSteps(st, submissions.Config{ArchiveKey: key}, nil)
 			var shared, largest atomic.Int64
 			submissions.OnGroupCommit(func(n int) {
 				shared.Add(1)
@@ -107,6 +108,9 @@ func TestGroupedWrites(t *testing.T) {
 				}
 				if prev := bySeq[seq-1]; prev != nil && inv.ArchivePrevHash != prev.ArchiveHash || seq == 1 && inv.ArchivePrevHash != "" {
 					t.Fatalf("archive entry %d does not follow %d", seq, seq-1)
+				}
+				if h, err := submissions.ArchiveHashOf(ctx, st, key, inv); err != nil || h != inv.ArchiveHash {
+					t.Fatalf("archive entry %d does not verify (%v)", seq, err)
 				}
 			}
 			for _, id := range queued {

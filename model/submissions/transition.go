@@ -106,6 +106,12 @@ func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.Submi
 		return false, err
 	}
 	if to == model.InvoiceConfirmed {
+		if later, _ := ctx.Value(archiveLaterKey{}).(*archiveLater); later != nil {
+			// A shared transaction archives its confirmations together,
+			// and saves them then (archiveAll).
+			later.invs = append(later.invs, inv)
+			return true, nil
+		}
 		if err := c.archive(ctx, tx, inv); err != nil {
 			return false, err
 		}
