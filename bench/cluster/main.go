@@ -19,7 +19,9 @@
 // program; cutting it closes every connection and refuses new ones, as a
 // server that went down would, without stopping the PostgreSQL server
 // other programs share. The stand-in keeps its state in a database of its
-// own reached directly: it plays NRS, whose outages are another test.
+// own reached directly: it plays NRS, whose outages are another test. With
+// -bench-invoices (make bench-cluster-invoices) nothing is cut and every
+// process connects to PostgreSQL directly, as deployed.
 package main
 
 import (
@@ -106,15 +108,23 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	proxy, err := tcpproxy.Start(addr(o.port+offProxy), direct.Host)
-	if err != nil {
-		return fmt.Errorf("proxy: %w", err)
+	// The fault scenarios reach PostgreSQL through a proxy they can cut;
+	// the benchmark (-bench-invoices) measures the topology as deployed,
+	// connected to PostgreSQL directly, without the proxy's CPU and
+	// extra hops on every statement.
+	dbURL, via := direct.String(), "directly"
+	var proxy *tcpproxy.Proxy
+	if !o.bench {
+		if proxy, err = tcpproxy.Start(addr(o.port+offProxy), direct.Host); err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		defer proxy.Close()
+		proxied := *direct
+		proxied.Host = proxy.Addr()
+		dbURL, via = proxied.String(), "via proxy "+proxy.Addr()
 	}
-	defer proxy.Close()
-	proxied := *direct
-	proxied.Host = proxy.Addr()
 
-	c := newCluster(o, proxied.String())
+	c := newCluster(o, dbURL)
 	defer c.stopAll()
 	// Interrupted, stop the processes this program started. (Only a signal
 	// does: the end of run, which cancels ctx, does not.)
@@ -133,8 +143,8 @@ func run(o options) error {
 	if err := c.startAll(ctx); err != nil {
 		return err
 	}
-	fmt.Printf("cluster up in %.1fs: postgres (via proxy %s), redis, temporal, stand-in, 2 api, 2 worker\n",
-		time.Since(began).Seconds(), proxy.Addr())
+	fmt.Printf("cluster up in %.1fs: postgres (%s), redis, temporal, stand-in, 2 api, 2 worker\n",
+		time.Since(began).Seconds(), via)
 	if o.bench {
 		return c.benchInvoices(ctx, flag.Args())
 	}
