@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,6 +85,55 @@ func TestQueries(t *testing.T) {
 				}
 				if _, err := db.Invoices().Get(ctx, a.BusinessID, "INV4-94ND90NR-20260315"); err != nil {
 					t.Fatalf("kept invoice evicted: %v", err)
+				}
+			})
+			t.Run("totals over concurrent writes", func(t *testing.T) {
+				// A business's invoices written at once, each in its own
+				// transaction, as the stand-in's calls are: the totals
+				// (spread over slots) count every one; the bound is then
+				// kept exactly.
+				c := business("c")
+				if err := db.Businesses().Insert(ctx, c); err != nil {
+					t.Fatal(err)
+				}
+				base := time.Now().UTC().Truncate(time.Microsecond)
+				const n = 40
+				var wg sync.WaitGroup
+				errs := make(chan error, n)
+				for i := range n {
+					wg.Go(func() {
+						errs <- db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+							inv := invoice(c.BusinessID, fmt.Sprintf("INV%d-94ND90NR-20260316", i), base.Add(time.Duration(i)*time.Millisecond), 10)
+							if err := tx.Invoices().Insert(ctx, inv); err != nil {
+								return err
+							}
+							inv.Payload, inv.PayloadBytes = strings.Repeat("y", 20), 20
+							return tx.Invoices().Update(ctx, inv)
+						})
+					})
+				}
+				wg.Wait()
+				close(errs)
+				for err := range errs {
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				// 40 invoices of 20 bytes: a bound of 30 invoices and 1 KiB
+				// evicts exactly the 10 oldest.
+				got, err := db.Invoices().Evict(ctx, c.BusinessID, "INV39-94ND90NR-20260316", 30, 1<<10)
+				if err != nil || got != 10 {
+					t.Fatalf("evicted %d, %v", got, err)
+				}
+				if left, _ := db.Invoices().Count(ctx, c.BusinessID); left != 30 {
+					t.Fatalf("%d invoices left", left)
+				}
+				// The totals followed: 30 invoices, 600 bytes.
+				if got, err := db.Invoices().Evict(ctx, c.BusinessID, "INV39-94ND90NR-20260316", 30, 600); err != nil || got != 0 {
+					t.Fatalf("evicted again %d, %v", got, err)
+				}
+				if got, err := db.Invoices().Evict(ctx, c.BusinessID, "INV39-94ND90NR-20260316", 30, 599); err != nil || got != 1 {
+					t.Fatalf("evicted by a byte %d, %v", got, err)
 				}
 			})
 			t.Run("search and update", func(t *testing.T) {

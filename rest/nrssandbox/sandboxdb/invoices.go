@@ -3,6 +3,7 @@ package sandboxdb
 import (
 	"context"
 	"errors"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"time"
@@ -48,7 +49,7 @@ func (rp Invoices) Insert(ctx context.Context, inv *Invoice) error {
 	if _, err := rp.d.idb.NewInsert().Model(inv).Exec(ctx); err != nil {
 		return mapErr(err)
 	}
-	return rp.addTotals(ctx, inv.BusinessID, 1, inv.PayloadBytes)
+	return rp.addTotals(ctx, inv.BusinessID, inv.IRN, 1, inv.PayloadBytes)
 }
 
 // Update rewrites an invoice (all but its key and creation time), and
@@ -67,22 +68,37 @@ func (rp Invoices) Update(ctx context.Context, inv *Invoice) error {
 	if inv.PayloadBytes == was {
 		return nil
 	}
-	return rp.addTotals(ctx, inv.BusinessID, 0, inv.PayloadBytes-was)
+	return rp.addTotals(ctx, inv.BusinessID, inv.IRN, 0, inv.PayloadBytes-was)
 }
 
-// invoiceTotals is a business's count of invoices and of their
-// payloads' bytes.
-type invoiceTotals struct {
-	bun.BaseModel `bun:"table:nrs_sandbox_invoice_totals"`
+// invoiceTally is one slot of a business's count of invoices and of
+// their payloads' bytes: the business's totals are the sum of its slots.
+// A write counts in the slot of its invoice's IRN, so that writes of a
+// business's different invoices do not wait for each other's commit on
+// one row.
+type invoiceTally struct {
+	bun.BaseModel `bun:"table:nrs_sandbox_invoice_tallies"`
 	BusinessID    string `bun:"business_id,pk"`
+	Slot          int    `bun:"slot,pk"`
 	Invoices      int    `bun:"invoices"`
 	Bytes         int64  `bun:"bytes"`
 }
 
-// addTotals adds n invoices and bytes to a business's totals.
-func (rp Invoices) addTotals(ctx context.Context, businessID string, n int, bytes int64) error {
-	_, err := rp.d.idb.NewInsert().Model(&invoiceTotals{BusinessID: strings.ToLower(businessID), Invoices: n, Bytes: bytes}).
-		On("CONFLICT (business_id) DO UPDATE").
+// tallySlots is how many slots a business's totals are spread over.
+const tallySlots = 16
+
+// tallySlot is the slot an IRN's writes count in.
+func tallySlot(irn string) int {
+	h := fnv.New32a()
+	h.Write([]byte(irn))
+	return int(h.Sum32() % tallySlots)
+}
+
+// addTotals adds n invoices and bytes to a business's totals, in the
+// slot of irn.
+func (rp Invoices) addTotals(ctx context.Context, businessID, irn string, n int, bytes int64) error {
+	_, err := rp.d.idb.NewInsert().Model(&invoiceTally{BusinessID: strings.ToLower(businessID), Slot: tallySlot(irn), Invoices: n, Bytes: bytes}).
+		On("CONFLICT (business_id, slot) DO UPDATE").
 		Set("invoices = ?TableAlias.invoices + EXCLUDED.invoices").
 		Set("bytes = ?TableAlias.bytes + EXCLUDED.bytes").Exec(ctx)
 	return mapErr(err)
@@ -101,8 +117,8 @@ func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCou
 		N     int   `bun:"n"`
 		Bytes int64 `bun:"bytes"`
 	}
-	err := rp.d.idb.NewSelect().Model((*invoiceTotals)(nil)).
-		ColumnExpr("invoices AS n").ColumnExpr("bytes").
+	err := rp.d.idb.NewSelect().Model((*invoiceTally)(nil)).
+		ColumnExpr("coalesce(sum(invoices), 0) AS n").ColumnExpr("coalesce(sum(bytes), 0) AS bytes").
 		Where("business_id = ?", businessID).Scan(ctx, &totals)
 	if err = mapErr(err); err != nil && !errors.Is(err, ErrNotFound) {
 		return 0, err
@@ -143,7 +159,9 @@ func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCou
 				bytes += o.PayloadBytes
 			}
 		}
-		if err := rp.addTotals(ctx, businessID, -len(drop), -bytes); err != nil {
+		// Taken from the slot of the invoice kept: any slot will do, the
+		// totals are the sum.
+		if err := rp.addTotals(ctx, businessID, keepIRN, -len(drop), -bytes); err != nil {
 			return evicted, err
 		}
 	}
