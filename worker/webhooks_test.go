@@ -424,6 +424,15 @@ func TestWebhookDirectFirstAttempt(t *testing.T) {
 	if err := workflowOf(created); !errors.As(err, &nf) {
 		t.Errorf("a workflow exists for a delivery the dispatcher made: %v", err)
 	}
+	// Created claimed by the dispatcher, and recorded started with its
+	// end: the sweep never takes it.
+	if id, err := uuid.Parse(created); err != nil {
+		t.Fatal(err)
+	} else if del, err := r.e.App.Store().Webhooks().Delivery(ctx, webhooks.DeliveryID(id, ep.ID)); err != nil {
+		t.Fatal(err)
+	} else if del.ClaimedAt == nil || del.StartedAt == nil || del.FinishedAt == nil || del.Status != model.DeliverySucceeded || del.Attempts != 1 {
+		t.Errorf("the direct delivery's row: %+v", del)
+	}
 
 	// The endpoint fails: the first attempt is the dispatcher's, the
 	// retries are the workflow's.

@@ -149,11 +149,20 @@ func (a *WebhookActivities) DeliverWebhook(ctx context.Context, in WebhookAttemp
 	return a.d.Record(ctx, res)
 }
 
-// DeliverFirst makes a delivery's attempt outside any workflow (the
-// dispatcher's direct first attempt) and records it, as DeliverWebhook
-// does; it fits webhooks.Dispatcher.DeliverFirst.
-func (a *WebhookActivities) DeliverFirst(ctx context.Context, deliveryID uuid.UUID, attempt int) (*webhooks.Outcome, error) {
-	return a.DeliverWebhook(ctx, WebhookAttempt{DeliveryID: deliveryID, Attempt: attempt})
+// DeliverFirst makes a delivery's first attempt outside any workflow
+// (the dispatcher's direct attempt, with the rows it holds) and records
+// it, as DeliverWebhook does; it fits webhooks.Dispatcher.DeliverFirst.
+func (a *WebhookActivities) DeliverFirst(ctx context.Context, x *webhooks.Direct) (*webhooks.Outcome, error) {
+	req, err := a.d.PrepareDirect(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	if req.Stop {
+		return &webhooks.Outcome{Done: true}, nil
+	}
+	res := a.post(ctx, req)
+	res.DeliveryID, res.Attempt = x.Delivery.ID, 1
+	return a.d.RecordDirect(ctx, x, res)
 }
 
 // post sends a request and records the answer's status, never its body:

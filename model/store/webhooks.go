@@ -117,6 +117,23 @@ func (rp Webhooks) AddAttempt(ctx context.Context, a *model.WebhookAttempt) erro
 	return rp.s.wrap(err, "webhook delivery")
 }
 
+// AddSuccess records a successful attempt and, in one statement, counts
+// it on its delivery, ends the delivery succeeded (a delivery over
+// already keeps its first outcome) and records it started at at, for a
+// delivery that needs no workflow.
+func (rp Webhooks) AddSuccess(ctx context.Context, a *model.WebhookAttempt, at time.Time) error {
+	if _, err := rp.s.idb.NewInsert().Model(a).Exec(ctx); err != nil {
+		return rp.s.wrap(err, "webhook attempt")
+	}
+	_, err := rp.s.idb.NewUpdate().Model((*model.WebhookDelivery)(nil)).
+		Set("attempts = attempts + 1").
+		Set("status = CASE WHEN status = ? THEN ? ELSE status END", model.DeliveryPending, model.DeliverySucceeded).
+		Set("finished_at = CASE WHEN status = ? THEN ? ELSE finished_at END", model.DeliveryPending, at).
+		Set("started_at = COALESCE(started_at, ?)", at).
+		Where("id = ?", a.DeliveryID).Exec(ctx)
+	return rp.s.wrap(err, "webhook delivery")
+}
+
 // Attempts lists the attempts of an endpoint's deliveries, newest first,
 // one page; eventID, when set, keeps those of one event.
 func (rp Webhooks) Attempts(ctx context.Context, endpointID, eventID uuid.UUID, p model.Page) ([]model.WebhookAttempt, bool, error) {

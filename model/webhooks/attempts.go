@@ -91,6 +91,11 @@ func (d *Deliveries) Prepare(ctx context.Context, deliveryID uuid.UUID) (*Reques
 		}
 		return &Request{Stop: true, StopReason: stop}, nil
 	}
+	return d.request(del, e, ev)
+}
+
+// request is the signed request of a delivery of ev to e.
+func (d *Deliveries) request(del *model.WebhookDelivery, e *model.WebhookEndpoint, ev *model.Event) (*Request, error) {
 	secrets, err := d.secrets(e)
 	if err != nil {
 		return nil, err
@@ -110,6 +115,54 @@ func (d *Deliveries) Prepare(ctx context.Context, deliveryID uuid.UUID) (*Reques
 			DeliveryIDHeader: del.ID.String(),
 		},
 	}, nil
+}
+
+// Direct is a delivery's first attempt made by the dispatcher that
+// claimed it, with the rows the dispatcher holds already: the delivery
+// (pending, claimed), its event, its endpoint (enabled, not failing, as
+// the dispatcher's pass read it) and the environment of the endpoint's
+// project.
+type Direct struct {
+	Delivery    *model.WebhookDelivery
+	Event       *model.Event
+	Endpoint    *model.WebhookEndpoint
+	Environment model.Environment
+}
+
+// PrepareDirect builds the signed request of a direct attempt without
+// reading anything again (Prepare's checks on the rows held); a delivery
+// that cannot go on is finished failed and answered Stop.
+func (d *Deliveries) PrepareDirect(ctx context.Context, x *Direct) (*Request, error) {
+	if u, err := url.Parse(x.Endpoint.URL); err != nil || (u.Scheme != "https" && x.Environment == model.EnvironmentProduction && !d.cfg.AllowHTTP) {
+		if err := d.st.Webhooks().FinishDelivery(ctx, x.Delivery.ID, model.DeliveryFailed, now(d.cfg)); err != nil {
+			return nil, err
+		}
+		return &Request{Stop: true, StopReason: "a production project's endpoint must use https"}, nil
+	}
+	return d.request(x.Delivery, x.Endpoint, x.Event)
+}
+
+// RecordDirect records a direct attempt as Record does. A success, the
+// endpoint not failing, is one transaction of two statements: the
+// attempt, and the delivery counted, finished and recorded started (no
+// workflow will follow). Any other outcome is Record's.
+func (d *Deliveries) RecordDirect(ctx context.Context, x *Direct, r Result) (*Outcome, error) {
+	if !r.Succeeded() || x.Endpoint.FailingSince != nil {
+		return d.Record(ctx, r)
+	}
+	at := now(d.cfg)
+	a := &model.WebhookAttempt{
+		ID: model.NewID(), DeliveryID: x.Delivery.ID, EndpointID: x.Delivery.EndpointID, EventID: x.Delivery.EventID,
+		EventType: x.Event.Type, Attempt: r.Attempt, Succeeded: true, LatencyMS: r.Latency.Milliseconds(),
+		HTTPStatus: &r.HTTPStatus, CreatedAt: at,
+	}
+	err := d.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		return tx.Webhooks().AddSuccess(ctx, a, at)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{Done: true, Started: true}, nil
 }
 
 // secrets opens an endpoint's signing secrets: the current one, and the
@@ -161,6 +214,9 @@ func (r Result) Succeeded() bool { return r.HTTPStatus >= 200 && r.HTTPStatus < 
 type Outcome struct {
 	// Done: the delivery is over (succeeded, or its endpoint was disabled).
 	Done bool `json:"done"`
+	// Started: the delivery was recorded started with its outcome
+	// (RecordDirect), so that nothing else need be.
+	Started bool `json:"-"`
 }
 
 // Record writes an attempt in the delivery log and its consequences: a

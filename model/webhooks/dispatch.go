@@ -21,15 +21,17 @@ import (
 //
 // With DeliverFirst, a delivery to an endpoint that is not failing gets
 // its first attempt from the dispatcher itself, with no workflow: the
-// dispatcher claims it (a lease of ClaimLease, so that no other
-// dispatcher attempts it at the same time), makes the attempt and records
-// it; only a delivery that needs a retry gets its workflow, which goes on
-// from the second attempt. A dispatcher that dies with a claim leaves the
-// delivery to the sweep once the lease is over.
+// dispatcher creates it claimed (or claims one it finds unstarted: a
+// lease of ClaimLease, so that no other dispatcher attempts it at the
+// same time), makes the attempt with the event and endpoint it holds, and
+// records it; a success is one transaction that also ends the delivery
+// and records it started. Only a delivery that needs a retry gets its
+// workflow, which goes on from the second attempt. A dispatcher that dies
+// with a claim leaves the delivery to the sweep once the lease is over.
 type Dispatcher struct {
 	st     *store.Store
 	cfg    Config
-	direct func(ctx context.Context, deliveryID uuid.UUID, attempt int) (*Outcome, error)
+	direct func(ctx context.Context, x *Direct) (*Outcome, error)
 }
 
 // ClaimLease is how long a dispatcher's claim on a delivery's first
@@ -37,16 +39,22 @@ type Dispatcher struct {
 const ClaimLease = time.Minute
 
 // DeliverFirst makes the dispatcher attempt deliveries itself before any
-// workflow: attempt makes one attempt and records it (the delivery
-// activity's work), answering whether the delivery is over.
-func (d *Dispatcher) DeliverFirst(attempt func(ctx context.Context, deliveryID uuid.UUID, attempt int) (*Outcome, error)) {
+// workflow: attempt makes the first attempt with the rows the dispatcher
+// holds (Deliveries.PrepareDirect and RecordDirect, and the HTTP request
+// between them) and answers whether the delivery is over.
+func (d *Dispatcher) DeliverFirst(attempt func(ctx context.Context, x *Direct) (*Outcome, error)) {
 	d.direct = attempt
 }
 
 // start is a delivery to start, and whether its endpoint is failing.
+// direct (with DeliverFirst, an endpoint not failing) holds the rows of
+// its direct attempt; claimed says the delivery was created claimed by
+// this dispatcher.
 type start struct {
 	in      DeliveryInput
 	failing bool
+	direct  *Direct
+	claimed bool
 }
 
 // NewDispatcher builds a dispatcher over st; cfg.Engine is required.
@@ -103,6 +111,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	endpoints := map[uuid.UUID][]model.WebhookEndpoint{}
+	envs := map[uuid.UUID]model.Environment{}
 	var starts []start
 	for i := range evs {
 		ev := &evs[i]
@@ -115,12 +124,19 @@ func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
 		}
 		at := now(d.cfg)
 		for j := range eps {
-			if !events.Matches(typesOf(&eps[j]), ev.Type) {
+			ep := &eps[j]
+			if !events.Matches(typesOf(ep), ev.Type) {
 				continue
 			}
+			direct := d.direct != nil && ep.FailingSince == nil
 			del := &model.WebhookDelivery{
-				ID: DeliveryID(ev.ID, eps[j].ID), EventID: ev.ID, EndpointID: eps[j].ID, ProjectID: ev.ProjectID,
+				ID: DeliveryID(ev.ID, ep.ID), EventID: ev.ID, EndpointID: ep.ID, ProjectID: ev.ProjectID,
 				Status: model.DeliveryPending, CreatedAt: at,
+			}
+			if direct {
+				// Created claimed: the dispatcher that creates it makes its
+				// first attempt, with no Claim of its own.
+				del.ClaimedAt = &at
 			}
 			created, err := d.st.Webhooks().CreateDelivery(ctx, del)
 			if err != nil {
@@ -134,8 +150,21 @@ func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
 					continue
 				}
 			}
-			starts = append(starts, start{in: DeliveryInput{DeliveryID: del.ID, OrganizationID: ev.OrganizationID, Retry: d.cfg.Retry},
-				failing: eps[j].FailingSince != nil})
+			s := start{in: DeliveryInput{DeliveryID: del.ID, OrganizationID: ev.OrganizationID, Retry: d.cfg.Retry},
+				failing: ep.FailingSince != nil, claimed: direct && created}
+			if direct {
+				env, ok := envs[ev.ProjectID]
+				if !ok {
+					pr, err := d.st.Projects().ByID(ctx, ev.ProjectID)
+					if err != nil {
+						return 0, err
+					}
+					env = pr.Environment
+					envs[ev.ProjectID] = env
+				}
+				s.direct = &Direct{Delivery: del, Event: ev, Endpoint: ep, Environment: env}
+			}
+			starts = append(starts, s)
 		}
 	}
 	if err := d.startAll(ctx, starts); err != nil {
@@ -184,16 +213,20 @@ func (d *Dispatcher) startAll(ctx context.Context, in []start) error {
 
 // start starts one delivery.
 func (d *Dispatcher) start(ctx context.Context, s start) error {
-	if d.direct != nil && !s.failing {
-		at := now(d.cfg)
-		claimed, err := d.st.Webhooks().Claim(ctx, s.in.DeliveryID, at, at.Add(-ClaimLease))
-		if err != nil || !claimed {
-			// Not claimed: another dispatcher holds it, or its workflow
-			// is started; a claim that expires goes to the sweep.
-			return err
+	if s.direct != nil {
+		if !s.claimed {
+			at := now(d.cfg)
+			claimed, err := d.st.Webhooks().Claim(ctx, s.in.DeliveryID, at, at.Add(-ClaimLease))
+			if err != nil || !claimed {
+				// Not claimed: another dispatcher holds it, or its workflow
+				// is started; a claim that expires goes to the sweep.
+				return err
+			}
 		}
-		out, err := d.direct(ctx, s.in.DeliveryID, 1)
+		out, err := d.direct(ctx, s.direct)
 		switch {
+		case err == nil && out.Done && out.Started:
+			return nil // recorded started with its end (RecordDirect)
 		case err == nil && out.Done:
 			return d.st.Webhooks().MarkStarted(ctx, s.in.DeliveryID, now(d.cfg))
 		case err == nil:
