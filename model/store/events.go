@@ -84,6 +84,21 @@ func (rp Events) Undispatched(ctx context.Context, limit int) ([]model.Event, er
 	return out, rp.s.wrap(err, "event")
 }
 
+// ClaimUndispatched is Undispatched for a dispatcher's transaction that
+// marks them dispatched before it commits: on PostgreSQL the events are
+// locked, and events another dispatcher's transaction holds are skipped,
+// so that dispatchers running at once take different events (SQLite
+// writes one transaction at a time).
+func (rp Events) ClaimUndispatched(ctx context.Context, limit int) ([]model.Event, error) {
+	var out []model.Event
+	q := rp.s.idb.NewSelect().Model(&out).Where("dispatched_at IS NULL").OrderExpr("id ASC").Limit(limit)
+	if rp.s.dialect == "postgres" {
+		q = q.For("UPDATE SKIP LOCKED")
+	}
+	err := q.Scan(ctx)
+	return out, rp.s.wrap(err, "event")
+}
+
 // MarkAllDispatched marks events dispatched, in one statement.
 func (rp Events) MarkAllDispatched(ctx context.Context, ids []uuid.UUID, at time.Time) error {
 	if len(ids) == 0 {

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -89,6 +91,25 @@ func (rp Webhooks) CreateDelivery(ctx context.Context, d *model.WebhookDelivery)
 	}
 	n, _ := res.RowsAffected()
 	return n == 1, nil
+}
+
+// CreateDeliveries inserts deliveries in one statement; those that exist
+// already (the same id) are left as they are. It returns the ids of the
+// rows that are new.
+func (rp Webhooks) CreateDeliveries(ctx context.Context, ds []model.WebhookDelivery) (map[uuid.UUID]bool, error) {
+	created := map[uuid.UUID]bool{}
+	if len(ds) == 0 {
+		return created, nil
+	}
+	var ids []uuid.UUID
+	err := rp.s.idb.NewInsert().Model(&ds).On("CONFLICT (id) DO NOTHING").Returning("id").Scan(ctx, &ids)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, rp.s.wrap(err, "webhook delivery")
+	}
+	for _, id := range ids {
+		created[id] = true
+	}
+	return created, nil
 }
 
 // Delivery finds a delivery without a tenant check, for its workflow.

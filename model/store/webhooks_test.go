@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
 	"github.com/einvoice-ng/einvoice/model/store/storetest"
 )
 
@@ -56,6 +59,65 @@ func TestDeliveryCreatedClaimedEndsWithItsSuccess(t *testing.T) {
 				if status == model.DeliveryFailed && (got.Status != model.DeliveryFailed || got.FinishedAt != nil) {
 					t.Fatalf("a delivery over changed its outcome: %+v", got)
 				}
+			}
+		})
+	}
+}
+
+// Deliveries created in one statement: the new ones are told apart from
+// those that existed; the events a dispatcher claims are the undispatched
+// ones.
+func TestCreateDeliveriesAndClaimEvents(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			st := d.Open(t)
+			_, _, p := seed(t, st, "bulk-"+d.Name)
+			at := model.StoredTime(time.Now())
+			ep := &model.WebhookEndpoint{ID: newID(t), ProjectID: p.ID, URL: "https://hooks.example.invalid/x", EventTypes: "*",
+				Enabled: true, SecretEnc: []byte("sealed"), SecretLast4: "abcd", CreatedAt: at, UpdatedAt: at}
+			if err := st.Webhooks().CreateEndpoint(ctx, ep); err != nil {
+				t.Fatal(err)
+			}
+			var evs []*model.Event
+			for range 3 {
+				ev := &model.Event{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID, Type: model.EventInvoiceConfirmed,
+					Data: json.RawMessage(`{}`), CreatedAt: at}
+				if err := st.Events().Append(ctx, ev); err != nil {
+					t.Fatal(err)
+				}
+				evs = append(evs, ev)
+			}
+			if err := st.Events().MarkAllDispatched(ctx, []uuid.UUID{evs[0].ID}, at); err != nil {
+				t.Fatal(err)
+			}
+			var claimed []model.Event
+			if err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				var err error
+				claimed, err = tx.Events().ClaimUndispatched(ctx, 10)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if len(claimed) != 2 || claimed[0].ID != evs[1].ID || claimed[1].ID != evs[2].ID {
+				t.Fatalf("claimed %+v", claimed)
+			}
+			del := func(ev *model.Event) model.WebhookDelivery {
+				return model.WebhookDelivery{ID: newID(t), EventID: ev.ID, EndpointID: ep.ID, ProjectID: p.ID,
+					Status: model.DeliveryPending, CreatedAt: at, ClaimedAt: &at}
+			}
+			first := []model.WebhookDelivery{del(evs[0]), del(evs[1])}
+			created, err := st.Webhooks().CreateDeliveries(ctx, first)
+			if err != nil || len(created) != 2 || !created[first[0].ID] || !created[first[1].ID] {
+				t.Fatalf("created %v, %v", created, err)
+			}
+			second := []model.WebhookDelivery{first[1], del(evs[2])}
+			created, err = st.Webhooks().CreateDeliveries(ctx, second)
+			if err != nil || len(created) != 1 || !created[second[1].ID] {
+				t.Fatalf("created again %v, %v", created, err)
+			}
+			if created, err = st.Webhooks().CreateDeliveries(ctx, first); err != nil || len(created) != 0 {
+				t.Fatalf("created none %v, %v", created, err)
 			}
 		})
 	}

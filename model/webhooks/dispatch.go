@@ -104,81 +104,112 @@ func (d *Dispatcher) Run(ctx context.Context, interval time.Duration) {
 }
 
 // Dispatch runs one pass over the outbox and returns how many events it
-// dispatched.
+// dispatched. In one transaction it takes up to dispatchBatch events (on
+// PostgreSQL skipping those another dispatcher's pass holds, so that
+// dispatchers running at once share the outbox), creates their
+// deliveries in one statement (claimed, for the dispatcher's own first
+// attempt, where the endpoint is not failing) and marks the events
+// dispatched; then it starts the deliveries. A delivery whose start
+// fails, or whose dispatcher dies before, is left to the sweep.
 func (d *Dispatcher) Dispatch(ctx context.Context) (int, error) {
-	evs, err := d.st.Events().Undispatched(ctx, dispatchBatch)
-	if err != nil || len(evs) == 0 {
-		return 0, err
-	}
-	endpoints := map[uuid.UUID][]model.WebhookEndpoint{}
-	envs := map[uuid.UUID]model.Environment{}
-	var starts []start
-	for i := range evs {
-		ev := &evs[i]
-		eps, ok := endpoints[ev.ProjectID]
-		if !ok {
-			if eps, err = d.st.Webhooks().EnabledEndpoints(ctx, ev.ProjectID); err != nil {
-				return 0, err
-			}
-			endpoints[ev.ProjectID] = eps
+	var (
+		starts []start
+		n      int
+	)
+	err := d.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		starts, n = nil, 0
+		evs, err := tx.Events().ClaimUndispatched(ctx, dispatchBatch)
+		if err != nil || len(evs) == 0 {
+			return err
 		}
+		n = len(evs)
+		endpoints := map[uuid.UUID][]model.WebhookEndpoint{}
+		envs := map[uuid.UUID]model.Environment{}
+		var dels []model.WebhookDelivery
+		var pending []start
 		at := now(d.cfg)
-		for j := range eps {
-			ep := &eps[j]
-			if !events.Matches(typesOf(ep), ev.Type) {
-				continue
-			}
-			direct := d.direct != nil && ep.FailingSince == nil
-			del := &model.WebhookDelivery{
-				ID: DeliveryID(ev.ID, ep.ID), EventID: ev.ID, EndpointID: ep.ID, ProjectID: ev.ProjectID,
-				Status: model.DeliveryPending, CreatedAt: at,
-			}
-			if direct {
-				// Created claimed: the dispatcher that creates it makes its
-				// first attempt, with no Claim of its own.
-				del.ClaimedAt = &at
-			}
-			created, err := d.st.Webhooks().CreateDelivery(ctx, del)
-			if err != nil {
-				return 0, err
-			}
-			if !created {
-				if del, err = d.st.Webhooks().Delivery(ctx, del.ID); err != nil {
-					return 0, err
+		for i := range evs {
+			ev := &evs[i]
+			eps, ok := endpoints[ev.ProjectID]
+			if !ok {
+				if eps, err = tx.Webhooks().EnabledEndpoints(ctx, ev.ProjectID); err != nil {
+					return err
 				}
-				if del.StartedAt != nil {
+				endpoints[ev.ProjectID] = eps
+			}
+			for j := range eps {
+				ep := &eps[j]
+				if !events.Matches(typesOf(ep), ev.Type) {
 					continue
 				}
-			}
-			s := start{in: DeliveryInput{DeliveryID: del.ID, OrganizationID: ev.OrganizationID, Retry: d.cfg.Retry},
-				failing: ep.FailingSince != nil, claimed: direct && created}
-			if direct {
-				env, ok := envs[ev.ProjectID]
-				if !ok {
-					pr, err := d.st.Projects().ByID(ctx, ev.ProjectID)
-					if err != nil {
-						return 0, err
-					}
-					env = pr.Environment
-					envs[ev.ProjectID] = env
+				direct := d.direct != nil && ep.FailingSince == nil
+				del := model.WebhookDelivery{
+					ID: DeliveryID(ev.ID, ep.ID), EventID: ev.ID, EndpointID: ep.ID, ProjectID: ev.ProjectID,
+					Status: model.DeliveryPending, CreatedAt: at,
 				}
-				s.direct = &Direct{Delivery: del, Event: ev, Endpoint: ep, Environment: env}
+				if direct {
+					// Created claimed: the dispatcher that creates it makes
+					// its first attempt, with no Claim of its own.
+					del.ClaimedAt = &at
+				}
+				dels = append(dels, del)
+				s := start{in: DeliveryInput{DeliveryID: del.ID, OrganizationID: ev.OrganizationID, Retry: d.cfg.Retry},
+					failing: ep.FailingSince != nil}
+				if direct {
+					env, ok := envs[ev.ProjectID]
+					if !ok {
+						pr, err := tx.Projects().ByID(ctx, ev.ProjectID)
+						if err != nil {
+							return err
+						}
+						env = pr.Environment
+						envs[ev.ProjectID] = env
+					}
+					s.direct = &Direct{Delivery: &dels[len(dels)-1], Event: ev, Endpoint: ep, Environment: env}
+				}
+				pending = append(pending, s)
+			}
+		}
+		created, err := tx.Webhooks().CreateDeliveries(ctx, dels)
+		if err != nil {
+			return err
+		}
+		for i, s := range pending {
+			if created[dels[i].ID] {
+				s.claimed = s.direct != nil
+				if s.direct != nil {
+					s.direct.Delivery = &dels[i]
+				}
+				starts = append(starts, s)
+				continue
+			}
+			// It existed: started already, or left by a pass that did not
+			// mark its event (it is claimed before any attempt).
+			del, err := tx.Webhooks().Delivery(ctx, dels[i].ID)
+			if err != nil {
+				return err
+			}
+			if del.StartedAt != nil {
+				continue
+			}
+			if s.direct != nil {
+				s.direct.Delivery = del
 			}
 			starts = append(starts, s)
 		}
+		ids := make([]uuid.UUID, len(evs))
+		for i := range evs {
+			ids[i] = evs[i].ID
+		}
+		return tx.Events().MarkAllDispatched(ctx, ids, at)
+	})
+	if err != nil || n == 0 {
+		return 0, err
 	}
 	if err := d.startAll(ctx, starts); err != nil {
-		return 0, err
+		return n, err
 	}
-	at := now(d.cfg)
-	ids := make([]uuid.UUID, len(evs))
-	for i := range evs {
-		ids[i] = evs[i].ID
-	}
-	if err := d.st.Events().MarkAllDispatched(ctx, ids, at); err != nil {
-		return 0, err
-	}
-	return len(evs), nil
+	return n, nil
 }
 
 // startAll starts deliveries, a few at a time: each one's direct first
