@@ -23,16 +23,8 @@ func TestDeliveryCreatedClaimedEndsWithItsSuccess(t *testing.T) {
 			st := d.Open(t)
 			_, _, p := seed(t, st, "deliveries-"+d.Name)
 			at := model.StoredTime(time.Now())
-			ep := &model.WebhookEndpoint{ID: newID(t), ProjectID: p.ID, URL: "https://hooks.example.invalid/x", EventTypes: "*",
-				Enabled: true, SecretEnc: []byte("sealed"), SecretLast4: "abcd", CreatedAt: at, UpdatedAt: at}
-			if err := st.Webhooks().CreateEndpoint(ctx, ep); err != nil {
-				t.Fatal(err)
-			}
-			ev := &model.Event{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID, Type: model.EventInvoiceConfirmed,
-				Data: json.RawMessage(`{}`), CreatedAt: at}
-			if err := st.Events().Append(ctx, ev); err != nil {
-				t.Fatal(err)
-			}
+			ep, evs := endpointAndEvents(t, st, p, at, 1)
+			ev := evs[0]
 			for i, status := range []string{model.DeliveryPending, model.DeliveryFailed} {
 				del := &model.WebhookDelivery{ID: newID(t), EventID: ev.ID, EndpointID: ep.ID, ProjectID: p.ID,
 					Status: status, CreatedAt: at, ClaimedAt: &at}
@@ -74,20 +66,7 @@ func TestCreateDeliveriesAndClaimEvents(t *testing.T) {
 			st := d.Open(t)
 			_, _, p := seed(t, st, "bulk-"+d.Name)
 			at := model.StoredTime(time.Now())
-			ep := &model.WebhookEndpoint{ID: newID(t), ProjectID: p.ID, URL: "https://hooks.example.invalid/x", EventTypes: "*",
-				Enabled: true, SecretEnc: []byte("sealed"), SecretLast4: "abcd", CreatedAt: at, UpdatedAt: at}
-			if err := st.Webhooks().CreateEndpoint(ctx, ep); err != nil {
-				t.Fatal(err)
-			}
-			var evs []*model.Event
-			for range 3 {
-				ev := &model.Event{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID, Type: model.EventInvoiceConfirmed,
-					Data: json.RawMessage(`{}`), CreatedAt: at}
-				if err := st.Events().Append(ctx, ev); err != nil {
-					t.Fatal(err)
-				}
-				evs = append(evs, ev)
-			}
+			ep, evs := endpointAndEvents(t, st, p, at, 3)
 			if err := st.Events().MarkAllDispatched(ctx, []uuid.UUID{evs[0].ID}, at); err != nil {
 				t.Fatal(err)
 			}
@@ -121,4 +100,26 @@ func TestCreateDeliveriesAndClaimEvents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// endpointAndEvents creates an endpoint of p taking every event, and n
+// events of p.
+func endpointAndEvents(t *testing.T, st *store.Store, p *model.Project, at time.Time, n int) (*model.WebhookEndpoint, []*model.Event) {
+	t.Helper()
+	ctx := context.Background()
+	ep := &model.WebhookEndpoint{ID: newID(t), ProjectID: p.ID, URL: "https://hooks.example.invalid/x", EventTypes: "*",
+		Enabled: true, SecretEnc: []byte("sealed"), SecretLast4: "abcd", CreatedAt: at, UpdatedAt: at}
+	if err := st.Webhooks().CreateEndpoint(ctx, ep); err != nil {
+		t.Fatal(err)
+	}
+	var evs []*model.Event
+	for range n {
+		ev := &model.Event{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID, Type: model.EventInvoiceConfirmed,
+			Data: json.RawMessage(`{}`), CreatedAt: at}
+		if err := st.Events().Append(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	return ep, evs
 }
