@@ -136,6 +136,63 @@ func TestQueries(t *testing.T) {
 					t.Fatalf("evicted by a byte %d, %v", got, err)
 				}
 			})
+			t.Run("evictions at the bound over concurrent writes", func(t *testing.T) {
+				// Writes of one business at once, each evicting down to 10
+				// invoices in its own transaction, as keepInvoice does:
+				// evictions take turns, so none goes below the bound (a
+				// write that saw no excess may leave it a few above until
+				// the next), and the totals count exactly what is left.
+				d := business("d")
+				if err := db.Businesses().Insert(ctx, d); err != nil {
+					t.Fatal(err)
+				}
+				base := time.Now().UTC().Truncate(time.Microsecond)
+				irn := func(i int) string { return fmt.Sprintf("EV%d-94ND90NR-20260317", i) }
+				const n = 60
+				var wg sync.WaitGroup
+				errs := make(chan error, n)
+				for i := range n {
+					wg.Go(func() {
+						errs <- db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+							if err := tx.Invoices().Insert(ctx, invoice(d.BusinessID, irn(i), base.Add(time.Duration(i)*time.Millisecond), 10)); err != nil {
+								return err
+							}
+							_, err := tx.Invoices().Evict(ctx, d.BusinessID, irn(i), 10, 1<<20)
+							return err
+						})
+					})
+				}
+				wg.Wait()
+				close(errs)
+				for err := range errs {
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				left, err := db.Invoices().Count(ctx, d.BusinessID)
+				if err != nil || left < 10 {
+					t.Fatalf("%d invoices left, %v", left, err)
+				}
+				// The totals are exactly what is left: a bound of left
+				// evicts nothing, one less evicts one (the oldest), in count
+				// and in bytes.
+				keep := irn(n - 1)
+				if got, err := db.Invoices().Evict(ctx, d.BusinessID, keep, left, int64(left)*10); err != nil || got != 0 {
+					t.Fatalf("evicted at the totals %d, %v", got, err)
+				}
+				if got, err := db.Invoices().Evict(ctx, d.BusinessID, keep, left-1, 1<<20); err != nil || got != 1 {
+					t.Fatalf("evicted under the totals by one %d, %v", got, err)
+				}
+				if got, err := db.Invoices().Evict(ctx, d.BusinessID, keep, 1<<20, int64(left-1)*10-1); err != nil || got != 1 {
+					t.Fatalf("evicted under the bytes by one %d, %v", got, err)
+				}
+				if got, _ := db.Invoices().Count(ctx, d.BusinessID); got != left-2 {
+					t.Fatalf("%d invoices left, want %d", got, left-2)
+				}
+				if _, err := db.Invoices().Get(ctx, d.BusinessID, keep); err != nil {
+					t.Fatalf("kept invoice evicted: %v", err)
+				}
+			})
 			t.Run("search and update", func(t *testing.T) {
 				inv, err := db.Invoices().Get(ctx, b.BusinessID, "INV2-94ND90NR-20260315")
 				if err != nil {

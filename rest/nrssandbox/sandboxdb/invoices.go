@@ -2,13 +2,15 @@ package sandboxdb
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"hash/fnv"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/einvoice-ng/einvoice/migrations"
 )
 
 // Invoices is the repository of the businesses' invoices and their state at
@@ -117,11 +119,36 @@ func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCou
 		N     int   `bun:"n"`
 		Bytes int64 `bun:"bytes"`
 	}
-	err := rp.d.idb.NewSelect().Model((*invoiceTally)(nil)).
-		ColumnExpr("coalesce(sum(invoices), 0) AS n").ColumnExpr("coalesce(sum(bytes), 0) AS bytes").
-		Where("business_id = ?", businessID).Scan(ctx, &totals)
-	if err = mapErr(err); err != nil && !errors.Is(err, ErrNotFound) {
+	sum := func() error {
+		err := rp.d.idb.NewSelect().Model((*invoiceTally)(nil)).
+			ColumnExpr("coalesce(sum(invoices), 0) AS n").ColumnExpr("coalesce(sum(bytes), 0) AS bytes").
+			Where("business_id = ?", businessID).Scan(ctx, &totals)
+		if err = mapErr(err); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		return nil
+	}
+	if err := sum(); err != nil {
 		return 0, err
+	}
+	if totals.N <= maxCount && totals.Bytes <= maxBytes {
+		return 0, nil
+	}
+	// Over a bound: evictions of one business take turns (on PostgreSQL a
+	// lock on the business's row, which writes of its invoices, sharing
+	// only its key, do not wait for; SQLite has one writer), and the
+	// totals are read again once the one before committed, so that two
+	// never evict for the same excess and take the business below its
+	// bound. A write that saw no excess may leave it a few above until
+	// the next.
+	if rp.d.dialect == migrations.Postgres {
+		if _, err := rp.d.idb.NewSelect().Model((*Business)(nil)).Column("business_id").
+			Where("business_id = ?", businessID).For("NO KEY UPDATE").Exec(ctx); err != nil {
+			return 0, mapErr(err)
+		}
+		if err := sum(); err != nil {
+			return 0, err
+		}
 	}
 	evicted := 0
 	for totals.N > maxCount || totals.Bytes > maxBytes {
@@ -148,20 +175,24 @@ func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCou
 			Where("business_id = ?", businessID).Where("irn IN (?)", bun.List(drop)).Exec(ctx); err != nil {
 			return evicted, mapErr(err)
 		}
-		if _, err := rp.d.idb.NewDelete().Model((*Invoice)(nil)).
-			Where("business_id = ?", businessID).Where("irn IN (?)", bun.List(drop)).Exec(ctx); err != nil {
+		// The totals lose what the DELETE returns (what this call removed).
+		var gone []Invoice
+		if err := rp.d.idb.NewDelete().Model(&gone).
+			Where("business_id = ?", businessID).Where("irn IN (?)", bun.List(drop)).
+			Returning("irn, payload_bytes").Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return evicted, mapErr(err)
 		}
-		evicted += len(drop)
 		var bytes int64
-		for _, o := range oldest {
-			if slices.Contains(drop, o.IRN) {
-				bytes += o.PayloadBytes
-			}
+		for _, o := range gone {
+			bytes += o.PayloadBytes
+		}
+		evicted += len(gone)
+		if len(gone) == 0 {
+			continue
 		}
 		// Taken from the slot of the invoice kept: any slot will do, the
 		// totals are the sum.
-		if err := rp.addTotals(ctx, businessID, keepIRN, -len(drop), -bytes); err != nil {
+		if err := rp.addTotals(ctx, businessID, keepIRN, -len(gone), -bytes); err != nil {
 			return evicted, err
 		}
 	}
