@@ -1,0 +1,1 @@
+DROP INDEX submitted_invoices_project_status_idx;
