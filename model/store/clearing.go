@@ -62,12 +62,14 @@ func (rp Clearing) Stale(ctx context.Context, by time.Time, limit int) ([]Cleari
 	return out, rp.s.wrap(err, submittedInvoice)
 }
 
-// BacklogOver reports whether a project's clearing shards own
-// more than limit invoices: it reads at most limit+1 entries of
-// submitted_invoices_clearing_idx, however long the backlog.
-func (rp Clearing) BacklogOver(ctx context.Context, projectID uuid.UUID, limit int) (bool, error) {
-	n, err := rp.s.idb.NewSelect().Model((*model.SubmittedInvoice)(nil)).Column("id").
-		Where("project_id = ?", projectID).Where("clearing_shard IS NOT NULL").
-		Order("project_id", "clearing_shard", "created_at", "id").Offset(limit).Limit(1).Exists(ctx)
+// Owned counts the invoices a project's clearing shards own, up to max:
+// it reads at most max entries of submitted_invoices_clearing_idx,
+// however long the backlog.
+func (rp Clearing) Owned(ctx context.Context, projectID uuid.UUID, max int) (int, error) {
+	var n int
+	err := rp.s.idb.NewSelect().ColumnExpr("count(*)").TableExpr("(?) AS owned",
+		rp.s.idb.NewSelect().Model((*model.SubmittedInvoice)(nil)).ColumnExpr("1").
+			Where("project_id = ?", projectID).Where("clearing_shard IS NOT NULL").
+			Order("project_id", "clearing_shard", "created_at", "id").Limit(max)).Scan(ctx, &n)
 	return n, rp.s.wrap(err, submittedInvoice)
 }

@@ -153,7 +153,7 @@ func (s *Service) SubmitBatch(ctx context.Context, who *model.Principal, in []Ba
 		b.inv.BillingReference = ref
 	}
 	if s.shardOf(&model.SubmittedInvoice{}) != nil {
-		if err := s.checkBacklog(ctx, pr.ID); err != nil {
+		if err := s.checkBacklog(ctx, pr.ID, len(items)); err != nil {
 			return nil, err
 		}
 	}

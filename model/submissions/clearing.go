@@ -3,6 +3,7 @@ package submissions
 import (
 	"context"
 	"encoding/binary"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -55,20 +56,85 @@ const clearingRetryAfter = 5 * time.Second
 // checkBacklog refuses a submission of n invoices while the project's
 // clearing shards own more than Config.ClearingBacklog: above what the
 // deployment clears, submissions are refused at once (429 with
-// Retry-After) instead of waiting longer and longer.
-func (c *core) checkBacklog(ctx context.Context, projectID uuid.UUID) error {
-	over, err := c.st.Submissions().Clearing().BacklogOver(ctx, projectID, c.cfg.ClearingBacklog)
+// Retry-After) instead of waiting longer and longer. The backlog is read
+// from the database (at most the bound's worth of index entries) unless a
+// reading of the last second, plus what this process accepted since, is
+// at most half the bound (backlogCache).
+func (c *core) checkBacklog(ctx context.Context, projectID uuid.UUID, n int) error {
+	limit := c.cfg.ClearingBacklog
+	if c.backlog.below(projectID, n, limit/2, c.cfg.Now()) {
+		return nil
+	}
+	owned, err := c.st.Submissions().Clearing().Owned(ctx, projectID, limit+1)
 	if err != nil {
 		return err
 	}
-	if over {
+	if owned > limit {
+		c.backlog.forget(projectID)
 		e := model.Errorf(model.CodeRateLimited,
-			"the project has more than %d invoices accepted and not yet sent to NRS; retry after the Retry-After delay", c.cfg.ClearingBacklog)
+			"the project has more than %d invoices accepted and not yet sent to NRS; retry after the Retry-After delay", limit)
 		e.RetryAfter = clearingRetryAfter
 		return e
 	}
+	c.backlog.set(projectID, owned, n, c.cfg.Now())
 	return nil
 }
+
+// backlogFresh is how long a reading of a project's backlog stands for
+// the checks of its submissions in one process.
+const backlogFresh = time.Second
+
+// backlogCache keeps, per project, a recent count of the invoices its
+// shards own (read up to half the bound) and how many this process
+// accepted since: while the two together stay at most half the bound, a
+// submission needs no read (at 100 a second, one read a second instead of
+// one per submission, which read as many index entries as the backlog
+// held). Near the bound every submission reads the backlog again, so the
+// bound holds as before within one process; processes that each accept
+// up to half the bound in the second after their reading can together
+// pass it by what they accepted in that second.
+type backlogCache struct {
+	mu sync.Mutex
+	m  map[uuid.UUID]backlogReading
+}
+
+type backlogReading struct {
+	owned, since int
+	at           time.Time
+}
+
+func (bc *backlogCache) below(p uuid.UUID, n, half int, now time.Time) bool {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	r, ok := bc.m[p]
+	if !ok || now.Sub(r.at) >= backlogFresh || now.Before(r.at) || r.owned+r.since+n > half {
+		return false
+	}
+	r.since += n
+	bc.m[p] = r
+	return true
+}
+
+func (bc *backlogCache) set(p uuid.UUID, owned, since int, now time.Time) {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	if bc.m == nil {
+		bc.m = map[uuid.UUID]backlogReading{}
+	}
+	if len(bc.m) >= maxBacklogReadings {
+		clear(bc.m)
+	}
+	bc.m[p] = backlogReading{owned: owned, since: since, at: now}
+}
+
+func (bc *backlogCache) forget(p uuid.UUID) {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	delete(bc.m, p)
+}
+
+// maxBacklogReadings bounds the projects whose readings a process keeps.
+const maxBacklogReadings = 10000
 
 // shardOf is the clearing shard of a new invoice: nil without shards.
 func (c *core) shardOf(inv *model.SubmittedInvoice) *int {

@@ -25,7 +25,7 @@ type Steps struct {
 // built through inv.
 func NewSteps(st *store.Store, cfg Config, inv *invoices.Service) *Steps {
 	cfg.defaults()
-	return &Steps{core{st: st, cfg: cfg, invoices: inv}}
+	return &Steps{core{st: st, cfg: cfg, invoices: inv, backlog: &backlogCache{}}}
 }
 
 // Begin moves a queued invoice to submitting and returns it; not_found

@@ -230,12 +230,13 @@ type core struct {
 	st       *store.Store
 	cfg      Config
 	invoices *invoices.Service
+	backlog  *backlogCache
 }
 
 // New builds the service over st, validating and issuing IRNs through inv.
 func New(st *store.Store, cfg Config, inv *invoices.Service) *Service {
 	cfg.defaults()
-	return &Service{core{st: st, cfg: cfg, invoices: inv}}
+	return &Service{core{st: st, cfg: cfg, invoices: inv, backlog: &backlogCache{}}}
 }
 
 func (c *core) now() time.Time { return model.StoredTime(c.cfg.Now()) }

@@ -107,7 +107,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		return nil, errNoWorkflowEngine
 	}
 	if inv.ClearingShard != nil {
-		if err := s.checkBacklog(ctx, pr.ID); err != nil {
+		if err := s.checkBacklog(ctx, pr.ID, 1); err != nil {
 			return nil, err
 		}
 	} else {
