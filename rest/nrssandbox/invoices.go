@@ -181,7 +181,7 @@ func (h *Handler) validateInvoice(w http.ResponseWriter, r *http.Request) error 
 		if err != nil {
 			return err
 		}
-		err = h.keepInvoice(r.Context(), b, c, func(cur, next *sandboxdb.Invoice) error {
+		err = h.keepInvoice(r.Context(), b, c, "", func(cur, next *sandboxdb.Invoice) error {
 			if cur != nil && cur.Signed() {
 				return duplicate("an invoice with this irn has already been signed")
 			}
@@ -209,7 +209,7 @@ func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		repeat := false
-		err = h.keepInvoice(r.Context(), b, c, func(cur, next *sandboxdb.Invoice) error {
+		err = h.keepInvoice(r.Context(), b, c, countSign, func(cur, next *sandboxdb.Invoice) error {
 			switch {
 			case cur != nil && cur.Signed():
 				repeat = true
@@ -232,9 +232,6 @@ func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if err := h.countCommit(r.Context(), b, countSign, c.irn); err != nil {
-			return err
-		}
 		if done, err := h.loseAnswer(w, r, b, "invoice_sign", c.irn); done || err != nil {
 			return err
 		}
@@ -244,9 +241,11 @@ func (h *Handler) signInvoice(w http.ResponseWriter, r *http.Request) error {
 }
 
 // keepInvoice writes a checked invoice in one transaction: decide sees the
-// current row (nil if none) and fills the next one, or refuses. Then the
-// business is brought back within its bounds (its own oldest invoices go).
-func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, decide func(cur, next *sandboxdb.Invoice) error) error {
+// current row (nil if none) and fills the next one, or refuses. A write
+// that adds to the business (a new invoice, a larger payload) then brings
+// it back within its bounds (its own oldest invoices go). count, when not
+// empty, is the commit counter (Counts) counted in the same transaction.
+func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, count string, decide func(cur, next *sandboxdb.Invoice) error) error {
 	err := h.db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
 		cur, err := tx.Invoices().Get(ctx, b.BusinessID, c.irn)
 		switch {
@@ -262,12 +261,20 @@ func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, deci
 		}
 		if cur != nil {
 			next.CreatedAt = cur.CreatedAt
-			err = tx.Invoices().Update(ctx, &next)
+			err = tx.Invoices().Update(ctx, &next, cur.PayloadBytes)
 		} else {
 			err = tx.Invoices().Insert(ctx, &next)
 		}
 		if err != nil {
 			return err
+		}
+		if count != "" {
+			if err := h.countIn(ctx, tx, b.BusinessID, count, c.irn); err != nil {
+				return err
+			}
+		}
+		if cur != nil && next.PayloadBytes <= cur.PayloadBytes {
+			return nil // the business holds no more than before
 		}
 		_, err = tx.Invoices().Evict(ctx, b.BusinessID, c.irn, h.opts.MaxInvoicesPerBusiness, h.opts.MaxBytesPerBusiness)
 		return err
@@ -500,7 +507,7 @@ func (h *Handler) updateInvoice(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.PaymentStatus, inv.PaymentReference, inv.PaymentUpdatedAt = status, in.Reference, &now
-			return tx.Invoices().Update(ctx, inv)
+			return tx.Invoices().Update(ctx, inv, inv.PayloadBytes)
 		})
 		if err != nil {
 			return err

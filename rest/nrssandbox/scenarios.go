@@ -154,11 +154,19 @@ const (
 	countDownload       = "count:invoice_download"
 )
 
-// countCommit counts one more sign or transmit of an IRN, after its
-// transaction committed (or after a repeat was answered): what Counts
-// reports. The client leaving does not keep it from being counted.
+// countCommit counts one more sign or transmit of an IRN that was
+// refused as a repeat: what Counts reports. The client leaving does not
+// keep it from being counted.
 func (h *Handler) countCommit(ctx context.Context, b *business, op, irn string) error {
 	_, err := h.db.Attempts().Count(context.WithoutCancel(ctx), b.BusinessID, op, irn, h.now())
+	return err
+}
+
+// countIn counts one more sign or transmit of an IRN in the transaction
+// that makes it (or answers it as a repeat): counted exactly when that
+// transaction commits.
+func (h *Handler) countIn(ctx context.Context, tx *sandboxdb.DB, businessID, op, irn string) error {
+	_, err := tx.Attempts().Count(ctx, businessID, op, irn, h.now())
 	return err
 }
 

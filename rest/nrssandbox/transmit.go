@@ -53,7 +53,6 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 		if err := h.applyScenario(r.Context(), b, "transmit", irn); err != nil {
 			return err
 		}
-		count := countTransmit
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
 			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
 			switch {
@@ -64,17 +63,16 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			case !inv.Signed():
 				return invalid("the invoice must be signed before it is transmitted")
 			case inv.Transmitted():
-				count = countTransmitRepeat
-				return nil
+				return h.countIn(ctx, tx, b.BusinessID, countTransmitRepeat, irn)
 			}
 			now := h.now()
 			inv.TransmittedAt = &now
-			return tx.Invoices().Update(ctx, inv)
+			if err := tx.Invoices().Update(ctx, inv, inv.PayloadBytes); err != nil {
+				return err
+			}
+			return h.countIn(ctx, tx, b.BusinessID, countTransmit, irn)
 		})
 		if err != nil {
-			return err
-		}
-		if err := h.countCommit(r.Context(), b, count, irn); err != nil {
 			return err
 		}
 		if done, err := h.loseAnswer(w, r, b, "transmit", irn); done || err != nil {
@@ -122,7 +120,7 @@ func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.DeliveredAt = &now
-			return tx.Invoices().Update(ctx, inv)
+			return tx.Invoices().Update(ctx, inv, inv.PayloadBytes)
 		})
 		if err != nil {
 			return err

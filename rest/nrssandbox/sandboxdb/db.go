@@ -6,7 +6,8 @@
 //
 // Several processes may share one database (the stand-in embedded in many
 // API processes, or run on its own): every change is one transaction, and
-// nothing is cached in memory.
+// nothing read is kept in memory (a process only remembers when it last
+// dropped a business's expired counters).
 package sandboxdb
 
 import (
@@ -49,6 +50,9 @@ type DB struct {
 	dialect string
 	// stmts are the hot statements, prepared once per pool.
 	stmts *statements
+	// pruned is when the process last dropped each business's expired
+	// scenario counters.
+	pruned *pruneClock
 }
 
 // statements are the stand-in's hot statements (every call authenticates
@@ -86,7 +90,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &DB{db: o.DB, idb: o.DB, dialect: o.Dialect, stmts: newStatements()}
+	d := &DB{db: o.DB, idb: o.DB, dialect: o.Dialect, stmts: newStatements(), pruned: &pruneClock{}}
 	if err := d.Ping(ctx); err != nil {
 		_ = o.DB.Close()
 		return nil, err
@@ -120,7 +124,7 @@ func (d *DB) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *DB) e
 		return fn(ctx, d)
 	}
 	return d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, &DB{db: d.db, idb: tx, dialect: d.dialect, stmts: d.stmts})
+		return fn(ctx, &DB{db: d.db, idb: tx, dialect: d.dialect, stmts: d.stmts, pruned: d.pruned})
 	})
 }
 

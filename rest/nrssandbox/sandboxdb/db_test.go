@@ -108,7 +108,7 @@ func TestQueries(t *testing.T) {
 								return err
 							}
 							inv.Payload, inv.PayloadBytes = strings.Repeat("y", 20), 20
-							return tx.Invoices().Update(ctx, inv)
+							return tx.Invoices().Update(ctx, inv, 10)
 						})
 					})
 				}
@@ -200,7 +200,7 @@ func TestQueries(t *testing.T) {
 				}
 				at := time.Now().UTC().Truncate(time.Microsecond)
 				inv.PaymentStatus, inv.TransmittedAt, inv.CustomerTIN = "PAID", &at, "12345678-0001"
-				if err := db.Invoices().Update(ctx, inv); err != nil {
+				if err := db.Invoices().Update(ctx, inv, inv.PayloadBytes); err != nil {
 					t.Fatal(err)
 				}
 				list, total, err := db.Invoices().Search(ctx, b.BusinessID, sandboxdb.InvoiceFilter{PaymentStatus: "PAID"}, sandboxdb.Page{Number: 1, Size: 10, SortBy: "created_at", Desc: true})
@@ -237,6 +237,36 @@ func TestQueries(t *testing.T) {
 				n, err := db.Attempts().Count(ctx, a.BusinessID, "sign", "SBXRETRY1-94ND90NR-20260315", now.Add(2*time.Hour))
 				if err != nil || n != 1 {
 					t.Fatalf("stale counter kept: %d %v", n, err)
+				}
+				// Expired counters are dropped at most once a minute per
+				// process: one that expired since starts over by itself.
+				const irn = "SBXRETRY2-94ND90NR-20260315"
+				t0 := now.Add(3 * time.Hour)
+				if n, err := db.Attempts().Count(ctx, a.BusinessID, "sign", irn, t0); err != nil || n != 1 {
+					t.Fatalf("first: %d %v", n, err)
+				}
+				if _, err := db.Attempts().Count(ctx, a.BusinessID, "other", irn, t0.Add(59*time.Minute+30*time.Second)); err != nil {
+					t.Fatal(err) // drops the business's expired counters: none yet
+				}
+				if n, err := db.Attempts().Count(ctx, a.BusinessID, "sign", irn, t0.Add(60*time.Minute+10*time.Second)); err != nil || n != 1 {
+					t.Fatalf("a counter expired since the last drop went on from %d (%v)", n, err)
+				}
+				if n, err := db.Attempts().Count(ctx, a.BusinessID, "sign", irn, t0.Add(60*time.Minute+20*time.Second)); err != nil || n != 2 {
+					t.Fatalf("the restarted counter: %d %v", n, err)
+				}
+				// In a transaction that rolls back, nothing is counted.
+				errRollback := errors.New("rollback")
+				err = db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+					if _, err := tx.Attempts().Count(ctx, a.BusinessID, "sign", irn, t0.Add(61*time.Minute)); err != nil {
+						return err
+					}
+					return errRollback
+				})
+				if !errors.Is(err, errRollback) {
+					t.Fatal(err)
+				}
+				if n, err := db.Attempts().Get(ctx, a.BusinessID, "sign", irn); err != nil || n != 2 {
+					t.Fatalf("after a rollback: %d %v", n, err)
 				}
 			})
 			t.Run("parties", func(t *testing.T) {

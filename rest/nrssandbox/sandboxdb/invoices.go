@@ -55,22 +55,17 @@ func (rp Invoices) Insert(ctx context.Context, inv *Invoice) error {
 }
 
 // Update rewrites an invoice (all but its key and creation time), and
-// the business's totals by the payload's change in size (call it in a
-// transaction).
-func (rp Invoices) Update(ctx context.Context, inv *Invoice) error {
-	var was int64
-	err := rp.d.idb.NewSelect().Model((*Invoice)(nil)).Column("payload_bytes").
-		Where("business_id = ?", strings.ToLower(inv.BusinessID)).Where("irn = ?", inv.IRN).Scan(ctx, &was)
-	if err != nil {
-		return mapErr(err)
-	}
+// the business's totals by the payload's change in size: storedBytes is
+// the payload size of the row being rewritten, as the caller read it in
+// this transaction (call it in a transaction).
+func (rp Invoices) Update(ctx context.Context, inv *Invoice, storedBytes int64) error {
 	if _, err := rp.d.idb.NewUpdate().Model(inv).ExcludeColumn("business_id", "irn", "created_at").WherePK().Exec(ctx); err != nil {
 		return mapErr(err)
 	}
-	if inv.PayloadBytes == was {
+	if inv.PayloadBytes == storedBytes {
 		return nil
 	}
-	return rp.addTotals(ctx, inv.BusinessID, inv.IRN, 0, inv.PayloadBytes-was)
+	return rp.addTotals(ctx, inv.BusinessID, inv.IRN, 0, inv.PayloadBytes-storedBytes)
 }
 
 // invoiceTally is one slot of a business's count of invoices and of
