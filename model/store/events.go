@@ -8,7 +8,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/einvoice-ng/einvoice/model"
-	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // Events is the repository of events: the record of every state change,
@@ -21,15 +20,25 @@ func (s *Store) Events() Events { return Events{s} }
 
 // Append inserts an event.
 func (rp Events) Append(ctx context.Context, e *model.Event) error {
-	_, err := rp.s.stmts.event.Exec(ctx, rp.s.conn(), e.ID, e.ProjectID, e.OrganizationID, textArg(e.Type), textArg(string(e.Data)),
-		rp.s.timeArg(e.CreatedAt), rp.s.nullTimeArg(e.DispatchedAt))
+	args := []any{e.ID, e.ProjectID, e.OrganizationID, textArg(e.Type), textArg(string(e.Data)),
+		rp.s.timeArg(e.CreatedAt), rp.s.nullTimeArg(e.DispatchedAt)}
+	if p := rp.s.pending; p != nil {
+		p.events = append(p.events, args)
+		return nil
+	}
+	_, err := rp.s.stmts.event.Exec(ctx, rp.s.conn(), args...)
 	return rp.s.wrap(err, "event")
 }
 
 // buildEventInsert is Append's statement; its arguments in the order of
 // its columns.
 func buildEventInsert(_ *bun.DB, _ string, ph func(int) string) string {
-	return `INSERT INTO events (id, project_id, organization_id, type, data, created_at, dispatched_at) VALUES (` + dbopen.Placeholders(ph, 7) + `)`
+	return eventsInsert(ph, 1)
+}
+
+// eventsInsert inserts rows events.
+func eventsInsert(ph func(int) string, rows int) string {
+	return `INSERT INTO events (id, project_id, organization_id, type, data, created_at, dispatched_at) VALUES ` + valuesOf(ph, rows, 7)
 }
 
 // EventFilter narrows a listing of events.

@@ -117,6 +117,8 @@ type statements struct {
 	createInvoice, lastArchived dbopen.Prepared
 	saveMu                      sync.Mutex
 	saves                       map[string]*dbopen.Prepared
+	// rows are the multi-row inserts by table and count (rows.go).
+	rows map[string]*dbopen.Prepared
 	// writer is the SQLite write turn of RunInTx (nil on PostgreSQL).
 	writer chan struct{}
 }

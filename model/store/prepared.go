@@ -23,6 +23,9 @@ func (st *statements) closePrepared() {
 	for _, p := range st.saves {
 		p.Close()
 	}
+	for _, p := range st.rows {
+		p.Close()
+	}
 }
 
 func (s *Store) timeArg(t time.Time) any      { return dbopen.TimeArg(s.dialect, t) }

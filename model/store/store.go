@@ -43,6 +43,9 @@ type Store struct {
 	// them last (Lock, Create, Save), so that Save writes only the columns
 	// that changed; nil outside a transaction.
 	read map[uuid.UUID]*model.SubmittedInvoice
+	// pending are the rows a transaction holds back (BufferRows), nil
+	// when it writes each at once.
+	pending *pendingRows
 }
 
 // Open connects to dsn: a postgres:// or postgresql:// URL, or else a SQLite
@@ -106,7 +109,11 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx *St
 		defer release()
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, &Store{db: s.db, idb: tx, dialect: s.dialect, stmts: s.stmts, read: map[uuid.UUID]*model.SubmittedInvoice{}})
+		ts := &Store{db: s.db, idb: tx, dialect: s.dialect, stmts: s.stmts, read: map[uuid.UUID]*model.SubmittedInvoice{}}
+		if err := fn(ctx, ts); err != nil {
+			return err
+		}
+		return ts.flushRows(ctx)
 	})
 	var me *model.Error
 	if err != nil && !errors.As(err, &me) {

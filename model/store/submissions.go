@@ -266,22 +266,34 @@ func (rp Submissions) Save(ctx context.Context, inv *model.SubmittedInvoice) err
 
 // AppendEvent inserts one event of an invoice.
 func (rp Submissions) AppendEvent(ctx context.Context, ev *model.InvoiceEvent) error {
-	_, err := rp.s.stmts.invoiceEvent.Exec(ctx, rp.s.conn(),
-		ev.InvoiceID, ev.Seq, ev.ProjectID, textArg(ev.Kind), nullText(string(ev.FromStatus)), nullText(string(ev.ToStatus)),
+	args := []any{ev.InvoiceID, ev.Seq, ev.ProjectID, textArg(ev.Kind), nullText(string(ev.FromStatus)), nullText(string(ev.ToStatus)),
 		nullText(ev.Operation), ev.Attempt, ev.LatencyMS, ev.HTTPStatus, nullText(ev.NRSErrorID),
-		nullText(ev.RequestBody), nullText(ev.ResponseBody), textArg(ev.Message), rp.s.timeArg(ev.CreatedAt))
+		nullText(ev.RequestBody), nullText(ev.ResponseBody), textArg(ev.Message), rp.s.timeArg(ev.CreatedAt)}
+	if p := rp.s.pending; p != nil {
+		p.invoiceEvents = append(p.invoiceEvents, args)
+		return nil
+	}
+	_, err := rp.s.stmts.invoiceEvent.Exec(ctx, rp.s.conn(), args...)
 	return rp.s.wrap(err, "invoice event")
 }
 
 // buildInvoiceEventInsert is AppendEvent's statement; its arguments in
 // the order of its columns.
 func buildInvoiceEventInsert(_ *bun.DB, _ string, ph func(int) string) string {
+	return invoiceEventsInsert(ph, 1)
+}
+
+// invoiceEventsInsert inserts rows invoice events.
+func invoiceEventsInsert(ph func(int) string, rows int) string {
 	return `INSERT INTO invoice_events (invoice_id, seq, project_id, kind, from_status, to_status, operation, attempt,
-latency_ms, http_status, nrs_error_id, request_body, response_body, message, created_at) VALUES (` + dbopen.Placeholders(ph, 15) + `)`
+latency_ms, http_status, nrs_error_id, request_body, response_body, message, created_at) VALUES ` + valuesOf(ph, rows, 15)
 }
 
 // Events lists an invoice's events in order, after seq.
 func (rp Submissions) Events(ctx context.Context, invoiceID uuid.UUID, after, limit int) ([]model.InvoiceEvent, bool, error) {
+	if err := rp.s.flushRows(ctx); err != nil {
+		return nil, false, err
+	}
 	out := []model.InvoiceEvent{}
 	err := rp.s.idb.NewSelect().Model(&out).Where("invoice_id = ?", invoiceID).Where("seq > ?", after).
 		OrderExpr("seq ASC").Limit(limit + 1).Scan(ctx)

@@ -1,0 +1,120 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/einvoice-ng/einvoice/model"
+	"github.com/einvoice-ng/einvoice/model/store"
+	"github.com/einvoice-ng/einvoice/model/store/storetest"
+)
+
+// TestBufferedRows: a transaction that holds its invoice events and
+// events back (BufferRows) writes them all, in more than one multi-row
+// insert when they are many, and exactly as written; a read of the
+// invoice's events within it sees those held back; a transaction that
+// fails, or whose held-back rows conflict, writes none of them.
+func TestBufferedRows(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			st := d.Open(t)
+			_, _, p := seed(t, st, "rows-"+d.Name)
+			created := time.Date(2026, 11, 29, 1, 2, 3, 456789000, time.UTC)
+			inv := &model.SubmittedInvoice{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID,
+				Environment: p.Environment, IRN: "INV00002-94ND90NR-20261129", InvoiceType: model.InvoiceKindB2B,
+				InvoiceTypeCode: "396", Payload: `{}`, PayloadHash: "x", Status: model.InvoiceQueued, IssueDate: "2026-11-29",
+				WorkflowID: "invoice-INV00002-94ND90NR-20261129", DeadlineAt: created.Add(time.Hour),
+				CreatedAt: created, UpdatedAt: created}
+			if err := st.Submissions().Create(ctx, inv); err != nil {
+				t.Fatal(err)
+			}
+			const n = 150 // three inserts of invoice events: 64, 64, 22
+			ev := func(seq int) *model.InvoiceEvent {
+				latency := int64(seq)
+				return &model.InvoiceEvent{InvoiceID: inv.ID, Seq: seq, ProjectID: p.ID, Kind: model.EventExchange,
+					Operation: "invoice_sign", LatencyMS: &latency, RequestBody: fmt.Sprintf(`{"n":%d}`, seq),
+					Message: fmt.Sprintf("event %d", seq), CreatedAt: created.Add(time.Duration(seq) * time.Millisecond)}
+			}
+			evID := make([]uuid.UUID, n)
+			err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				tx.BufferRows()
+				for i := 1; i <= n; i++ {
+					if err := tx.Submissions().AppendEvent(ctx, ev(i)); err != nil {
+						return err
+					}
+					e := &model.Event{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID, Type: "invoice.signed",
+						Data: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)), CreatedAt: created}
+					evID[i-1] = e.ID
+					if err := tx.Events().Append(ctx, e); err != nil {
+						return err
+					}
+					if i == n/2 {
+						seen, _, err := tx.Submissions().Events(ctx, inv.ID, 0, n)
+						if err != nil {
+							return err
+						}
+						if len(seen) != n/2 {
+							return fmt.Errorf("read within the transaction: %d events, want %d", len(seen), n/2)
+						}
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := st.Submissions().Events(ctx, inv.ID, 0, n+10)
+			if err != nil || len(got) != n {
+				t.Fatalf("invoice events: %d, %v", len(got), err)
+			}
+			for i, g := range got {
+				w := ev(i + 1)
+				if g.Seq != w.Seq || g.Message != w.Message || g.RequestBody != w.RequestBody || g.LatencyMS == nil ||
+					*g.LatencyMS != *w.LatencyMS || !g.CreatedAt.Equal(w.CreatedAt) || g.HTTPStatus != nil {
+					t.Fatalf("event %d read back: %+v", i+1, g)
+				}
+			}
+			for i, id := range evID {
+				e, err := st.Events().Get(ctx, p.ID, id)
+				if err != nil || !sameJSON(e.Data, json.RawMessage(fmt.Sprintf(`{"n":%d}`, i+1))) {
+					t.Fatalf("event %d: %+v, %v", i+1, e, err)
+				}
+			}
+
+			// A transaction that fails writes none of what it held back.
+			errStop := errors.New("stop")
+			err = st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				tx.BufferRows()
+				if err := tx.Submissions().AppendEvent(ctx, ev(n+1)); err != nil {
+					return err
+				}
+				return errStop
+			})
+			if !errors.Is(err, errStop) {
+				t.Fatal(err)
+			}
+			// Held-back rows that conflict fail their transaction, and
+			// the rows before them in it are not written either.
+			err = st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+				tx.BufferRows()
+				if err := tx.Submissions().AppendEvent(ctx, ev(n+2)); err != nil {
+					return err
+				}
+				return tx.Submissions().AppendEvent(ctx, ev(n)) // already written
+			})
+			if err == nil {
+				t.Fatal("a conflicting held-back row committed")
+			}
+			if got, _, err := st.Submissions().Events(ctx, inv.ID, n, 10); err != nil || len(got) != 0 {
+				t.Fatalf("after the failed transactions: %+v, %v", got, err)
+			}
+		})
+	}
+}
