@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/einvoice-ng/einvoice/rest/nrssandbox/sandboxdb"
 )
@@ -46,10 +47,12 @@ func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, b *busi
 // authenticate checks the request's credentials and takes a place among the
 // business's requests in flight; call release when done.
 func (h *Handler) authenticate(r *http.Request) (b *business, release func(), err error) {
-	if b, err = h.businessOf(r); err != nil {
+	now := h.now()
+	b, faults, err := h.credentialed(r, now)
+	if err != nil {
 		return nil, nil, err
 	}
-	if err := h.applyFaults(r.Context(), b, endpointOf(r)); err != nil {
+	if err := h.applyFaults(b, endpointOf(r), faults, now); err != nil {
 		return nil, nil, err
 	}
 	release, err = h.admit(b)
@@ -61,25 +64,32 @@ func (h *Handler) authenticate(r *http.Request) (b *business, release func(), er
 
 // businessOf finds the business of the request's x-api-key and
 // x-api-secret, or api-key and api-secret (MBS's 400 "unable to validate api key" otherwise).
-func (h *Handler) businessOf(r *http.Request) (b *business, err error) {
+func (h *Handler) businessOf(r *http.Request) (*business, error) {
+	b, _, err := h.credentialed(r, h.now())
+	return b, err
+}
+
+// credentialed is businessOf, with the business's faults in force at now
+// read by the same statement.
+func (h *Handler) credentialed(r *http.Request, now time.Time) (b *business, faults []sandboxdb.Fault, err error) {
 	key, secret := credentials(r)
 	if key == "" || secret == "" || len(key) > 512 || len(secret) > 512 {
-		return nil, errBadKey
+		return nil, nil, errBadKey
 	}
-	b, err = h.db.Businesses().ByAPIKey(r.Context(), key)
+	b, faults, err = h.db.Businesses().ByAPIKeyWithFaults(r.Context(), key, now)
 	want := unknownHash
 	switch {
 	case err == nil:
 		want = b.APISecretHash
 	case errors.Is(err, sandboxdb.ErrNotFound):
 	default:
-		return nil, err
+		return nil, nil, err
 	}
 	got := secretHash(secret)
 	if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 || b == nil {
-		return nil, errBadKey
+		return nil, nil, errBadKey
 	}
-	return b, nil
+	return b, faults, nil
 }
 
 // credentials reads the API key and secret: x-api-key and x-api-secret as

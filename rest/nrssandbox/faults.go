@@ -299,17 +299,12 @@ func writeGateway(w http.ResponseWriter, e *gatewayError) {
 }
 
 // applyFaults answers a request of business b to endpoint as its faults in
-// force say: an outage first, then a throttle (aimed at the endpoint, or at
-// every endpoint). Throttle allowances are counted per process, as the other
-// limits are.
-func (h *Handler) applyFaults(ctx context.Context, b *business, endpoint string) error {
-	if endpoint == "" {
+// force at now (read with its credentials) say: an outage first, then a
+// throttle (aimed at the endpoint, or at every endpoint). Throttle
+// allowances are counted per process, as the other limits are.
+func (h *Handler) applyFaults(b *business, endpoint string, faults []sandboxdb.Fault, now time.Time) error {
+	if endpoint == "" || len(faults) == 0 {
 		return nil
-	}
-	now := h.now()
-	faults, err := h.db.Faults().Active(ctx, b.BusinessID, now)
-	if err != nil || len(faults) == 0 {
-		return err
 	}
 	for i := range faults {
 		f := &faults[i]

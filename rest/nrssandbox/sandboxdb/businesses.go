@@ -2,7 +2,13 @@ package sandboxdb
 
 import (
 	"context"
+	"reflect"
 	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
 // Businesses is the repository of the businesses the stand-in acts as NRS for.
@@ -19,6 +25,54 @@ func (rp Businesses) ByAPIKey(ctx context.Context, key string) (*Business, error
 		return nil, mapErr(err)
 	}
 	return b, nil
+}
+
+// ByAPIKeyWithFaults returns the business of an API key and its faults in
+// force at now (Faults.Active), with one statement: what every call of the
+// stand-in reads first.
+func (rp Businesses) ByAPIKeyWithFaults(ctx context.Context, key string, now time.Time) (*Business, []Fault, error) {
+	var rows []businessFaultRow
+	at := dbopen.TimeArg(rp.d.dialect, now)
+	if err := rp.d.stmts.businessAndFaults.ScanAll(ctx, rp.d.conn(), &rows, at, at, key); err != nil {
+		return nil, nil, mapErr(err)
+	}
+	if len(rows) == 0 {
+		return nil, nil, ErrNotFound
+	}
+	b := rows[0].B
+	var faults []Fault
+	for _, r := range rows {
+		if r.F.Kind != "" { // a business without faults joins one row of NULLs
+			faults = append(faults, r.F)
+		}
+	}
+	return &b, faults, nil
+}
+
+// businessFaultRow is one row of ByAPIKeyWithFaults: the business, and one
+// of its faults in force (columns prefixed f_, NULL when none).
+type businessFaultRow struct {
+	B Business `bun:"embed:b_"`
+	F Fault    `bun:"embed:f_"`
+}
+
+// buildBusinessAndFaults is ByAPIKeyWithFaults's statement: the business of
+// an API key ($3) left-joined to its faults in force ($1, $2: now), by kind
+// and endpoint as Faults.Active lists them. The arguments are numbered in
+// the order they appear (SQLite's placeholders are positional).
+func buildBusinessAndFaults(db *bun.DB, _ string, ph func(int) string) string {
+	var cols []string
+	for _, t := range []struct {
+		alias string
+		typ   reflect.Type
+	}{{"b", reflect.TypeFor[Business]()}, {"f", reflect.TypeFor[Fault]()}} {
+		for _, f := range db.Table(t.typ).Fields {
+			cols = append(cols, t.alias+"."+f.Name+" AS "+t.alias+"_"+f.Name)
+		}
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM nrs_sandbox_businesses AS b" +
+		" LEFT JOIN nrs_sandbox_faults AS f ON f.business_id = b.business_id AND f.starts_at <= " + ph(1) + " AND f.ends_at > " + ph(2) +
+		" WHERE b.api_key = " + ph(3) + " ORDER BY f.kind ASC, f.endpoint ASC"
 }
 
 // ByID returns a business by its business id.

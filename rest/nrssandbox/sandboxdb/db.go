@@ -59,7 +59,7 @@ type DB struct {
 // and looks for faults; most read an invoice), prepared once with their
 // arguments bound (dbopen.Prepared).
 type statements struct {
-	businessByKey, activeFaults, invoiceByIRN dbopen.Prepared
+	businessByKey, activeFaults, invoiceByIRN, businessAndFaults dbopen.Prepared
 }
 
 func newStatements() *statements {
@@ -72,6 +72,7 @@ func newStatements() *statements {
 			Where("starts_at <= ?", bun.Safe(ph(2))).Where("ends_at > ?", bun.Safe(ph(3))).
 			OrderExpr("kind ASC, endpoint ASC").String()
 	}
+	st.businessAndFaults.Build = buildBusinessAndFaults
 	st.invoiceByIRN.Build = func(db *bun.DB, _ string, ph func(int) string) string {
 		return db.NewSelect().Model((*Invoice)(nil)).Where("business_id = ?", bun.Safe(ph(1))).Where("irn = ?", bun.Safe(ph(2))).String()
 	}
@@ -103,7 +104,7 @@ func (d *DB) Dialect() string { return d.dialect }
 
 // Close closes the connection pool.
 func (d *DB) Close() error {
-	for _, p := range []*dbopen.Prepared{&d.stmts.businessByKey, &d.stmts.activeFaults, &d.stmts.invoiceByIRN} {
+	for _, p := range []*dbopen.Prepared{&d.stmts.businessByKey, &d.stmts.activeFaults, &d.stmts.invoiceByIRN, &d.stmts.businessAndFaults} {
 		p.Close()
 	}
 	return d.db.Close()

@@ -60,6 +60,41 @@ func TestQueries(t *testing.T) {
 					t.Fatalf("want not found, got %v", err)
 				}
 			})
+			t.Run("business and its faults in force", func(t *testing.T) {
+				now := time.Now().UTC().Truncate(time.Millisecond)
+				got, faults, err := db.Businesses().ByAPIKeyWithFaults(ctx, b.APIKey, now)
+				if err != nil || got.BusinessID != b.BusinessID || got.APISecretHash != b.APISecretHash || len(faults) != 0 {
+					t.Fatalf("without faults: %+v %v %v", got, faults, err)
+				}
+				for _, f := range []*sandboxdb.Fault{
+					{BusinessID: b.BusinessID, Kind: "throttle", Endpoint: "invoice_sign", RateCount: 3, RatePeriodMS: 1000, StartsAt: now.Add(-time.Minute), EndsAt: now.Add(time.Minute)},
+					{BusinessID: b.BusinessID, Kind: "outage", Status: 503, RetryAfterS: 5, StartsAt: now.Add(-time.Minute), EndsAt: now.Add(time.Minute)},
+					{BusinessID: b.BusinessID, Kind: "outage", Endpoint: "transmit", Status: 502, StartsAt: now.Add(time.Minute), EndsAt: now.Add(time.Hour)},
+					{BusinessID: a.BusinessID, Kind: "outage", Status: 503, StartsAt: now.Add(-time.Minute), EndsAt: now.Add(time.Minute)},
+				} {
+					if err := db.Faults().Set(ctx, f, now); err != nil {
+						t.Fatal(err)
+					}
+				}
+				got, faults, err = db.Businesses().ByAPIKeyWithFaults(ctx, b.APIKey, now)
+				if err != nil || got.BusinessID != b.BusinessID || len(faults) != 2 ||
+					faults[0].Kind != "outage" || faults[0].Status != 503 || faults[0].RetryAfterS != 5 ||
+					faults[1].Kind != "throttle" || faults[1].Endpoint != "invoice_sign" || faults[1].RateCount != 3 || !faults[1].EndsAt.Equal(now.Add(time.Minute)) {
+					t.Fatalf("with faults: %+v %+v %v", got, faults, err)
+				}
+				active, err := db.Faults().Active(ctx, b.BusinessID, now)
+				if err != nil || len(active) != len(faults) {
+					t.Fatalf("Active lists %d, the join %d (%v)", len(active), len(faults), err)
+				}
+				if _, _, err := db.Businesses().ByAPIKeyWithFaults(ctx, "no such key", now); !errors.Is(err, sandboxdb.ErrNotFound) {
+					t.Fatalf("unknown key: %v", err)
+				}
+				for _, x := range []*sandboxdb.Business{a, b} {
+					if _, err := db.Faults().Clear(ctx, x.BusinessID, "", "*"); err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
 			t.Run("eviction stays within one business", func(t *testing.T) {
 				base := time.Now().UTC().Truncate(time.Microsecond)
 				for i := range 5 {
