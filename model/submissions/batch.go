@@ -364,14 +364,15 @@ func stillFresh(started []*model.SubmittedInvoice, items []*batchItem) []*model.
 // one) in one transaction.
 func (s *Service) recordBatch(ctx context.Context, batch *model.InvoiceBatch, items []*batchItem) error {
 	return s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+		// The invoices' events are inserted together at the end, after
+		// the invoices (BufferRows): each invoice is created with its
+		// first event counted, and written once.
+		tx.BufferRows()
 		for _, b := range items {
 			if !b.fresh {
 				continue
 			}
 			inv := *b.inv // a failed attempt leaves the item as it was
-			if err := tx.Submissions().Create(ctx, &inv); err != nil {
-				return err
-			}
 			if err := s.appendEvent(ctx, tx, &inv, &model.InvoiceEvent{Kind: model.EventState, ToStatus: model.InvoiceQueued,
 				Message: "submitted in batch " + batch.ID.String() + " (payload hash " + inv.PayloadHash + ")"}); err != nil {
 				return err
@@ -379,7 +380,7 @@ func (s *Service) recordBatch(ctx context.Context, batch *model.InvoiceBatch, it
 			if err := publish(ctx, tx, &inv, model.EventInvoiceQueued, inv.CreatedAt); err != nil {
 				return err
 			}
-			if err := tx.Submissions().Save(ctx, &inv); err != nil {
+			if err := tx.Submissions().Create(ctx, &inv); err != nil {
 				return err
 			}
 		}

@@ -144,20 +144,27 @@ func (s *Steps) applyIn(ctx context.Context, tx *store.Store, id uuid.UUID, chan
 	if err != nil {
 		return nil, err
 	}
-	saved := false
+	// The invoice's row is written once, at the end, with every change
+	// (a move and the call counted after it are one UPDATE): the moves
+	// leave it to this save (saveLater).
+	ctx = context.WithValue(ctx, saveLaterKey{}, true)
+	dirty, archiving := false, false
 	for _, c := range changes {
 		if len(c.Exchanges) > 0 {
 			if err := s.appendExchanges(ctx, tx, inv, c.Exchanges); err != nil {
 				return nil, err
 			}
-			saved = false
+			dirty = true
 		}
 		if c.To != "" {
 			changed, err := s.transition(ctx, tx, inv, c.To, c.Detail)
 			if err != nil {
 				return nil, err
 			}
-			saved = saved || changed // transition saved it
+			dirty = dirty || changed
+			if changed && c.To == model.InvoiceConfirmed {
+				_, archiving = ctx.Value(archiveLaterKey{}).(*archiveLater)
+			}
 		}
 	}
 	switch call {
@@ -170,11 +177,13 @@ func (s *Steps) applyIn(ctx context.Context, tx *store.Store, id uuid.UUID, chan
 		}
 		now := s.now()
 		inv.UpdatedAt, inv.LastSentAt = now, &now
-		saved = false
+		dirty = true
 	default:
 		return nil, model.Errorf(model.CodeInternal, "unknown call %q", call)
 	}
-	if saved {
+	if !dirty || archiving {
+		// Unchanged, or a confirmation of a shared transaction, which
+		// archiveAll saves with its chain entry.
 		return inv, nil
 	}
 	return inv, tx.Submissions().Save(ctx, inv)

@@ -118,9 +118,10 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		}
 	}
 	err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		if err := tx.Submissions().Create(ctx, inv); err != nil {
-			return err
-		}
+		// The events are inserted at the end, after the invoice
+		// (BufferRows): the invoice is created with its first event
+		// counted, and written once.
+		tx.BufferRows()
 		if err := s.appendEvent(ctx, tx, inv, &model.InvoiceEvent{Kind: model.EventState, ToStatus: model.InvoiceQueued,
 			Message: "submitted (payload hash " + inv.PayloadHash + ")"}); err != nil {
 			return err
@@ -128,7 +129,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		if err := publish(ctx, tx, inv, model.EventInvoiceQueued, inv.CreatedAt); err != nil {
 			return err
 		}
-		return tx.Submissions().Save(ctx, inv)
+		return tx.Submissions().Create(ctx, inv)
 	})
 	if model.ErrorCodeOf(err) == model.CodeConflict {
 		// Another request recorded the same IRN first; the workflow is

@@ -116,8 +116,16 @@ func (c *core) transition(ctx context.Context, tx *store.Store, inv *model.Submi
 			return false, err
 		}
 	}
+	if later, _ := ctx.Value(saveLaterKey{}).(bool); later {
+		return true, nil // the caller saves inv (Steps.applyIn)
+	}
 	return true, tx.Submissions().Save(ctx, inv)
 }
+
+// saveLaterKey marks a context whose transitions leave the invoice's
+// save to their caller, which writes the row once with every change of
+// its transaction.
+type saveLaterKey struct{}
 
 // publish records the project event typ (delivered to its webhooks) with
 // the invoice as the API shows it after the change, in tx, the change's
