@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("missing subcommand")
 	}
 	switch args[0] {
-	case "dev", "api", "worker":
+	case "dev", "api", "worker", "nrs-sandbox":
 		if err := servePprof(ctx, getenv("EINVOICE_PPROF_ADDR"), stderr); err != nil {
 			return err
 		}

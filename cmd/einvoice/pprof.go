@@ -11,8 +11,9 @@ import (
 )
 
 // servePprof serves net/http/pprof on EINVOICE_PPROF_ADDR (e.g.
-// 127.0.0.1:6060) while a long-running subcommand (dev, api, worker) runs,
-// for CPU and allocation profiles: `go tool pprof
+// 127.0.0.1:6060; port 0 picks a free one, printed) while a long-running
+// subcommand (dev, api, worker, nrs-sandbox) runs, for CPU and allocation
+// profiles: `go tool pprof
 // http://127.0.0.1:6060/debug/pprof/profile?seconds=30`. Unset (the
 // default), nothing is served. It is an operator's setting: bind it to a
 // loopback or private address, never a public one.
