@@ -52,7 +52,7 @@ type Store struct {
 // file path (created if missing). It does not migrate.
 func Open(ctx context.Context, dsn string) (*Store, error) {
 	o, err := dbopen.Open(dsn, dbopen.Options{Name: "store",
-		Postgres: dbopen.Pool{MaxOpen: 20, MaxIdle: 10}, SQLite: dbopen.Pool{MaxOpen: 8, MaxIdle: 8},
+		Postgres: dbopen.Pool{MaxOpen: 20, MaxIdle: 20}, SQLite: dbopen.Pool{MaxOpen: 8, MaxIdle: 8},
 		Busy: 10 * time.Second, AutoCheckpoint: walLimits.auto})
 	if err != nil {
 		return nil, err

@@ -33,7 +33,14 @@ import (
 	"github.com/einvoice-ng/einvoice/migrations"
 )
 
-// Pool bounds a connection pool.
+// Pool bounds a connection pool. On PostgreSQL keep MaxIdle at MaxOpen:
+// a connection given back beyond MaxIdle is closed, and under a steady
+// load the pool then opens another a moment later; each is a new
+// PostgreSQL backend (a fork, its catalog caches filled again, every
+// statement prepared again), and at 100 invoices a second such churn cost
+// about as much CPU as everything the processes themselves did
+// (docs/performance.md). Idle connections still close after
+// postgresIdleTime.
 type Pool struct {
 	MaxOpen, MaxIdle int
 }

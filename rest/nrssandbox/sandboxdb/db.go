@@ -86,7 +86,7 @@ func (d *DB) conn() dbopen.Conn { return dbopen.Conn{DB: d.db, IDB: d.idb, Diale
 // file path (created if missing). It does not migrate.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	o, err := dbopen.Open(dsn, dbopen.Options{Name: "sandboxdb",
-		Postgres: dbopen.Pool{MaxOpen: 10, MaxIdle: 5}, SQLite: dbopen.Pool{MaxOpen: 4, MaxIdle: 4},
+		Postgres: dbopen.Pool{MaxOpen: 10, MaxIdle: 10}, SQLite: dbopen.Pool{MaxOpen: 4, MaxIdle: 4},
 		Busy: 10 * time.Second, AutoCheckpoint: -1})
 	if err != nil {
 		return nil, err
