@@ -27,7 +27,10 @@
 // Cost: -pid (repeatable, "name=pid" or "pid") names the processes whose
 // CPU (user + system, /proc/PID/stat) is read before the first POST and
 // after the last confirmation; the bench prints each one's CPU per cleared
-// invoice, the sum, and the load average at the start and the end.
+// invoice, the sum, and the load average at the start and the end. It
+// also prints the whole machine's busy CPU over the same window
+// (/proc/stat): what the processes named miss, processes that ended
+// meanwhile and the kernel's own work included, and the bench's own.
 //
 // Several APIs over one database: -base takes a comma-separated list; the
 // submissions go to each in turn, everything else to the first.
@@ -206,6 +209,7 @@ func run() error {
 		defer pg.close()
 	}
 	load0 := loadAverage()
+	busy0, idle0 := machineCPU()
 	cpu0 := make([]float64, len(procs))
 	for i, p := range procs {
 		cpu0[i] = cpuSeconds(p.pid)
@@ -313,6 +317,7 @@ func run() error {
 		cpu0, cpu1 = append(cpu0, 0), append(cpu1, used)
 	}
 	load1 := loadAverage()
+	busy1, idle1 := machineCPU()
 	fmt.Printf("cleared %d invoices (confirmed by the stand-in) in %s: %.1f invoices/s end to end\n", want, all.Round(time.Millisecond), float64(want)/all.Seconds())
 	var sum float64
 	for i, p := range procs {
@@ -326,6 +331,11 @@ func run() error {
 	}
 	if len(procs) > 1 {
 		fmt.Printf("cpu all processes: %.1f s, %.1f ms per cleared invoice\n", sum, sum*1000/float64(want))
+	}
+	if busy1 > busy0 {
+		busy := busy1 - busy0
+		fmt.Printf("cpu machine (every process, exited ones too, and the kernel; the bench included): %.1f s busy, %.1f ms per cleared invoice; %.1f s idle\n",
+			busy, busy*1000/float64(want), idle1-idle0)
 	}
 	fmt.Printf("load average: %s at the start, %s at the end\n", load0, load1)
 	if confirmed, rejected, err := b.count(ctx, keys[0]); err != nil {
@@ -483,6 +493,32 @@ func (b *bench) drain(ctx context.Context, k key, faults, token string, n int, o
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// machineCPU is the machine's CPU time since boot, all cores, from
+// /proc/stat: busy (user, nice, system, irq, softirq, steal) and idle
+// (idle, iowait), in seconds. Between two readings busy counts what the
+// per-process figures miss: processes that ended meanwhile (a database
+// backend whose connection closed), the kernel's own work, everything
+// else on the machine.
+func machineCPU() (busy, idle float64) {
+	raw, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(raw), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0, 0
+	}
+	v := make([]float64, 8)
+	for i := range v {
+		v[i], _ = strconv.ParseFloat(f[i+1], 64)
+	}
+	// user nice system idle iowait irq softirq steal
+	busy = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / 100
+	idle = (v[3] + v[4]) / 100
+	return busy, idle
 }
 
 // cpuSeconds is the user and system CPU time of a process (0 without one).
