@@ -259,10 +259,14 @@ func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, coun
 		if err := decide(cur, &next); err != nil {
 			return err
 		}
-		if cur != nil {
+		switch {
+		case cur != nil && cur.Payload == next.Payload:
+			next.CreatedAt = cur.CreatedAt
+			err = tx.Invoices().UpdateState(ctx, &next) // signed as validated: the payload stays
+		case cur != nil:
 			next.CreatedAt = cur.CreatedAt
 			err = tx.Invoices().Update(ctx, &next, cur.PayloadBytes)
-		} else {
+		default:
 			err = tx.Invoices().Insert(ctx, &next)
 		}
 		if err != nil {
@@ -288,8 +292,12 @@ func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, coun
 
 // signedInvoice finds a signed invoice the caller may read: its own, or one
 // transmitted to it (its TIN is the customer's). own says which.
-func (h *Handler) signedInvoice(ctx context.Context, b *business, irn string) (inv *sandboxdb.Invoice, own bool, err error) {
-	inv, err = h.db.Invoices().Get(ctx, b.BusinessID, irn)
+func (h *Handler) signedInvoice(ctx context.Context, b *business, irn string, withPayload bool) (inv *sandboxdb.Invoice, own bool, err error) {
+	if withPayload {
+		inv, err = h.db.Invoices().Get(ctx, b.BusinessID, irn)
+	} else {
+		inv, err = h.db.Invoices().GetState(ctx, b.BusinessID, irn)
+	}
 	if err == nil && inv.Signed() {
 		return inv, true, nil
 	}
@@ -331,7 +339,7 @@ func (h *Handler) confirmInvoice(w http.ResponseWriter, r *http.Request) error {
 		if err := h.applyScenario(r.Context(), b, "invoice_confirm", irn); err != nil {
 			return err
 		}
-		inv, own, err := h.signedInvoice(r.Context(), b, irn)
+		inv, own, err := h.signedInvoice(r.Context(), b, irn, false)
 		if err != nil {
 			return err
 		}
@@ -381,7 +389,7 @@ func (h *Handler) downloadInvoice(w http.ResponseWriter, r *http.Request) error 
 		if err := h.applyScenario(r.Context(), b, "invoice_download", irn); err != nil {
 			return err
 		}
-		inv, _, err := h.signedInvoice(r.Context(), b, irn)
+		inv, _, err := h.signedInvoice(r.Context(), b, irn, true)
 		if err != nil {
 			return err
 		}
@@ -498,7 +506,7 @@ func (h *Handler) updateInvoice(w http.ResponseWriter, r *http.Request) error {
 			return invalid("reference must be at most 512 characters")
 		}
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
-			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
+			inv, err := tx.Invoices().GetState(ctx, b.BusinessID, irn)
 			switch {
 			case errors.Is(err, sandboxdb.ErrNotFound) || (err == nil && !inv.Signed()):
 				return notFound("no signed invoice with this irn for this business")
@@ -507,7 +515,7 @@ func (h *Handler) updateInvoice(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.PaymentStatus, inv.PaymentReference, inv.PaymentUpdatedAt = status, in.Reference, &now
-			return tx.Invoices().Update(ctx, inv, inv.PayloadBytes)
+			return tx.Invoices().UpdateState(ctx, inv)
 		})
 		if err != nil {
 			return err

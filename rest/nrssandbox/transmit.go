@@ -54,7 +54,7 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
-			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
+			inv, err := tx.Invoices().GetState(ctx, b.BusinessID, irn)
 			switch {
 			case errors.Is(err, sandboxdb.ErrNotFound):
 				return notFound("no invoice with this irn for this business")
@@ -67,7 +67,7 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.TransmittedAt = &now
-			if err := tx.Invoices().Update(ctx, inv, inv.PayloadBytes); err != nil {
+			if err := tx.Invoices().UpdateState(ctx, inv); err != nil {
 				return err
 			}
 			return h.countIn(ctx, tx, b.BusinessID, countTransmit, irn)
@@ -101,7 +101,7 @@ func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
 		}
 		count, supplier := countConfirm, ""
 		err := h.db.RunInTx(r.Context(), func(ctx context.Context, tx *sandboxdb.DB) error {
-			inv, err := tx.Invoices().Get(ctx, b.BusinessID, irn)
+			inv, err := tx.Invoices().GetState(ctx, b.BusinessID, irn)
 			if errors.Is(err, sandboxdb.ErrNotFound) {
 				inv, err = tx.Invoices().ForBuyer(ctx, b.TIN, irn)
 			}
@@ -120,7 +120,7 @@ func (h *Handler) confirmReceipt(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.DeliveredAt = &now
-			return tx.Invoices().Update(ctx, inv, inv.PayloadBytes)
+			return tx.Invoices().UpdateState(ctx, inv)
 		})
 		if err != nil {
 			return err
@@ -146,7 +146,7 @@ func (h *Handler) lookupIRN(w http.ResponseWriter, r *http.Request) error {
 		if err := h.applyScenario(r.Context(), b, "transmit_lookup", irn); err != nil {
 			return err
 		}
-		inv, _, err := h.signedInvoice(r.Context(), b, irn)
+		inv, _, err := h.signedInvoice(r.Context(), b, irn, false)
 		if err != nil {
 			return err
 		}

@@ -59,7 +59,7 @@ type DB struct {
 // and looks for faults; most read an invoice), prepared once with their
 // arguments bound (dbopen.Prepared).
 type statements struct {
-	businessByKey, activeFaults, invoiceByIRN, businessAndFaults dbopen.Prepared
+	businessByKey, activeFaults, invoiceByIRN, businessAndFaults, invoiceStateByIRN dbopen.Prepared
 }
 
 func newStatements() *statements {
@@ -75,6 +75,10 @@ func newStatements() *statements {
 	st.businessAndFaults.Build = buildBusinessAndFaults
 	st.invoiceByIRN.Build = func(db *bun.DB, _ string, ph func(int) string) string {
 		return db.NewSelect().Model((*Invoice)(nil)).Where("business_id = ?", bun.Safe(ph(1))).Where("irn = ?", bun.Safe(ph(2))).String()
+	}
+	st.invoiceStateByIRN.Build = func(db *bun.DB, _ string, ph func(int) string) string {
+		return db.NewSelect().Model((*Invoice)(nil)).ExcludeColumn("payload").
+			Where("business_id = ?", bun.Safe(ph(1))).Where("irn = ?", bun.Safe(ph(2))).String()
 	}
 	return st
 }
@@ -104,7 +108,7 @@ func (d *DB) Dialect() string { return d.dialect }
 
 // Close closes the connection pool.
 func (d *DB) Close() error {
-	for _, p := range []*dbopen.Prepared{&d.stmts.businessByKey, &d.stmts.activeFaults, &d.stmts.invoiceByIRN, &d.stmts.businessAndFaults} {
+	for _, p := range []*dbopen.Prepared{&d.stmts.businessByKey, &d.stmts.activeFaults, &d.stmts.invoiceByIRN, &d.stmts.businessAndFaults, &d.stmts.invoiceStateByIRN} {
 		p.Close()
 	}
 	return d.db.Close()

@@ -143,7 +143,20 @@ func TestQueries(t *testing.T) {
 								return err
 							}
 							inv.Payload, inv.PayloadBytes = strings.Repeat("y", 20), 20
-							return tx.Invoices().Update(ctx, inv, 10)
+							if err := tx.Invoices().Update(ctx, inv, 10); err != nil {
+								return err
+							}
+							// A change of state reads and writes no payload.
+							st, err := tx.Invoices().GetState(ctx, c.BusinessID, inv.IRN)
+							if err != nil {
+								return err
+							}
+							if st.Payload != "" || st.PayloadBytes != 20 {
+								return fmt.Errorf("state read: payload %q, %d bytes", st.Payload, st.PayloadBytes)
+							}
+							at := base.Add(time.Hour)
+							st.TransmittedAt = &at
+							return tx.Invoices().UpdateState(ctx, st)
 						})
 					})
 				}
@@ -153,6 +166,10 @@ func TestQueries(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
+				}
+				if inv, err := db.Invoices().Get(ctx, c.BusinessID, "INV7-94ND90NR-20260316"); err != nil ||
+					inv.Payload != strings.Repeat("y", 20) || inv.PayloadBytes != 20 || inv.TransmittedAt == nil {
+					t.Fatalf("after a change of state: %+v, %v", inv, err)
 				}
 				// 40 invoices of 20 bytes: a bound of 30 invoices and 1 KiB
 				// evicts exactly the 10 oldest.

@@ -31,6 +31,17 @@ func (rp Invoices) Get(ctx context.Context, businessID, irn string) (*Invoice, e
 	return inv, nil
 }
 
+// GetState is Get without the payload (left empty): for a caller that
+// reads or changes only the invoice's state (UpdateState).
+func (rp Invoices) GetState(ctx context.Context, businessID, irn string) (*Invoice, error) {
+	inv := new(Invoice)
+	err := rp.d.stmts.invoiceStateByIRN.ScanOne(ctx, rp.d.conn(), inv, strings.ToLower(businessID), irn)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return inv, nil
+}
+
 // ForBuyer returns an invoice transmitted to the buyer with a TIN.
 func (rp Invoices) ForBuyer(ctx context.Context, customerTIN, irn string) (*Invoice, error) {
 	inv := new(Invoice)
@@ -66,6 +77,15 @@ func (rp Invoices) Update(ctx context.Context, inv *Invoice, storedBytes int64) 
 		return nil
 	}
 	return rp.addTotals(ctx, inv.BusinessID, inv.IRN, 0, inv.PayloadBytes-storedBytes)
+}
+
+// UpdateState rewrites an invoice but its payload (which the caller did
+// not change): a sign, transmit, delivery or payment update does not
+// write the payload again, nor change the business's totals.
+func (rp Invoices) UpdateState(ctx context.Context, inv *Invoice) error {
+	_, err := rp.d.idb.NewUpdate().Model(inv).
+		ExcludeColumn("business_id", "irn", "created_at", "payload", "payload_bytes").WherePK().Exec(ctx)
+	return mapErr(err)
 }
 
 // invoiceTally is one slot of a business's count of invoices and of
