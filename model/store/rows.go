@@ -30,10 +30,10 @@ type pendingRows struct {
 	events        [][]any
 }
 
-// BufferRows makes s, a transaction (RunInTx), hold its invoice events and
+// BufferRows makes tx, a transaction (RunInTx), hold its invoice events and
 // events back and insert them together before it commits. Outside a
 // transaction it does nothing.
-func (s *Store) BufferRows() {
+func BufferRows(s *Store) {
 	if _, ok := s.idb.(bun.Tx); ok && s.pending == nil {
 		s.pending = &pendingRows{}
 	}

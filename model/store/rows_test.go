@@ -44,7 +44,7 @@ func TestBufferedRows(t *testing.T) {
 			}
 			evID := make([]uuid.UUID, n)
 			err := st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-				tx.BufferRows()
+				store.BufferRows(tx)
 				for i := 1; i <= n; i++ {
 					if err := tx.Submissions().AppendEvent(ctx, ev(i)); err != nil {
 						return err
@@ -91,7 +91,7 @@ func TestBufferedRows(t *testing.T) {
 			// A transaction that fails writes none of what it held back.
 			errStop := errors.New("stop")
 			err = st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-				tx.BufferRows()
+				store.BufferRows(tx)
 				if err := tx.Submissions().AppendEvent(ctx, ev(n+1)); err != nil {
 					return err
 				}
@@ -103,7 +103,7 @@ func TestBufferedRows(t *testing.T) {
 			// Held-back rows that conflict fail their transaction, and
 			// the rows before them in it are not written either.
 			err = st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-				tx.BufferRows()
+				store.BufferRows(tx)
 				if err := tx.Submissions().AppendEvent(ctx, ev(n+2)); err != nil {
 					return err
 				}

@@ -367,7 +367,7 @@ func (s *Service) recordBatch(ctx context.Context, batch *model.InvoiceBatch, it
 		// The invoices' events are inserted together at the end, after
 		// the invoices (BufferRows): each invoice is created with its
 		// first event counted, and written once.
-		tx.BufferRows()
+		store.BufferRows(tx)
 		for _, b := range items {
 			if !b.fresh {
 				continue

@@ -139,7 +139,7 @@ func (s *Steps) Apply(ctx context.Context, id uuid.UUID, changes []Change, call 
 
 // applyIn is Apply's work inside tx.
 func (s *Steps) applyIn(ctx context.Context, tx *store.Store, id uuid.UUID, changes []Change, call string) (*model.SubmittedInvoice, error) {
-	tx.BufferRows() // the events are inserted together when the transaction ends
+	store.BufferRows(tx) // the events are inserted together when the transaction ends
 	inv, err := tx.Submissions().Lock(ctx, id)
 	if err != nil {
 		return nil, err

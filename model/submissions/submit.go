@@ -121,7 +121,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		// The events are inserted at the end, after the invoice
 		// (BufferRows): the invoice is created with its first event
 		// counted, and written once.
-		tx.BufferRows()
+		store.BufferRows(tx)
 		if err := s.appendEvent(ctx, tx, inv, &model.InvoiceEvent{Kind: model.EventState, ToStatus: model.InvoiceQueued,
 			Message: "submitted (payload hash " + inv.PayloadHash + ")"}); err != nil {
 			return err
