@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/store"
@@ -81,12 +82,17 @@ func walPages(t *testing.T, path string, pageSize int64) int64 {
 func pageSize(t *testing.T, st *store.Store) int64 {
 	t.Helper()
 	ctx := context.Background()
-	// Busy while the checkpointer runs a round of its own: try again.
+	// Busy while the checkpointer runs a round of its own, or while a
+	// statement prepared in the background still reads: try again, for as
+	// long as a slow machine (the race detector) may need.
 	busy := 1
-	for try := 0; busy != 0 && try < 1000; try++ {
+	for deadline := time.Now().Add(30 * time.Second); busy != 0 && time.Now().Before(deadline); {
 		var log, done int
 		if err := st.DB().NewRaw("PRAGMA wal_checkpoint(TRUNCATE)").Scan(ctx, &busy, &log, &done); err != nil {
 			t.Fatalf("empty the log: %v", err)
+		}
+		if busy != 0 {
+			time.Sleep(2 * time.Millisecond)
 		}
 	}
 	if busy != 0 {
