@@ -23,7 +23,8 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -68,6 +69,15 @@ type Opened struct {
 	SQLitePath string
 }
 
+// On PostgreSQL a statement runs unnamed, parsed, bound and executed in
+// one round trip (pgx's QueryExecModeExec), unless the URL chooses
+// another default_query_exec_mode. bun writes every argument into its
+// statements' text, so that no two share one: pgx's default mode would
+// prepare each under a name first (a round trip of its own, a plan the
+// server keeps until the connection's cache of 512 evicts it and then a
+// DEALLOCATE), for a text that never runs again. The hot statements that
+// do run again (Prepared) still ask for pgx's statement cache.
+
 // postgresIdleTime is how long an idle PostgreSQL connection is kept.
 const postgresIdleTime = 5 * time.Minute
 
@@ -76,10 +86,14 @@ const postgresIdleTime = 5 * time.Minute
 // a query are dropped). It does not migrate, nor ping.
 func Open(dsn string, o Options) (*Opened, error) {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		sqldb, err := sql.Open("pgx", dsn)
+		cfg, err := pgx.ParseConfig(dsn)
 		if err != nil {
 			return nil, fmt.Errorf("%s: open postgres: %w", o.Name, err)
 		}
+		if !strings.Contains(dsn, "default_query_exec_mode") {
+			cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+		}
+		sqldb := stdlib.OpenDB(*cfg)
 		sqldb.SetMaxOpenConns(o.Postgres.MaxOpen)
 		sqldb.SetMaxIdleConns(o.Postgres.MaxIdle)
 		sqldb.SetConnMaxIdleTime(postgresIdleTime)

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
 
@@ -100,9 +101,20 @@ func (p *Prepared) statement(c Conn) (string, *sql.Stmt) {
 	return p.text, nil
 }
 
+// cached asks pgx to keep the statement prepared on its connection, by
+// its text, for the next execution (the pool's default runs statements
+// unnamed: Open).
+func cached(c Conn, args []any) []any {
+	if c.Dialect != migrations.Postgres {
+		return args
+	}
+	return append([]any{pgx.QueryExecModeCacheStatement}, args...)
+}
+
 // Exec runs p with args in c's transaction or on its pool.
 func (p *Prepared) Exec(ctx context.Context, c Conn, args ...any) (sql.Result, error) {
 	text, stmt := p.statement(c)
+	args = cached(c, args)
 	tx, inTx := c.IDB.(bun.Tx)
 	switch {
 	case stmt == nil && inTx:
@@ -152,6 +164,7 @@ func (p *Prepared) ScanAll(ctx context.Context, c Conn, dest any, args ...any) e
 // closes the rows.
 func (p *Prepared) Query(ctx context.Context, c Conn, args ...any) (*sql.Rows, error) {
 	text, stmt := p.statement(c)
+	args = cached(c, args)
 	tx, inTx := c.IDB.(bun.Tx)
 	switch {
 	case stmt == nil && inTx:
