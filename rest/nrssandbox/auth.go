@@ -76,7 +76,7 @@ func (h *Handler) credentialed(r *http.Request, now time.Time) (b *business, fau
 	if key == "" || secret == "" || len(key) > 512 || len(secret) > 512 {
 		return nil, nil, errBadKey
 	}
-	b, faults, err = h.db.Businesses().ByAPIKeyWithFaults(r.Context(), key, now)
+	b, faults, err = h.keys.lookup(r.Context(), h.db, key, now)
 	want := unknownHash
 	switch {
 	case err == nil:

@@ -139,6 +139,7 @@ func modelError(err error) error {
 // business_id, API key or TIN of another owner, or a full stand-in, is a
 // 409.
 func (h *Handler) Register(ctx context.Context, in Business) (BusinessInfo, error) {
+	defer h.keys.changed()
 	row, problems := h.checkBusiness(in)
 	if len(problems) > 0 {
 		return BusinessInfo{}, invalid("invalid business: %s", strings.Join(problems, "; "))

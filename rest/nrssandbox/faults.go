@@ -228,6 +228,7 @@ func (h *Handler) businessByID(ctx context.Context, businessID string) (*busines
 }
 
 func (h *Handler) setFault(ctx context.Context, businessID string, in Fault) (Fault, error) {
+	defer h.keys.changed()
 	if _, err := h.businessByID(ctx, businessID); err != nil {
 		return Fault{}, err
 	}
@@ -270,6 +271,7 @@ func (h *Handler) clearFaults(ctx context.Context, businessID, kind, endpoint st
 	if endpoint != "*" && endpoint != "" && !slices.Contains(endpointNames, endpoint) {
 		return 0, invalid("endpoint must be one of %s", strings.Join(endpointNames, ", "))
 	}
+	defer h.keys.changed()
 	return h.db.Faults().Clear(ctx, businessID, kind, endpoint)
 }
 

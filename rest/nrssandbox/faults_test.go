@@ -158,3 +158,43 @@ func TestFaultMounted(t *testing.T) {
 		t.Fatalf("another endpoint under the prefix: %d %s", a.Status, a.Raw)
 	}
 }
+
+// A business and its faults are read once a second per API key: a fault
+// set through this stand-in applies to its next call, one set by another
+// process sharing the database (a second Handler here) within a second;
+// a fault ending inside that second ends on time. On both databases.
+func TestCredentialsReadOnceASecond(t *testing.T) {
+	start := time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	now := start
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	at := func(d time.Duration) { mu.Lock(); now = start.Add(d); mu.Unlock() }
+	forDialects(t, nrssandbox.Options{Now: clock}, func(t *testing.T, e *env) {
+		at(0)
+		other, err := nrssandbox.New(nrssandbox.Options{DB: e.db, Now: clock, AdminToken: adminToken, Logger: quietLog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const health = "/api/v1/invoice/transmit/self-health-check"
+		e.must(&e.biz, 200, "GET", health, nil)
+		at(300 * time.Millisecond)
+		if a := serve(t, other, context.Background(), &e.biz, "POST", "/sandbox/faults",
+			map[string]any{"kind": "outage", "duration": "1s"}, nil); a.Status != 201 {
+			t.Fatalf("set through the other process: %d %s", a.Status, a.Raw)
+		}
+		at(500 * time.Millisecond)
+		e.must(&e.biz, 200, "GET", health, nil) // read at 0, kept until 1s
+		at(time.Second)
+		e.must(&e.biz, 503, "GET", health, nil) // read again: the outage, until 1.3s
+		at(1200 * time.Millisecond)
+		e.must(&e.biz, 503, "GET", health, nil)
+		at(1300 * time.Millisecond)
+		e.must(&e.biz, 200, "GET", health, nil) // ended, inside the second read's second
+
+		// Set through this stand-in: at once, and cleared at once.
+		e.must(&e.biz, 201, "POST", "/sandbox/faults", map[string]any{"kind": "outage", "duration": "1h"})
+		e.must(&e.biz, 503, "GET", health, nil)
+		e.must(&e.biz, 200, "DELETE", "/sandbox/faults", nil)
+		e.must(&e.biz, 200, "GET", health, nil)
+	})
+}

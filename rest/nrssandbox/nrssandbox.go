@@ -138,6 +138,7 @@ type Handler struct {
 	db     *sandboxdb.DB
 	rules  *nrs.Authority
 	limits *limiter
+	keys   keyCache
 	mux    http.Handler
 	box    *secret.Box
 }

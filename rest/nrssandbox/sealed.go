@@ -70,6 +70,7 @@ func (h *Handler) privateKey(b *business) (string, error) {
 // sealClearPrivateKeys seals the private keys kept in clear before keys
 // were sealed.
 func (h *Handler) sealClearPrivateKeys(ctx context.Context) error {
+	defer h.keys.changed()
 	rows, err := h.db.Businesses().WithClearPrivateKeys(ctx, sealedPrefix)
 	if err != nil {
 		return err

@@ -31,9 +31,15 @@ func (rp Businesses) ByAPIKey(ctx context.Context, key string) (*Business, error
 // force at now (Faults.Active), with one statement: what every call of the
 // stand-in reads first.
 func (rp Businesses) ByAPIKeyWithFaults(ctx context.Context, key string, now time.Time) (*Business, []Fault, error) {
+	return rp.ByAPIKeyWithFaultsDuring(ctx, key, now, now)
+}
+
+// ByAPIKeyWithFaultsDuring is ByAPIKeyWithFaults with the faults in force
+// at some moment from from to until: starting by until, ending after from.
+func (rp Businesses) ByAPIKeyWithFaultsDuring(ctx context.Context, key string, from, until time.Time) (*Business, []Fault, error) {
 	var rows []businessFaultRow
-	at := dbopen.TimeArg(rp.d.dialect, now)
-	if err := rp.d.stmts.businessAndFaults.ScanAll(ctx, rp.d.conn(), &rows, at, at, key); err != nil {
+	if err := rp.d.stmts.businessAndFaults.ScanAll(ctx, rp.d.conn(), &rows,
+		dbopen.TimeArg(rp.d.dialect, until), dbopen.TimeArg(rp.d.dialect, from), key); err != nil {
 		return nil, nil, mapErr(err)
 	}
 	if len(rows) == 0 {
@@ -57,7 +63,8 @@ type businessFaultRow struct {
 }
 
 // buildBusinessAndFaults is ByAPIKeyWithFaults's statement: the business of
-// an API key ($3) left-joined to its faults in force ($1, $2: now), by kind
+// an API key ($3) left-joined to its faults in force (starting by $1,
+// ending after $2), by kind
 // and endpoint as Faults.Active lists them. The arguments are numbered in
 // the order they appear (SQLite's placeholders are positional).
 func buildBusinessAndFaults(db *bun.DB, _ string, ph func(int) string) string {
