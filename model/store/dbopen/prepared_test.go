@@ -69,7 +69,8 @@ func TestPreparedInsideTheOnlyConnection(t *testing.T) {
 // On PostgreSQL (pools of one connection) bun's statements, their arguments in their text, run
 // unnamed: none is left prepared on the connection. A Prepared is kept
 // prepared there by its text and runs again without another prepare; in
-// a transaction too. A URL's own default_query_exec_mode is kept.
+// a transaction too, planned again each time (plan_cache_mode). A URL's
+// own default_query_exec_mode and plan_cache_mode are kept.
 func TestPostgresPreparesOnlyPrepared(t *testing.T) {
 	url := storetest.PostgresURL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -83,9 +84,12 @@ func TestPostgresPreparesOnlyPrepared(t *testing.T) {
 		return n
 	}
 	for _, c := range []struct {
-		name, query string
-		bunNamed    int
-	}{{"default", "", 0}, {"the URL's mode", "default_query_exec_mode=cache_statement", 1}} {
+		name, query, planMode string
+		bunNamed              int
+	}{
+		{"default", "", "force_custom_plan", 0},
+		{"the URL's modes", "default_query_exec_mode=cache_statement&plan_cache_mode=auto", "auto", 1},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			dsn := url
 			if c.query != "" {
@@ -100,6 +104,10 @@ func TestPostgresPreparesOnlyPrepared(t *testing.T) {
 			var x int
 			if err := conn.NewSelect().ColumnExpr("? + 1 AS x", 41).Scan(ctx, &x); err != nil || x != 42 {
 				t.Fatalf("bun's select: %d, %v", x, err)
+			}
+			var mode string
+			if err := conn.NewRaw("SHOW plan_cache_mode").Scan(ctx, &mode); err != nil || mode != c.planMode {
+				t.Fatalf("plan_cache_mode %q, %v; want %q", mode, err, c.planMode)
 			}
 			if got := named(t, conn, "SELECT 41 + 1 AS x"); got != c.bunNamed {
 				t.Fatalf("bun's statement left prepared %d times, want %d", got, c.bunNamed)
