@@ -2,10 +2,13 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
 
+	"github.com/einvoice-ng/einvoice/migrations"
 	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
@@ -16,8 +19,9 @@ import (
 // publishes; a clearing shard's shared transaction: those of many
 // invoices) may hold them back (BufferRows) and insert them with one
 // statement per table when it ends, or before it reads an invoice's
-// events (Submissions.Events), instead of one round trip per row. What
-// is written is the same, in the same transaction.
+// events (Submissions.Events), instead of one round trip per row (on
+// PostgreSQL a few of each with one statement for both tables). What is
+// written is the same, in the same transaction.
 
 // maxRowsPerInsert bounds the rows of one multi-row insert (15
 // arguments a row: far below either database's bound on arguments).
@@ -39,11 +43,20 @@ func BufferRows(s *Store) {
 	}
 }
 
+// maxRowsTogether bounds the rows of each table that one statement
+// inserts into both tables on PostgreSQL (a statement per count of each
+// is prepared: at most this many squared).
+const maxRowsTogether = 8
+
 // flushRows inserts the rows s holds back.
 func (s *Store) flushRows(ctx context.Context) error {
 	p := s.pending
 	if p == nil {
 		return nil
+	}
+	if ni, ne := len(p.invoiceEvents), len(p.events); s.dialect == migrations.Postgres &&
+		ni > 0 && ne > 0 && ni <= maxRowsTogether && ne <= maxRowsTogether {
+		return s.flushTogether(ctx, p)
 	}
 	for _, t := range []struct {
 		rows  *[][]any
@@ -68,6 +81,43 @@ func (s *Store) flushRows(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// flushTogether inserts the invoice events and events p holds back with
+// one statement, on PostgreSQL (an INSERT inside a WITH): one round trip
+// where a step's transaction would make two, in the same transaction.
+func (s *Store) flushTogether(ctx context.Context, p *pendingRows) error {
+	ni, ne := len(p.invoiceEvents), len(p.events)
+	args := make([]any, 0, ni*len(p.invoiceEvents[0])+ne*len(p.events[0]))
+	for _, r := range p.invoiceEvents {
+		args = append(args, r...)
+	}
+	for _, r := range p.events {
+		args = append(args, r...)
+	}
+	cols := len(p.invoiceEvents[0])
+	stmt := s.stmts.multiRow("invoice_events+events", ni*(maxRowsTogether+1)+ne, func(ph func(int) string, _ int) string {
+		rest := func(n int) string { return ph(ni*cols + n) }
+		return "WITH invoice_rows AS (" + invoiceEventsInsert(ph, ni) + ") " + eventsInsert(rest, ne)
+	})
+	if _, err := stmt.Exec(ctx, s.conn(), args...); err != nil {
+		what := "event"
+		if table := failedTable(err); table == "invoice_events" {
+			what = "invoice event"
+		}
+		return s.wrap(err, what)
+	}
+	p.invoiceEvents, p.events = nil, nil
+	return nil
+}
+
+// failedTable is the table a PostgreSQL error names, if any.
+func failedTable(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.TableName
+	}
+	return ""
 }
 
 // multiRow is the insert of n rows into table, prepared once per count.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,6 +115,53 @@ func TestBufferedRows(t *testing.T) {
 			}
 			if got, _, err := st.Submissions().Events(ctx, inv.ID, n, 10); err != nil || len(got) != 0 {
 				t.Fatalf("after the failed transactions: %+v, %v", got, err)
+			}
+
+			// A step's few of each (one statement for both tables on
+			// PostgreSQL): every row written; a conflict among them fails
+			// the transaction as the invoice event's, and writes neither
+			// table's rows.
+			few := func(seqs []int, events int) ([]uuid.UUID, error) {
+				var ids []uuid.UUID
+				return ids, st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+					store.BufferRows(tx)
+					for _, seq := range seqs {
+						if err := tx.Submissions().AppendEvent(ctx, ev(seq)); err != nil {
+							return err
+						}
+					}
+					for i := range events {
+						e := &model.Event{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID, Type: "invoice.confirmed",
+							Data: json.RawMessage(fmt.Sprintf(`{"few":%d}`, i)), CreatedAt: created}
+						ids = append(ids, e.ID)
+						if err := tx.Events().Append(ctx, e); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			}
+			ids, err := few([]int{n + 3, n + 4, n + 5}, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _, err := st.Submissions().Events(ctx, inv.ID, n, 10); err != nil || len(got) != 3 || got[2].Message != ev(n+5).Message {
+				t.Fatalf("a few invoice events: %+v, %v", got, err)
+			}
+			for i, id := range ids {
+				if e, err := st.Events().Get(ctx, p.ID, id); err != nil || !sameJSON(e.Data, json.RawMessage(fmt.Sprintf(`{"few":%d}`, i))) {
+					t.Fatalf("a few events, %d: %+v, %v", i, e, err)
+				}
+			}
+			ids, err = few([]int{n + 6, n + 5}, 1)
+			if model.ErrorCodeOf(err) != model.CodeConflict || !strings.Contains(model.AsError(err).Message, "invoice event") {
+				t.Fatalf("a conflicting invoice event among a few: %v", err)
+			}
+			if got, _, err := st.Submissions().Events(ctx, inv.ID, n+5, 10); err != nil || len(got) != 0 {
+				t.Fatalf("after the conflict: %+v, %v", got, err)
+			}
+			if _, err := st.Events().Get(ctx, p.ID, ids[0]); model.ErrorCodeOf(err) != model.CodeNotFound {
+				t.Fatalf("the event beside the conflict: %v", err)
 			}
 		})
 	}
