@@ -116,6 +116,10 @@ func TestClearingBacklog(t *testing.T) {
 	if code != 429 || m["code"] != "rate_limited" {
 		t.Fatalf("over the backlog: %d %v, want 429 rate_limited", code, m)
 	}
+	// A repeat of an accepted invoice is answered as it was, not refused.
+	if code, m := submit("INVBL02"); code >= 300 || m["id"] != ids[1] {
+		t.Fatalf("a repeat over the backlog: %d %v, want the invoice %s", code, m, ids[1])
+	}
 	var stored int
 	if err := r.e.Store.DB().NewRaw("SELECT count(*) FROM submitted_invoices").Scan(context.Background(), &stored); err != nil {
 		t.Fatal(err)
