@@ -93,31 +93,12 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		return nil, model.Invalid(model.ProblemValueError, "payload cannot be encoded as JSON", "payload")
 	}
 	inv := s.newInvoice(it, irn, kind, payload, doc)
-	// A repeated submission answers as the first did. Without clearing
-	// shards it is looked for before its workflow would start; with them,
-	// a new invoice is not looked for: a repeat fails the insert below
-	// (or a check before it) and is found then.
-	repeated := func(err error) (*View, error) {
-		prev, gerr := s.st.Submissions().ByIRN(ctx, pr.ID, irn)
-		switch {
-		case gerr == nil:
-			return same(prev, inv)
-		case model.ErrorCodeOf(gerr) != model.CodeNotFound:
-			return nil, gerr
-		}
+	if prev, err := s.st.Submissions().ByIRN(ctx, pr.ID, irn); err == nil {
+		return same(prev, inv)
+	} else if model.ErrorCodeOf(err) != model.CodeNotFound {
 		return nil, err
 	}
-	if inv.ClearingShard == nil {
-		if prev, err := s.st.Submissions().ByIRN(ctx, pr.ID, irn); err == nil {
-			return same(prev, inv)
-		} else if model.ErrorCodeOf(err) != model.CodeNotFound {
-			return nil, err
-		}
-	}
 	if ref, err := s.checkBillingReference(ctx, it, inv, payload); err != nil {
-		if inv.ClearingShard != nil {
-			return repeated(err)
-		}
 		return nil, err
 	} else {
 		inv.BillingReference = ref
@@ -127,7 +108,7 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 	}
 	if inv.ClearingShard != nil {
 		if err := s.checkBacklog(ctx, pr.ID, 1); err != nil {
-			return repeated(err)
+			return nil, err
 		}
 	} else {
 		if err := s.cfg.Engine.StartSubmission(ctx, workflowInput(inv)); err != nil {
@@ -151,10 +132,13 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		return tx.Submissions().Create(ctx, inv)
 	})
 	if model.ErrorCodeOf(err) == model.CodeConflict {
-		// Another request recorded the same IRN first (or a repeat with
-		// clearing shards); the workflow is shared, so answer as for a
-		// repeated submission.
-		return repeated(err)
+		// Another request recorded the same IRN first; the workflow is
+		// shared, so answer as for a repeated submission.
+		prev, gerr := s.st.Submissions().ByIRN(ctx, pr.ID, irn)
+		if gerr != nil {
+			return nil, gerr
+		}
+		return same(prev, inv)
 	}
 	if err != nil && inv.ClearingShard != nil {
 		return nil, err
