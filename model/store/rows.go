@@ -3,12 +3,15 @@ package store
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 
 	"github.com/einvoice-ng/einvoice/migrations"
+	"github.com/einvoice-ng/einvoice/model"
 	"github.com/einvoice-ng/einvoice/model/store/dbopen"
 )
 
@@ -153,4 +156,83 @@ func valuesOf(ph func(int) string, rows, cols int) string {
 		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// SaveWithRows saves inv as Submissions.Save does and inserts the rows the
+// transaction s holds back (BufferRows) at once: call it as a
+// transaction's last write. On PostgreSQL, when the save is one of Save's
+// prepared UPDATEs and the rows are few (maxRowsTogether of each), the
+// UPDATE and the inserts are one statement (INSERTs inside a WITH): one
+// round trip where a step's transaction would make two. Otherwise the
+// save and the inserts go one after the other. Either way the same rows
+// are written, in the same transaction.
+func SaveWithRows(ctx context.Context, s *Store, inv *model.SubmittedInvoice) error {
+	rp := s.Submissions()
+	p := s.pending
+	if p == nil || s.dialect != migrations.Postgres || len(p.invoiceEvents)+len(p.events) == 0 ||
+		len(p.invoiceEvents) > maxRowsTogether || len(p.events) > maxRowsTogether {
+		if err := rp.Save(ctx, inv); err != nil {
+			return err
+		}
+		return s.flushRows(ctx)
+	}
+	cols, all := rp.changed(inv)
+	upd := s.stmts.saveInvoice(cols)
+	if all || upd == nil {
+		if err := rp.Save(ctx, inv); err != nil {
+			return err
+		}
+		return s.flushRows(ctx)
+	}
+	t := s.db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+	fields := make([]*schema.Field, 0, len(cols)+1)
+	for _, c := range cols {
+		fields = append(fields, t.FieldMap[c])
+	}
+	fields = append(fields, t.FieldMap["id"])
+	args, err := dbopen.FieldArgs(s.dialect, fields, reflect.ValueOf(inv).Elem())
+	if err != nil {
+		return s.wrap(err, submittedInvoice)
+	}
+	ni, ne := len(p.invoiceEvents), len(p.events)
+	for _, r := range p.invoiceEvents {
+		args = append(args, r...)
+	}
+	for _, r := range p.events {
+		args = append(args, r...)
+	}
+	nu, nie := len(fields), 0 // the UPDATE's arguments, then the invoice events'
+	if ni > 0 {
+		nie = ni * len(p.invoiceEvents[0])
+	}
+	db, dialect := s.db, s.dialect
+	stmt := s.stmts.multiRow("save+invoice_events+events/"+strings.Join(cols, ","), ni*(maxRowsTogether+1)+ne,
+		func(ph func(int) string, _ int) string {
+			var with []string
+			if ni > 0 {
+				with = append(with, "invoice_rows AS ("+invoiceEventsInsert(func(n int) string { return ph(nu + n) }, ni)+")")
+			}
+			if ne > 0 {
+				with = append(with, "event_rows AS ("+eventsInsert(func(n int) string { return ph(nu + nie + n) }, ne)+")")
+			}
+			// The UPDATE last: its count of rows is the statement's.
+			return "WITH " + strings.Join(with, ", ") + " " + upd.Build(db, dialect, ph)
+		})
+	res, err := stmt.Exec(ctx, s.conn(), args...)
+	if err != nil {
+		what := "event"
+		switch failedTable(err) {
+		case "invoice_events":
+			what = "invoice event"
+		case "submitted_invoices":
+			what = submittedInvoice
+		}
+		return s.wrap(err, what)
+	}
+	if err := s.affected(res, nil, submittedInvoice); err != nil {
+		return err
+	}
+	p.invoiceEvents, p.events = nil, nil
+	rp.remember(inv)
+	return nil
 }

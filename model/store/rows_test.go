@@ -166,3 +166,102 @@ func TestBufferedRows(t *testing.T) {
 		})
 	}
 }
+
+// TestSaveWithRows: a transaction's last write, the invoice's row with the
+// events it held back (one statement on PostgreSQL), writes the row's
+// changes and every row; a conflict among the rows fails it and leaves
+// the row as it was; an invoice that is not there is not_found and writes
+// no row.
+func TestSaveWithRows(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			st := d.Open(t)
+			_, _, p := seed(t, st, "save-rows-"+d.Name)
+			created := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
+			inv := &model.SubmittedInvoice{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID,
+				Environment: p.Environment, IRN: "INV00003-94ND90NR-20261129", InvoiceType: model.InvoiceKindB2B,
+				InvoiceTypeCode: "396", Payload: `{}`, PayloadHash: "x", Status: model.InvoiceQueued, IssueDate: "2026-11-29",
+				WorkflowID: "invoice-INV00003-94ND90NR-20261129", DeadlineAt: created.Add(time.Hour),
+				CreatedAt: created, UpdatedAt: created}
+			if err := st.Submissions().Create(ctx, inv); err != nil {
+				t.Fatal(err)
+			}
+			ev := func(seq int) *model.InvoiceEvent {
+				return &model.InvoiceEvent{InvoiceID: inv.ID, Seq: seq, ProjectID: p.ID, Kind: model.EventState,
+					ToStatus: model.InvoiceSubmitting, Message: fmt.Sprintf("event %d", seq), CreatedAt: created}
+			}
+			step := func(id uuid.UUID, seqs []int, events int, status model.InvoiceStatus, sent int) ([]uuid.UUID, error) {
+				var ids []uuid.UUID
+				return ids, st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
+					store.BufferRows(tx)
+					cur, err := tx.Submissions().Lock(ctx, inv.ID)
+					if err != nil {
+						return err
+					}
+					for _, seq := range seqs {
+						if err := tx.Submissions().AppendEvent(ctx, ev(seq)); err != nil {
+							return err
+						}
+					}
+					for i := range events {
+						e := &model.Event{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID, Type: "invoice.submitting",
+							Data: json.RawMessage(fmt.Sprintf(`{"step":%d}`, i)), CreatedAt: created}
+						ids = append(ids, e.ID)
+						if err := tx.Events().Append(ctx, e); err != nil {
+							return err
+						}
+					}
+					next := *cur
+					next.ID, next.Status, next.SignSent, next.EventSeq = id, status, sent, len(seqs)
+					next.UpdatedAt = created.Add(time.Minute)
+					return store.SaveWithRows(ctx, tx, &next)
+				})
+			}
+			ids, err := step(inv.ID, []int{1, 2}, 1, model.InvoiceSubmitting, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := st.Submissions().Get(ctx, p.ID, inv.ID)
+			if err != nil || got.Status != model.InvoiceSubmitting || got.SignSent != 1 || got.EventSeq != 2 {
+				t.Fatalf("saved: %+v, %v", got, err)
+			}
+			if evs, _, err := st.Submissions().Events(ctx, inv.ID, 0, 10); err != nil || len(evs) != 2 || evs[1].Message != "event 2" {
+				t.Fatalf("invoice events: %+v, %v", evs, err)
+			}
+			if e, err := st.Events().Get(ctx, p.ID, ids[0]); err != nil || !sameJSON(e.Data, json.RawMessage(`{"step":0}`)) {
+				t.Fatalf("event: %+v, %v", e, err)
+			}
+
+			// A conflicting invoice event: the transaction fails as the
+			// invoice event's; neither the row's change nor the event is
+			// written.
+			ids, err = step(inv.ID, []int{3, 2}, 1, model.InvoiceSigned, 2)
+			if model.ErrorCodeOf(err) != model.CodeConflict || !strings.Contains(model.AsError(err).Message, "invoice event") {
+				t.Fatalf("a conflicting invoice event: %v", err)
+			}
+			if got, err := st.Submissions().Get(ctx, p.ID, inv.ID); err != nil || got.Status != model.InvoiceSubmitting || got.SignSent != 1 {
+				t.Fatalf("after the conflict: %+v, %v", got, err)
+			}
+			if evs, _, err := st.Submissions().Events(ctx, inv.ID, 2, 10); err != nil || len(evs) != 0 {
+				t.Fatalf("invoice events after the conflict: %+v, %v", evs, err)
+			}
+			if _, err := st.Events().Get(ctx, p.ID, ids[0]); model.ErrorCodeOf(err) != model.CodeNotFound {
+				t.Fatalf("the event beside the conflict: %v", err)
+			}
+
+			// The row saved is not there (another id): not_found, and
+			// neither the invoice's events nor the event are written.
+			ids, err = step(newID(t), []int{3}, 1, model.InvoiceSigned, 2)
+			if model.ErrorCodeOf(err) != model.CodeNotFound {
+				t.Fatalf("saving a missing invoice: %v", err)
+			}
+			if evs, _, err := st.Submissions().Events(ctx, inv.ID, 2, 10); err != nil || len(evs) != 0 {
+				t.Fatalf("invoice events after not_found: %+v, %v", evs, err)
+			}
+			if _, err := st.Events().Get(ctx, p.ID, ids[0]); model.ErrorCodeOf(err) != model.CodeNotFound {
+				t.Fatalf("the event beside not_found: %v", err)
+			}
+		})
+	}
+}

@@ -160,7 +160,7 @@ func (g *group) write(batch []*groupCall) {
 			later := &archiveLater{}
 			ctx = context.WithValue(ctx, archiveLaterKey{}, later)
 			for _, c := range batch {
-				out, err := g.s.applyIn(ctx, tx, c.id, c.changes, c.call)
+				out, err := g.s.applyIn(ctx, tx, c.id, c.changes, c.call, false)
 				if err != nil {
 					return err
 				}
@@ -180,7 +180,7 @@ func (g *group) write(batch []*groupCall) {
 	for _, c := range batch {
 		c.out, c.err = nil, nil
 		c.err = g.s.st.RunInTx(g.ctx, func(ctx context.Context, tx *store.Store) error {
-			out, err := g.s.applyIn(ctx, tx, c.id, c.changes, c.call)
+			out, err := g.s.applyIn(ctx, tx, c.id, c.changes, c.call, true)
 			c.out = out
 			return err
 		})

@@ -131,14 +131,16 @@ func (s *Steps) Apply(ctx context.Context, id uuid.UUID, changes []Change, call 
 	var out *model.SubmittedInvoice
 	err := s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
 		var err error
-		out, err = s.applyIn(ctx, tx, id, changes, call)
+		out, err = s.applyIn(ctx, tx, id, changes, call, true)
 		return err
 	})
 	return out, err
 }
 
-// applyIn is Apply's work inside tx.
-func (s *Steps) applyIn(ctx context.Context, tx *store.Store, id uuid.UUID, changes []Change, call string) (*model.SubmittedInvoice, error) {
+// applyIn is Apply's work inside tx. last says that it is tx's last
+// write: its row and the events it holds back then go together
+// (store.SaveWithRows).
+func (s *Steps) applyIn(ctx context.Context, tx *store.Store, id uuid.UUID, changes []Change, call string, last bool) (*model.SubmittedInvoice, error) {
 	store.BufferRows(tx) // the events are inserted together when the transaction ends
 	inv, err := tx.Submissions().Lock(ctx, id)
 	if err != nil {
@@ -185,6 +187,9 @@ func (s *Steps) applyIn(ctx context.Context, tx *store.Store, id uuid.UUID, chan
 		// Unchanged, or a confirmation of a shared transaction, which
 		// archiveAll saves with its chain entry.
 		return inv, nil
+	}
+	if last {
+		return inv, store.SaveWithRows(ctx, tx, inv)
 	}
 	return inv, tx.Submissions().Save(ctx, inv)
 }
