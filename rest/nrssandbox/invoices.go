@@ -259,7 +259,13 @@ func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, coun
 		if err := decide(cur, &next); err != nil {
 			return err
 		}
+		var totals *sandboxdb.Totals // the business's, when the write read them
+		counted := false
 		switch {
+		case cur != nil && cur.Payload == next.Payload && count != "":
+			next.CreatedAt = cur.CreatedAt
+			err = tx.Invoices().UpdateStateCounting(ctx, &next, count, h.now()) // signed as validated, counted
+			counted = true
 		case cur != nil && cur.Payload == next.Payload:
 			next.CreatedAt = cur.CreatedAt
 			err = tx.Invoices().UpdateState(ctx, &next) // signed as validated: the payload stays
@@ -267,12 +273,14 @@ func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, coun
 			next.CreatedAt = cur.CreatedAt
 			err = tx.Invoices().Update(ctx, &next, cur.PayloadBytes)
 		default:
-			err = tx.Invoices().Insert(ctx, &next)
+			var t sandboxdb.Totals
+			t, err = tx.Invoices().InsertTotals(ctx, &next)
+			totals = &t
 		}
 		if err != nil {
 			return err
 		}
-		if count != "" {
+		if count != "" && !counted {
 			if err := h.countIn(ctx, tx, b.BusinessID, count, c.irn); err != nil {
 				return err
 			}
@@ -280,7 +288,7 @@ func (h *Handler) keepInvoice(ctx context.Context, b *business, c *checked, coun
 		if cur != nil && next.PayloadBytes <= cur.PayloadBytes {
 			return nil // the business holds no more than before
 		}
-		_, err = tx.Invoices().Evict(ctx, b.BusinessID, c.irn, h.opts.MaxInvoicesPerBusiness, h.opts.MaxBytesPerBusiness)
+		_, err = tx.Invoices().EvictFrom(ctx, b.BusinessID, c.irn, h.opts.MaxInvoicesPerBusiness, h.opts.MaxBytesPerBusiness, totals)
 		return err
 	})
 	if errors.Is(err, sandboxdb.ErrConflict) {

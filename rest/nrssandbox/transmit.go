@@ -67,10 +67,7 @@ func (h *Handler) transmit(w http.ResponseWriter, r *http.Request) error {
 			}
 			now := h.now()
 			inv.TransmittedAt = &now
-			if err := tx.Invoices().UpdateState(ctx, inv); err != nil {
-				return err
-			}
-			return h.countIn(ctx, tx, b.BusinessID, countTransmit, irn)
+			return tx.Invoices().UpdateStateCounting(ctx, inv, countTransmit, now)
 		})
 		if err != nil {
 			return err

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // Attempts is the repository of the attempts the failure scenarios count.
@@ -29,22 +31,32 @@ func (rp Attempts) Count(ctx context.Context, businessID, operation, irn string,
 	businessID = strings.ToLower(businessID)
 	var n int
 	err := rp.d.RunInTx(ctx, func(ctx context.Context, tx *DB) error {
-		if tx.pruned.due(businessID, now) {
-			if _, err := tx.idb.NewDelete().Model((*attempt)(nil)).Where("business_id = ?", businessID).
-				Where("created_at < ?", now.Add(-attemptTTL)).Exec(ctx); err != nil {
-				return mapErr(err)
-			}
+		q, err := tx.Attempts().counting(ctx, businessID, operation, irn, now)
+		if err != nil {
+			return err
 		}
-		a := &attempt{BusinessID: businessID, Operation: operation, IRN: irn, Attempts: 1, CreatedAt: now}
-		expired := now.Add(-attemptTTL)
-		_, err := tx.idb.NewInsert().Model(a).
-			On("CONFLICT (business_id, operation, irn) DO UPDATE").
-			Set("attempts = CASE WHEN ?TableAlias.created_at < ? THEN 1 ELSE ?TableAlias.attempts + 1 END", expired).
-			Set("created_at = CASE WHEN ?TableAlias.created_at < ? THEN EXCLUDED.created_at ELSE ?TableAlias.created_at END", expired).
-			Returning("attempts").Exec(ctx, &n)
+		_, err = q.Returning("attempts").Exec(ctx, &n)
 		return mapErr(err)
 	})
 	return n, err
+}
+
+// counting is Count's upsert of the counter, to run in rp's transaction,
+// after it dropped the business's expired counters if they were due.
+func (rp Attempts) counting(ctx context.Context, businessID, operation, irn string, now time.Time) (*bun.InsertQuery, error) {
+	businessID = strings.ToLower(businessID)
+	if rp.d.pruned.due(businessID, now) {
+		if _, err := rp.d.idb.NewDelete().Model((*attempt)(nil)).Where("business_id = ?", businessID).
+			Where("created_at < ?", now.Add(-attemptTTL)).Exec(ctx); err != nil {
+			return nil, mapErr(err)
+		}
+	}
+	a := &attempt{BusinessID: businessID, Operation: operation, IRN: irn, Attempts: 1, CreatedAt: now}
+	expired := now.Add(-attemptTTL)
+	return rp.d.idb.NewInsert().Model(a).
+		On("CONFLICT (business_id, operation, irn) DO UPDATE").
+		Set("attempts = CASE WHEN ?TableAlias.created_at < ? THEN 1 ELSE ?TableAlias.attempts + 1 END", expired).
+		Set("created_at = CASE WHEN ?TableAlias.created_at < ? THEN EXCLUDED.created_at ELSE ?TableAlias.created_at END", expired), nil
 }
 
 // attemptsPrune is how often a process drops a business's expired

@@ -122,6 +122,84 @@ func TestQueries(t *testing.T) {
 					t.Fatalf("kept invoice evicted: %v", err)
 				}
 			})
+			t.Run("writes with their counters", func(t *testing.T) {
+				// InsertTotals answers the business's totals with the new
+				// invoice counted, as Evict reads them; a repeat conflicts
+				// and counts nothing.
+				c := business("totals")
+				if err := db.Businesses().Insert(ctx, c); err != nil {
+					t.Fatal(err)
+				}
+				const before = 0
+				const irn = "INV900-94ND90NR-20260316"
+				var got sandboxdb.Totals
+				err := db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+					var err error
+					got, err = tx.Invoices().InsertTotals(ctx, invoice(c.BusinessID, irn, time.Now().UTC(), 17))
+					return err
+				})
+				if err != nil || got.N != before+1 || got.Bytes != 17 {
+					t.Fatalf("totals after an insert: %+v (%d before), %v", got, before, err)
+				}
+				err = db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+					_, err := tx.Invoices().InsertTotals(ctx, invoice(c.BusinessID, irn, time.Now().UTC(), 17))
+					return err
+				})
+				if !errors.Is(err, sandboxdb.ErrConflict) {
+					t.Fatalf("a repeated insert: %v", err)
+				}
+				var again sandboxdb.Totals
+				err = db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+					again, err = tx.Invoices().InsertTotals(ctx, invoice(c.BusinessID, "INV901-94ND90NR-20260316", time.Now().UTC(), 5))
+					return err
+				})
+				if err != nil || again.N != got.N+1 || again.Bytes != got.Bytes+5 {
+					t.Fatalf("totals after the conflict and another insert: %+v after %+v, %v", again, got, err)
+				}
+				// EvictFrom acts on the totals given: within them, nothing
+				// goes; over them, the oldest.
+				if n, err := db.Invoices().EvictFrom(ctx, c.BusinessID, irn, again.N, again.Bytes, &again); err != nil || n != 0 {
+					t.Fatalf("evicted within the bounds: %d, %v", n, err)
+				}
+				if n, err := db.Invoices().EvictFrom(ctx, c.BusinessID, irn, again.N-1, again.Bytes, &again); err != nil || n != 1 {
+					t.Fatalf("evicted over the bounds: %d, %v", n, err)
+				}
+				if _, err := db.Invoices().Get(ctx, c.BusinessID, "INV901-94ND90NR-20260316"); !errors.Is(err, sandboxdb.ErrNotFound) {
+					t.Fatalf("the invoice evicted: %v", err)
+				}
+				// UpdateStateCounting writes the state and counts once per
+				// call; a failed transaction neither.
+				inv, err := db.Invoices().GetState(ctx, c.BusinessID, irn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				now := time.Now().UTC().Truncate(time.Microsecond)
+				for want := 1; want <= 2; want++ {
+					inv.TransmittedAt = &now
+					err := db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+						return tx.Invoices().UpdateStateCounting(ctx, inv, "count:test", now)
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if n, err := db.Attempts().Get(ctx, c.BusinessID, "count:test", irn); err != nil || n != want {
+						t.Fatalf("counted %d, %v; want %d", n, err, want)
+					}
+				}
+				if st, err := db.Invoices().GetState(ctx, c.BusinessID, irn); err != nil || st.TransmittedAt == nil || !st.TransmittedAt.Equal(now) {
+					t.Fatalf("state written: %+v, %v", st, err)
+				}
+				errStop := errors.New("stop")
+				err = db.RunInTx(ctx, func(ctx context.Context, tx *sandboxdb.DB) error {
+					if err := tx.Invoices().UpdateStateCounting(ctx, inv, "count:test", now); err != nil {
+						return err
+					}
+					return errStop
+				})
+				if n, _ := db.Attempts().Get(ctx, c.BusinessID, "count:test", irn); !errors.Is(err, errStop) || n != 2 {
+					t.Fatalf("a failed transaction counted: %d, %v", n, err)
+				}
+			})
 			t.Run("totals over concurrent writes", func(t *testing.T) {
 				// A business's invoices written at once, each in its own
 				// transaction, as the stand-in's calls are: the totals

@@ -88,6 +88,68 @@ func (rp Invoices) UpdateState(ctx context.Context, inv *Invoice) error {
 	return mapErr(err)
 }
 
+// UpdateStateCounting is UpdateState and Attempts.Count of operation for
+// the invoice's IRN, in rp's transaction: on PostgreSQL one statement (the
+// counter's upsert inside a WITH).
+func (rp Invoices) UpdateStateCounting(ctx context.Context, inv *Invoice, operation string, now time.Time) error {
+	if rp.d.dialect != migrations.Postgres {
+		if err := rp.UpdateState(ctx, inv); err != nil {
+			return err
+		}
+		_, err := rp.d.Attempts().Count(ctx, inv.BusinessID, operation, inv.IRN, now)
+		return err
+	}
+	counted, err := rp.d.Attempts().counting(ctx, inv.BusinessID, operation, inv.IRN, now)
+	if err != nil {
+		return err
+	}
+	_, err = rp.d.idb.NewUpdate().With("counted", counted).Model(inv).
+		ExcludeColumn("business_id", "irn", "created_at", "payload", "payload_bytes").WherePK().Exec(ctx)
+	return mapErr(err)
+}
+
+// Totals are a business's count of invoices and of their payloads' bytes.
+type Totals struct {
+	N     int   `bun:"n"`
+	Bytes int64 `bun:"bytes"`
+}
+
+// InsertTotals is Insert, and answers the business's totals with the new
+// invoice counted (what Evict reads first): on PostgreSQL one statement
+// (the invoice's and its slot's inserts inside a WITH; the sum sees the
+// totals before them, to which it adds the invoice).
+func (rp Invoices) InsertTotals(ctx context.Context, inv *Invoice) (Totals, error) {
+	if rp.d.dialect != migrations.Postgres {
+		if err := rp.Insert(ctx, inv); err != nil {
+			return Totals{}, err
+		}
+		return rp.totals(ctx, inv.BusinessID)
+	}
+	inv.BusinessID = strings.ToLower(inv.BusinessID)
+	slot := rp.d.idb.NewInsert().Model(&invoiceTally{BusinessID: inv.BusinessID, Slot: tallySlot(inv.IRN), Invoices: 1, Bytes: inv.PayloadBytes}).
+		On("CONFLICT (business_id, slot) DO UPDATE").
+		Set("invoices = ?TableAlias.invoices + EXCLUDED.invoices").
+		Set("bytes = ?TableAlias.bytes + EXCLUDED.bytes")
+	var t Totals
+	err := rp.d.idb.NewSelect().With("new_invoice", rp.d.idb.NewInsert().Model(inv)).With("new_slot", slot).
+		Model((*invoiceTally)(nil)).
+		ColumnExpr("coalesce(sum(invoices), 0) + 1 AS n").ColumnExpr("coalesce(sum(bytes), 0) + ? AS bytes", inv.PayloadBytes).
+		Where("business_id = ?", inv.BusinessID).Scan(ctx, &t)
+	return t, mapErr(err)
+}
+
+// totals reads a business's totals.
+func (rp Invoices) totals(ctx context.Context, businessID string) (Totals, error) {
+	var t Totals
+	err := rp.d.idb.NewSelect().Model((*invoiceTally)(nil)).
+		ColumnExpr("coalesce(sum(invoices), 0) AS n").ColumnExpr("coalesce(sum(bytes), 0) AS bytes").
+		Where("business_id = ?", strings.ToLower(businessID)).Scan(ctx, &t)
+	if err = mapErr(err); err != nil && !errors.Is(err, ErrNotFound) {
+		return t, err
+	}
+	return t, nil
+}
+
 // invoiceTally is one slot of a business's count of invoices and of
 // their payloads' bytes: the business's totals are the sum of its slots.
 // A write counts in the slot of its invoice's IRN, so that writes of a
@@ -129,21 +191,21 @@ const evictBatch = 100
 // goes (never keepIRN, the one just written). Other businesses' invoices are
 // never touched. It returns how many went.
 func (rp Invoices) Evict(ctx context.Context, businessID, keepIRN string, maxCount int, maxBytes int64) (int, error) {
+	return rp.EvictFrom(ctx, businessID, keepIRN, maxCount, maxBytes, nil)
+}
+
+// EvictFrom is Evict from the totals the caller read in this transaction
+// (InsertTotals), when seen is not nil, instead of reading them first.
+func (rp Invoices) EvictFrom(ctx context.Context, businessID, keepIRN string, maxCount int, maxBytes int64, seen *Totals) (int, error) {
 	businessID = strings.ToLower(businessID)
-	var totals struct {
-		N     int   `bun:"n"`
-		Bytes int64 `bun:"bytes"`
+	var totals Totals
+	sum := func() (err error) {
+		totals, err = rp.totals(ctx, businessID)
+		return err
 	}
-	sum := func() error {
-		err := rp.d.idb.NewSelect().Model((*invoiceTally)(nil)).
-			ColumnExpr("coalesce(sum(invoices), 0) AS n").ColumnExpr("coalesce(sum(bytes), 0) AS bytes").
-			Where("business_id = ?", businessID).Scan(ctx, &totals)
-		if err = mapErr(err); err != nil && !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		return nil
-	}
-	if err := sum(); err != nil {
+	if seen != nil {
+		totals = *seen
+	} else if err := sum(); err != nil {
 		return 0, err
 	}
 	if totals.N <= maxCount && totals.Bytes <= maxBytes {
