@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
+	"github.com/einvoice-ng/einvoice/migrations"
 	"github.com/einvoice-ng/einvoice/model"
 )
 
@@ -138,21 +140,35 @@ func (rp Webhooks) AddAttempt(ctx context.Context, a *model.WebhookAttempt) erro
 	return rp.s.wrap(err, "webhook delivery")
 }
 
-// AddSuccess records a successful attempt and, in one statement, counts
-// it on its delivery, ends the delivery succeeded (a delivery over
-// already keeps its first outcome) and records it started at at, for a
-// delivery that needs no workflow.
+// AddSuccess records a successful attempt and, all at once, counts it on
+// its delivery, ends the delivery succeeded (a delivery over already keeps
+// its first outcome) and records it started at at, for a delivery that
+// needs no workflow. On PostgreSQL it is one statement (the attempt's
+// insert inside a WITH), which needs no transaction; on SQLite two, in
+// the caller's transaction or one of their own.
 func (rp Webhooks) AddSuccess(ctx context.Context, a *model.WebhookAttempt, at time.Time) error {
-	if _, err := rp.s.idb.NewInsert().Model(a).Exec(ctx); err != nil {
-		return rp.s.wrap(err, "webhook attempt")
+	finish := func(q *bun.UpdateQuery) *bun.UpdateQuery {
+		return q.Model((*model.WebhookDelivery)(nil)).
+			Set("attempts = attempts + 1").
+			Set("status = CASE WHEN status = ? THEN ? ELSE status END", model.DeliveryPending, model.DeliverySucceeded).
+			Set("finished_at = CASE WHEN status = ? THEN ? ELSE finished_at END", model.DeliveryPending, at).
+			Set("started_at = COALESCE(started_at, ?)", at).
+			Where("id = ?", a.DeliveryID)
 	}
-	_, err := rp.s.idb.NewUpdate().Model((*model.WebhookDelivery)(nil)).
-		Set("attempts = attempts + 1").
-		Set("status = CASE WHEN status = ? THEN ? ELSE status END", model.DeliveryPending, model.DeliverySucceeded).
-		Set("finished_at = CASE WHEN status = ? THEN ? ELSE finished_at END", model.DeliveryPending, at).
-		Set("started_at = COALESCE(started_at, ?)", at).
-		Where("id = ?", a.DeliveryID).Exec(ctx)
-	return rp.s.wrap(err, "webhook delivery")
+	if rp.s.dialect == migrations.Postgres {
+		_, err := finish(rp.s.idb.NewUpdate().With("attempt", rp.s.idb.NewInsert().Model(a))).Exec(ctx)
+		if failedTable(err) == "webhook_attempts" {
+			return rp.s.wrap(err, "webhook attempt")
+		}
+		return rp.s.wrap(err, "webhook delivery")
+	}
+	return rp.s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+		if _, err := tx.idb.NewInsert().Model(a).Exec(ctx); err != nil {
+			return tx.wrap(err, "webhook attempt")
+		}
+		_, err := finish(tx.idb.NewUpdate()).Exec(ctx)
+		return tx.wrap(err, "webhook delivery")
+	})
 }
 
 // Attempts lists the attempts of an endpoint's deliveries, newest first,

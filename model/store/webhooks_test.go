@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +51,20 @@ func TestDeliveryCreatedClaimedEndsWithItsSuccess(t *testing.T) {
 				}
 				if status == model.DeliveryFailed && (got.Status != model.DeliveryFailed || got.FinishedAt != nil) {
 					t.Fatalf("a delivery over changed its outcome: %+v", got)
+				}
+				atts, _, err := st.Webhooks().Attempts(ctx, ep.ID, ev.ID, model.Page{Limit: 10})
+				if err != nil || len(atts) != i+1 || atts[0].ID != a.ID && atts[len(atts)-1].ID != a.ID {
+					t.Fatalf("attempts recorded: %+v, %v", atts, err)
+				}
+				// The same attempt again conflicts as the attempt's, and
+				// counts nothing on its delivery.
+				again := *a
+				if err := st.Webhooks().AddSuccess(ctx, &again, later); model.ErrorCodeOf(err) != model.CodeConflict ||
+					!strings.Contains(model.AsError(err).Message, "webhook attempt") {
+					t.Fatalf("a repeated attempt: %v", err)
+				}
+				if got, err := st.Webhooks().Delivery(ctx, del.ID); err != nil || got.Attempts != 1 {
+					t.Fatalf("a repeated attempt counted: %+v, %v", got, err)
 				}
 			}
 		})

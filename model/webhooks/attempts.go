@@ -143,8 +143,8 @@ func (d *Deliveries) PrepareDirect(ctx context.Context, x *Direct) (*Request, er
 }
 
 // RecordDirect records a direct attempt as Record does. A success, the
-// endpoint not failing, is one transaction of two statements: the
-// attempt, and the delivery counted, finished and recorded started (no
+// endpoint not failing, is written at once (store.Webhooks.AddSuccess):
+// the attempt, and the delivery counted, finished and recorded started (no
 // workflow will follow). Any other outcome is Record's.
 func (d *Deliveries) RecordDirect(ctx context.Context, x *Direct, r Result) (*Outcome, error) {
 	if !r.Succeeded() || x.Endpoint.FailingSince != nil {
@@ -156,10 +156,7 @@ func (d *Deliveries) RecordDirect(ctx context.Context, x *Direct, r Result) (*Ou
 		EventType: x.Event.Type, Attempt: r.Attempt, Succeeded: true, LatencyMS: r.Latency.Milliseconds(),
 		HTTPStatus: &r.HTTPStatus, CreatedAt: at,
 	}
-	err := d.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		return tx.Webhooks().AddSuccess(ctx, a, at)
-	})
-	if err != nil {
+	if err := d.st.Webhooks().AddSuccess(ctx, a, at); err != nil {
 		return nil, err
 	}
 	return &Outcome{Done: true, Started: true}, nil
