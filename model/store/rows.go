@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"reflect"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
@@ -158,6 +160,60 @@ func valuesOf(ph func(int) string, rows, cols int) string {
 	return b.String()
 }
 
+// fitsOneStatement reports whether s holds back rows that one statement
+// may insert with an invoice's write (PostgreSQL; maxRowsTogether of
+// each table, at least one row).
+func (s *Store) fitsOneStatement() bool {
+	p := s.pending
+	return p != nil && s.dialect == migrations.Postgres && len(p.invoiceEvents)+len(p.events) > 0 &&
+		len(p.invoiceEvents) <= maxRowsTogether && len(p.events) <= maxRowsTogether
+}
+
+// leadWithRows runs lead, an invoice's write with its arguments args (the
+// prepared statement's text built by build), with the rows s holds back
+// inserted inside a WITH before it: one statement, whose count of rows is
+// lead's. key names lead's text among the statements kept prepared. The
+// rows are then no longer held back.
+func (s *Store) leadWithRows(ctx context.Context, key string, lead *dbopen.Prepared, args []any) (sql.Result, error) {
+	p := s.pending
+	ni, ne := len(p.invoiceEvents), len(p.events)
+	nl, nie := len(args), 0 // lead's arguments, then the invoice events'
+	if ni > 0 {
+		nie = ni * len(p.invoiceEvents[0])
+	}
+	for _, r := range p.invoiceEvents {
+		args = append(args, r...)
+	}
+	for _, r := range p.events {
+		args = append(args, r...)
+	}
+	db, dialect := s.db, s.dialect
+	stmt := s.stmts.multiRow(key+"+invoice_events+events", ni*(maxRowsTogether+1)+ne,
+		func(ph func(int) string, _ int) string {
+			var with []string
+			if ni > 0 {
+				with = append(with, "invoice_rows AS ("+invoiceEventsInsert(func(n int) string { return ph(nl + n) }, ni)+")")
+			}
+			if ne > 0 {
+				with = append(with, "event_rows AS ("+eventsInsert(func(n int) string { return ph(nl + nie + n) }, ne)+")")
+			}
+			return "WITH " + strings.Join(with, ", ") + " " + lead.Build(db, dialect, ph)
+		})
+	res, err := stmt.Exec(ctx, s.conn(), args...)
+	if err != nil {
+		what := "event"
+		switch failedTable(err) {
+		case "invoice_events":
+			what = "invoice event"
+		case "submitted_invoices":
+			what = submittedInvoice
+		}
+		return nil, s.wrap(err, what)
+	}
+	p.invoiceEvents, p.events = nil, nil
+	return res, nil
+}
+
 // SaveWithRows saves inv as Submissions.Save does and inserts the rows the
 // transaction s holds back (BufferRows) at once: call it as a
 // transaction's last write. On PostgreSQL, when the save is one of Save's
@@ -168,17 +224,9 @@ func valuesOf(ph func(int) string, rows, cols int) string {
 // are written, in the same transaction.
 func SaveWithRows(ctx context.Context, s *Store, inv *model.SubmittedInvoice) error {
 	rp := s.Submissions()
-	p := s.pending
-	if p == nil || s.dialect != migrations.Postgres || len(p.invoiceEvents)+len(p.events) == 0 ||
-		len(p.invoiceEvents) > maxRowsTogether || len(p.events) > maxRowsTogether {
-		if err := rp.Save(ctx, inv); err != nil {
-			return err
-		}
-		return s.flushRows(ctx)
-	}
 	cols, all := rp.changed(inv)
 	upd := s.stmts.saveInvoice(cols)
-	if all || upd == nil {
+	if !s.fitsOneStatement() || all || upd == nil {
 		if err := rp.Save(ctx, inv); err != nil {
 			return err
 		}
@@ -194,45 +242,59 @@ func SaveWithRows(ctx context.Context, s *Store, inv *model.SubmittedInvoice) er
 	if err != nil {
 		return s.wrap(err, submittedInvoice)
 	}
-	ni, ne := len(p.invoiceEvents), len(p.events)
-	for _, r := range p.invoiceEvents {
-		args = append(args, r...)
-	}
-	for _, r := range p.events {
-		args = append(args, r...)
-	}
-	nu, nie := len(fields), 0 // the UPDATE's arguments, then the invoice events'
-	if ni > 0 {
-		nie = ni * len(p.invoiceEvents[0])
-	}
-	db, dialect := s.db, s.dialect
-	stmt := s.stmts.multiRow("save+invoice_events+events/"+strings.Join(cols, ","), ni*(maxRowsTogether+1)+ne,
-		func(ph func(int) string, _ int) string {
-			var with []string
-			if ni > 0 {
-				with = append(with, "invoice_rows AS ("+invoiceEventsInsert(func(n int) string { return ph(nu + n) }, ni)+")")
-			}
-			if ne > 0 {
-				with = append(with, "event_rows AS ("+eventsInsert(func(n int) string { return ph(nu + nie + n) }, ne)+")")
-			}
-			// The UPDATE last: its count of rows is the statement's.
-			return "WITH " + strings.Join(with, ", ") + " " + upd.Build(db, dialect, ph)
-		})
-	res, err := stmt.Exec(ctx, s.conn(), args...)
-	if err != nil {
-		what := "event"
-		switch failedTable(err) {
-		case "invoice_events":
-			what = "invoice event"
-		case "submitted_invoices":
-			what = submittedInvoice
-		}
-		return s.wrap(err, what)
-	}
-	if err := s.affected(res, nil, submittedInvoice); err != nil {
+	res, err := s.leadWithRows(ctx, "save/"+strings.Join(cols, ","), upd, args)
+	if err := s.affected(res, err, submittedInvoice); err != nil {
 		return err
 	}
-	p.invoiceEvents, p.events = nil, nil
 	rp.remember(inv)
+	return nil
+}
+
+// OneStatement returns, on PostgreSQL, a Store outside any transaction
+// that holds back the rows written through it (as BufferRows does) until
+// CreateWithRows writes them with its invoice in one statement, which
+// needs no transaction around it: a new invoice's write in one round trip
+// instead of four. Elsewhere, or within a transaction, it returns nil:
+// the caller writes in a transaction (RunInTx) instead.
+func OneStatement(s *Store) *Store {
+	if _, inTx := s.idb.(bun.Tx); inTx || s.dialect != migrations.Postgres {
+		return nil
+	}
+	return &Store{db: s.db, idb: s.idb, dialect: s.dialect, stmts: s.stmts,
+		read: map[uuid.UUID]*model.SubmittedInvoice{}, pending: &pendingRows{}}
+}
+
+// CreateWithRows creates inv as Submissions.Create does and inserts the
+// rows s holds back, at once: call it as the last write of a transaction
+// (RunInTx, BufferRows) or of a OneStatement Store. On PostgreSQL, when the
+// rows are few (maxRowsTogether of each), it is one statement; otherwise
+// the invoice and the rows go one after the other, in s's transaction or,
+// for a OneStatement Store, in one of their own.
+func CreateWithRows(ctx context.Context, s *Store, inv *model.SubmittedInvoice) error {
+	if !s.fitsOneStatement() {
+		_, inTx := s.idb.(bun.Tx)
+		if p := s.pending; p != nil && !inTx {
+			return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
+				tx.pending = p
+				if err := tx.Submissions().Create(ctx, inv); err != nil {
+					return err
+				}
+				return tx.flushRows(ctx)
+			})
+		}
+		if err := s.Submissions().Create(ctx, inv); err != nil {
+			return err
+		}
+		return s.flushRows(ctx)
+	}
+	t := s.db.Table(reflect.TypeFor[model.SubmittedInvoice]())
+	args, err := dbopen.FieldArgs(s.dialect, t.Fields, reflect.ValueOf(inv).Elem())
+	if err != nil {
+		return s.wrap(err, submittedInvoice)
+	}
+	if _, err := s.leadWithRows(ctx, "create", &s.stmts.createInvoice, args); err != nil {
+		return err
+	}
+	s.Submissions().remember(inv)
 	return nil
 }

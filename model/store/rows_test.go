@@ -265,3 +265,85 @@ func TestSaveWithRows(t *testing.T) {
 		})
 	}
 }
+
+// TestCreateWithRows: a new invoice written with its held-back events (on
+// PostgreSQL one statement outside any transaction: OneStatement) creates
+// the invoice and every row; a second invoice with the same IRN conflicts
+// as the invoice's and writes none of its rows; more rows than one
+// statement takes are written in a transaction of their own.
+func TestCreateWithRows(t *testing.T) {
+	for _, d := range storetest.Dialects(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			ctx := context.Background()
+			st := d.Open(t)
+			_, _, p := seed(t, st, "create-rows-"+d.Name)
+			if one := store.OneStatement(st); (one != nil) != (d.Name == "postgres") {
+				t.Fatalf("OneStatement on %s: %v", d.Name, one)
+			}
+			created := time.Date(2026, 11, 29, 6, 30, 0, 0, time.UTC)
+			newInvoice := func(irn string) *model.SubmittedInvoice {
+				return &model.SubmittedInvoice{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID,
+					Environment: p.Environment, IRN: irn, InvoiceType: model.InvoiceKindB2B,
+					InvoiceTypeCode: "396", Payload: `{"irn":"` + irn + `"}`, PayloadHash: "h-" + irn, Status: model.InvoiceQueued,
+					IssueDate: "2026-11-29", WorkflowID: "invoice-" + irn, DeadlineAt: created.Add(time.Hour),
+					CreatedAt: created, UpdatedAt: created}
+			}
+			record := func(inv *model.SubmittedInvoice, rows int) ([]uuid.UUID, error) {
+				var ids []uuid.UUID
+				write := func(ctx context.Context, tx *store.Store) error {
+					store.BufferRows(tx)
+					for i := 1; i <= rows; i++ {
+						inv.EventSeq = i
+						if err := tx.Submissions().AppendEvent(ctx, &model.InvoiceEvent{InvoiceID: inv.ID, Seq: i, ProjectID: p.ID,
+							Kind: model.EventState, ToStatus: model.InvoiceQueued, Message: fmt.Sprintf("event %d", i), CreatedAt: created}); err != nil {
+							return err
+						}
+						e := &model.Event{ID: newID(t), ProjectID: p.ID, OrganizationID: p.OrganizationID, Type: "invoice.queued",
+							Data: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)), CreatedAt: created}
+						ids = append(ids, e.ID)
+						if err := tx.Events().Append(ctx, e); err != nil {
+							return err
+						}
+					}
+					return store.CreateWithRows(ctx, tx, inv)
+				}
+				if one := store.OneStatement(st); one != nil {
+					return ids, write(ctx, one)
+				}
+				return ids, st.RunInTx(ctx, write)
+			}
+			for _, rows := range []int{1, 12} { // one statement; more than one takes
+				irn := fmt.Sprintf("INV%05d-94ND90NR-20261129", rows)
+				inv := newInvoice(irn)
+				ids, err := record(inv, rows)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := st.Submissions().ByIRN(ctx, p.ID, irn)
+				if err != nil || got.ID != inv.ID || got.EventSeq != rows || got.Payload != inv.Payload {
+					t.Fatalf("created with %d rows: %+v, %v", rows, got, err)
+				}
+				if evs, _, err := st.Submissions().Events(ctx, inv.ID, 0, 100); err != nil || len(evs) != rows {
+					t.Fatalf("invoice events with %d rows: %d, %v", rows, len(evs), err)
+				}
+				for _, id := range ids {
+					if _, err := st.Events().Get(ctx, p.ID, id); err != nil {
+						t.Fatalf("event with %d rows: %v", rows, err)
+					}
+				}
+				// The same IRN again: a conflict, and none of its rows.
+				again := newInvoice(irn)
+				ids, err = record(again, rows)
+				if model.ErrorCodeOf(err) != model.CodeConflict {
+					t.Fatalf("the same IRN again with %d rows: %v", rows, err)
+				}
+				if evs, _, err := st.Submissions().Events(ctx, again.ID, 0, 100); err != nil || len(evs) != 0 {
+					t.Fatalf("the conflict's invoice events: %+v, %v", evs, err)
+				}
+				if _, err := st.Events().Get(ctx, p.ID, ids[0]); model.ErrorCodeOf(err) != model.CodeNotFound {
+					t.Fatalf("the conflict's event: %v", err)
+				}
+			}
+		})
+	}
+}

@@ -117,8 +117,8 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 				"cannot submit the invoice: the workflow engine (Temporal) is unreachable; nothing was stored, try again later")
 		}
 	}
-	err = s.st.RunInTx(ctx, func(ctx context.Context, tx *store.Store) error {
-		// The events are inserted at the end, after the invoice
+	record := func(ctx context.Context, tx *store.Store) error {
+		// The events are inserted with the invoice, after it
 		// (BufferRows): the invoice is created with its first event
 		// counted, and written once.
 		store.BufferRows(tx)
@@ -129,8 +129,13 @@ func (s *Service) Submit(ctx context.Context, who *model.Principal, in SubmitInp
 		if err := publish(ctx, tx, inv, model.EventInvoiceQueued, inv.CreatedAt); err != nil {
 			return err
 		}
-		return tx.Submissions().Create(ctx, inv)
-	})
+		return store.CreateWithRows(ctx, tx, inv)
+	}
+	if one := store.OneStatement(s.st); one != nil {
+		err = record(ctx, one) // PostgreSQL: one statement, no transaction needed
+	} else {
+		err = s.st.RunInTx(ctx, record)
+	}
 	if model.ErrorCodeOf(err) == model.CodeConflict {
 		// Another request recorded the same IRN first; the workflow is
 		// shared, so answer as for a repeated submission.
