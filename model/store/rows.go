@@ -227,7 +227,7 @@ func SaveWithRows(ctx context.Context, s *Store, inv *model.SubmittedInvoice) er
 	cols, all := rp.changed(inv)
 	upd := s.stmts.saveInvoice(cols)
 	if !s.fitsOneStatement() || all || upd == nil {
-		if err := rp.Save(ctx, inv); err != nil {
+		if err := rp.save(ctx, inv); err != nil {
 			return err
 		}
 		return s.flushRows(ctx)
@@ -276,13 +276,13 @@ func CreateWithRows(ctx context.Context, s *Store, inv *model.SubmittedInvoice) 
 		if p := s.pending; p != nil && !inTx {
 			return s.RunInTx(ctx, func(ctx context.Context, tx *Store) error {
 				tx.pending = p
-				if err := tx.Submissions().Create(ctx, inv); err != nil {
+				if err := tx.Submissions().create(ctx, inv); err != nil {
 					return err
 				}
 				return tx.flushRows(ctx)
 			})
 		}
-		if err := s.Submissions().Create(ctx, inv); err != nil {
+		if err := s.Submissions().create(ctx, inv); err != nil {
 			return err
 		}
 		return s.flushRows(ctx)

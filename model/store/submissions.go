@@ -28,6 +28,11 @@ const submittedInvoice = "invoice"
 // Create inserts a submitted invoice; another invoice of the project with
 // the same IRN is a conflict.
 func (rp Submissions) Create(ctx context.Context, inv *model.SubmittedInvoice) error {
+	return rp.create(ctx, inv)
+}
+
+// create is Create.
+func (rp Submissions) create(ctx context.Context, inv *model.SubmittedInvoice) error {
 	t := rp.s.db.Table(reflect.TypeFor[model.SubmittedInvoice]())
 	args, err := dbopen.FieldArgs(rp.s.dialect, t.Fields, reflect.ValueOf(inv).Elem())
 	if err == nil {
@@ -232,6 +237,11 @@ func buildInvoiceByIRN(db *bun.DB, _ string, ph func(int) string) string {
 // changes. Writing only what changed keeps the statement short and
 // leaves the indexes on other columns untouched.
 func (rp Submissions) Save(ctx context.Context, inv *model.SubmittedInvoice) error {
+	return rp.save(ctx, inv)
+}
+
+// save is Save.
+func (rp Submissions) save(ctx context.Context, inv *model.SubmittedInvoice) error {
 	cols, all := rp.changed(inv)
 	if !all && len(cols) == 0 {
 		return nil
